@@ -51,8 +51,10 @@ final class Summaries {
       f.put("format", s.format);
       TraceFormat fmt = formatOf(s.format);
       if (fmt != null) {
-        f.put("sessions", fmt.sessions());
-        if (s.accepted > 0) modes.add(fmt.sessions());
+        // a CSV is canonical (sessions given) or Azure (none): judge by what was read
+        String mode = fmt == TraceFormat.CSV && s.withSession == 0 ? "absent" : fmt.sessions();
+        f.put("sessions", mode);
+        if (s.accepted > 0) modes.add(mode);
       }
       f.put("read", s.read);
       f.put("accepted", s.accepted);
