@@ -186,6 +186,7 @@ public final class WorkloadGenerator {
     r.framework = s.framework;
     r.type = type;
     r.fork = s.parent != null;
+    r.aux = s.prompt >= frameworks;
     r.compacted = s.nextCompacted;
     r.blocks = ids;
     sink.accept(r);

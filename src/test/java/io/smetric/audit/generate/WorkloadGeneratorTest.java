@@ -163,9 +163,10 @@ class WorkloadGeneratorTest {
       if (r.get("turn").asInt() != 0 || t.get("fork").asBoolean()) continue;
       long[] c = ids(r);
       int fw = t.get("framework").asInt();
-      int sysBlocks = sysTokens[fw] / B;
-      if (c.length * B < sysTokens[fw]) continue; // an auxiliary call (short prompt of its own)
-      long[] prev = first.putIfAbsent(fw, c);
+      boolean aux = t.get("aux").asBoolean();
+      // auxiliary calls start with the framework's short auxiliary prompt instead
+      int sysBlocks = (aux ? Preset.AGENT.config().getInt(Param.AUX_SYSTEM_PROMPT_TOKENS) : sysTokens[fw]) / B;
+      long[] prev = first.putIfAbsent(aux ? -1 - fw : fw, c);
       if (prev == null) continue;
       // the block straddling the end of the system prompt carries the session's own text
       assertEquals(sysBlocks, commonPrefix(c, prev), r.get("request_id").asText());
