@@ -1,7 +1,7 @@
 package io.smetric.audit.hasher;
 
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructField;
@@ -62,20 +62,25 @@ public final class StagingRows {
     return new StructField(n, t, nullable, Metadata.empty());
   }
 
+  /** Rows carry the schema, so that tests and readers can use field names. */
+  private static Row row(Object... values) {
+    return new GenericRowWithSchema(values, SCHEMA);
+  }
+
   public static Row request(String requestId, String sessionId, String explicitParent, int turn, String trigger,
       double timeS, boolean synthetic, int inputTokens, int outputTokens, int blockSize, long[] hashIds,
       long seq, int fileIndex) {
-    return RowFactory.create(KIND_REQUEST, requestId, sessionId, explicitParent, turn, trigger, timeS, synthetic,
+    return row(KIND_REQUEST, requestId, sessionId, explicitParent, turn, trigger, timeS, synthetic,
         inputTokens, outputTokens, blockSize, hashIds, seq, fileIndex, null);
   }
 
   public static Row skip(long seq, int fileIndex, String reason) {
-    return RowFactory.create(KIND_SKIP, null, null, null, null, null, null, null, null, null, null, null,
+    return row(KIND_SKIP, null, null, null, null, null, null, null, null, null, null, null,
         seq, fileIndex, reason);
   }
 
   public static Row file(int fileIndex, String countersJson) {
-    return RowFactory.create(KIND_FILE, null, null, null, null, null, null, null, null, null, null, null,
+    return row(KIND_FILE, null, null, null, null, null, null, null, null, null, null, null,
         -1L, fileIndex, countersJson);
   }
 }
