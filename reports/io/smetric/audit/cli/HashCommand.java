@@ -88,9 +88,11 @@ public final class HashCommand implements Callable<Integer> {
       default -> throw new UsageException("--timestamp-unit must be s or ms");
     };
     LogFormat fmt = LogFormat.parse(format);
+    // an environment salt is checked before Spark starts; a salt file may need the cluster's FS config
+    HashKey envKey = saltFile == null ? HashKey.fromEnv(saltEnv != null ? saltEnv : "SMETRIC_SALT") : null;
     SparkSession spark = sparkOptions.session("hash");
     org.apache.hadoop.conf.Configuration conf = spark.sparkContext().hadoopConfiguration();
-    HashKey key = saltFile != null ? HashKey.fromFile(saltFile, conf) : HashKey.fromEnv(saltEnv != null ? saltEnv : "SMETRIC_SALT");
+    HashKey key = envKey != null ? envKey : HashKey.fromFile(saltFile, conf);
     TokenizerSpec tok = TokenizerSpec.parse(tokenizer, conf);
     HashJob.Result r = HashJob.execute(spark, new HashJob.Options(logs, tok, key, blockSize, fmt, sessionGap, thinkTime,
         unit, sessionCache, dense, jsonl, out, overwrite));
