@@ -15,6 +15,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PushbackInputStream;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -66,6 +67,7 @@ public final class FileHasher implements Iterator<Row>, Closeable {
   // counters for the file row
   private long records, conversations, requests, skipped, outputMissing, synthetic, timestamped;
   private long seqCounter;
+  private double minLogTime = Double.POSITIVE_INFINITY;
 
   // SWE-agent streaming state: inside a trajectory's history array
   private Conversation sweConv;
@@ -290,6 +292,7 @@ public final class FileHasher implements Iterator<Row>, Closeable {
       t = seconds(ts, line);
       synth = false;
       timestamped++;
+      minLogTime = Math.min(minLogTime, t);
     } else {
       t = ((records - 1) * (double) s.fileCount() + fileIndex) * s.sessionGapS();
       synth = true;
@@ -482,9 +485,11 @@ public final class FileHasher implements Iterator<Row>, Closeable {
     done = true;
     String counters = String.format(Locale.ROOT,
         "{\"file\":%s,\"format\":\"%s\",\"records\":%d,\"conversations\":%d,\"requests\":%d,\"skipped\":%d,"
-            + "\"output_tokens_missing\":%d,\"synthetic_arrivals\":%d,\"log_timestamps\":%d,\"requests_without_session\":%d}",
+            + "\"output_tokens_missing\":%d,\"synthetic_arrivals\":%d,\"log_timestamps\":%d,\"requests_without_session\":%d,"
+            + "\"min_log_time_s\":%s}",
         quote(file), format.cliName, records, conversations, requests,
-        skipped, outputMissing, synthetic, timestamped, conversationsNoSession);
+        skipped, outputMissing, synthetic, timestamped, conversationsNoSession,
+        timestamped == 0 ? "null" : BigDecimal.valueOf(minLogTime).toPlainString());
     ready.add(StagingRows.file(fileIndex, counters));
     close();
   }

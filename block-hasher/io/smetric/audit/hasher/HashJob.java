@@ -96,11 +96,20 @@ public final class HashJob {
       Dataset<Row> st = spark.read().schema(StagingRows.SCHEMA).parquet(staging);
       List<Row> fileRows = st.filter(col(StagingRows.KIND).equalTo(StagingRows.KIND_FILE))
           .orderBy(StagingRows.FILE_INDEX).collectAsList();
-      Dataset<Row> skips = st.filter(col(StagingRows.KIND).equalTo(StagingRows.KIND_SKIP));
-      long skipCount = skips.count();
-      List<Row> firstSkips = skips.orderBy(StagingRows.SEQ).limit(200).select(StagingRows.DETAIL).collectAsList();
+      // counters and the earliest log timestamp come from the per-file rows: no extra pass
+      long skipCount = 0;
+      double base = Double.POSITIVE_INFINITY;
+      for (Row f : fileRows) {
+        JsonNode c = counters(f);
+        skipCount += c.get("skipped").asLong();
+        if (!c.get("min_log_time_s").isNull()) base = Math.min(base, c.get("min_log_time_s").asDouble());
+      }
+      List<Row> firstSkips = skipCount == 0 ? List.of()
+          : st.filter(col(StagingRows.KIND).equalTo(StagingRows.KIND_SKIP)).orderBy(StagingRows.SEQ).limit(200)
+              .select(StagingRows.DETAIL).collectAsList();
 
-      Dataset<Row> trace = canonical(spark, st.filter(col(StagingRows.KIND).equalTo(StagingRows.KIND_REQUEST)), o.denseIds())
+      Dataset<Row> trace = canonical(spark, st.filter(col(StagingRows.KIND).equalTo(StagingRows.KIND_REQUEST)),
+              Double.isInfinite(base) ? 0.0 : base, o.denseIds())
           .orderBy(col(Canonical.ARRIVAL_S), col(Canonical.SEQ))
           .persist(StorageLevel.MEMORY_AND_DISK());
       try {
@@ -151,9 +160,7 @@ public final class HashJob {
    * log's explicit parent, else the previous request of the same session (by arrival, then seq),
    * ids optionally densified, and {@code blocks} = BlockChain.chain(source ids).
    */
-  static Dataset<Row> canonical(SparkSession spark, Dataset<Row> req, boolean dense) {
-    Row min = req.filter(col(StagingRows.SYNTHETIC).equalTo(false)).agg(functions.min(StagingRows.TIME_S)).first();
-    double base = min.isNullAt(0) ? 0.0 : min.getDouble(0);
+  static Dataset<Row> canonical(SparkSession spark, Dataset<Row> req, double base, boolean dense) {
     Dataset<Row> r = req.withColumn(Canonical.ARRIVAL_S,
         when(col(StagingRows.SYNTHETIC), col(StagingRows.TIME_S)).otherwise(col(StagingRows.TIME_S).minus(lit(base))));
     var w = Window.partitionBy(col(StagingRows.SESSION_ID)).orderBy(col(Canonical.ARRIVAL_S), col(StagingRows.SEQ));
@@ -246,7 +253,7 @@ public final class HashJob {
     long conversations = 0, records = 0, synth = 0, logged = 0, outMissing = 0, noSession = 0;
     ArrayNode perFile = j.putArray("per_file");
     for (Row f : fileRows) {
-      JsonNode c = Json.MAPPER.readTree(f.getString(f.fieldIndex(StagingRows.DETAIL)));
+      JsonNode c = counters(f);
       perFile.add(c);
       conversations += c.get("conversations").asLong();
       records += c.get("records").asLong();
@@ -291,6 +298,14 @@ public final class HashJob {
       arr.put("last_s", totals.getDouble(6));
     }
     return j;
+  }
+
+  private static JsonNode counters(Row fileRow) {
+    try {
+      return Json.MAPPER.readTree(fileRow.getString(fileRow.fieldIndex(StagingRows.DETAIL)));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static String num(double d) {
