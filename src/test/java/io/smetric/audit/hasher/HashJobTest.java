@@ -261,6 +261,35 @@ class HashJobTest {
   }
 
   @Test
+  void ingestingTheJsonl_givesTheSameDatasetAsTheParquet() {
+    // the project rule: ingest chains the JSONL's source ids; only seq (input order) differs
+    var r = new io.smetric.audit.ingest.IngestJob(TestSpark.get()).execute(new io.smetric.audit.ingest.IngestJob.Options(
+        List.of(out.resolve(HashJob.JSONL_FILE).toString()), io.smetric.audit.ingest.TraceFormat.parse("smetric"), null,
+        io.smetric.audit.ingest.IngestJob.DEFAULT_MAX_LINE_BYTES, dir.resolve("ingested").toString(), false));
+    assertEquals(0, r.quarantined());
+    Map<String, TraceRecord> mine = new HashMap<>();
+    for (Row x : TestSpark.get().read().parquet(out.resolve(HashJob.TRACE_DIR).toString()).collectAsList()) {
+      TraceRecord t = TraceRecord.fromRow(x);
+      mine.put(t.requestId(), t);
+    }
+    List<Row> theirs = TestSpark.get().read().parquet(r.out() + "/trace").collectAsList();
+    assertEquals(mine.size(), theirs.size());
+    for (Row x : theirs) {
+      TraceRecord b = TraceRecord.fromRow(x);
+      TraceRecord a = mine.get(b.requestId());
+      assertEquals(a.sessionId(), b.sessionId(), a.requestId());
+      assertEquals(a.parentId(), b.parentId(), a.requestId());
+      assertEquals(a.turn(), b.turn(), a.requestId());
+      assertEquals(a.trigger(), b.trigger(), a.requestId());
+      assertEquals(a.arrivalS(), b.arrivalS(), a.requestId());
+      assertEquals(a.inputTokens(), b.inputTokens(), a.requestId());
+      assertEquals(a.outputTokens(), b.outputTokens(), a.requestId());
+      assertEquals(a.blockSize(), b.blockSize(), a.requestId());
+      assertArrayEquals(a.blocks(), b.blocks(), a.requestId());
+    }
+  }
+
+  @Test
   void existingOutput_withoutOverwrite_isRefused() {
     assertThrows(OutputExistsException.class,
         () -> HashJob.execute(TestSpark.get(), options(List.of(FileHasherTest.OPENAI.toString()), false, out)));
