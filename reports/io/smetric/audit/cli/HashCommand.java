@@ -27,8 +27,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Hashes raw chat logs (OpenAI requests, ShareGPT, SWE-agent trajectories) into a canonical trace:",
-      "chat template -> tokens -> %n-token blocks -> chained SipHash-2-4 ids under a secret salt.",
-      "Writes OUT/trace/ (Parquet), OUT/hash-summary.json and, with --jsonl, OUT/trace.jsonl; no text leaves."
+      "chat template (chatml-tools v1) -> tokens -> blocks -> chained SipHash-2-4 ids under a secret salt.",
+      "Writes OUT/trace/ (Parquet), OUT/hash-summary.json and, with --jsonl, OUT/trace.jsonl; no text leaves.",
+      "See docs/block-hasher.md."
     })
 public final class HashCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
