@@ -33,6 +33,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.api.java.function.MapFunction;
 import org.apache.spark.sql.Dataset;
@@ -143,11 +144,13 @@ public final class HashJob {
   static Dataset<Row> hashFiles(SparkSession spark, List<String> files, HashSettings settings, Configuration conf) {
     List<Tuple2<Integer, String>> indexed = new ArrayList<>();
     for (int i = 0; i < files.size(); i++) indexed.add(new Tuple2<>(i, files.get(i)));
-    SerializableConf sc = new SerializableConf(conf);
-    JavaRDD<Row> rows = JavaSparkContext.fromSparkContext(spark.sparkContext())
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    // broadcast: deserialised once per executor, not once per task (a Hadoop conf costs ~30-60 ms)
+    Broadcast<SerializableConf> sc = jsc.broadcast(new SerializableConf(conf));
+    JavaRDD<Row> rows = jsc
         .parallelize(indexed, Math.max(1, indexed.size()))
         .flatMap((FlatMapFunction<Tuple2<Integer, String>, Row>) f -> {
-          FileHasher h = new FileHasher(settings, f._1, f._2, sc.get());
+          FileHasher h = new FileHasher(settings, f._1, f._2, sc.value().get());
           org.apache.spark.TaskContext tc = org.apache.spark.TaskContext.get();
           if (tc != null) tc.addTaskCompletionListener((org.apache.spark.util.TaskCompletionListener) ctx -> h.close());
           return h;
@@ -163,9 +166,14 @@ public final class HashJob {
   static Dataset<Row> canonical(SparkSession spark, Dataset<Row> req, double base, boolean dense) {
     Dataset<Row> r = req.withColumn(Canonical.ARRIVAL_S,
         when(col(StagingRows.SYNTHETIC), col(StagingRows.TIME_S)).otherwise(col(StagingRows.TIME_S).minus(lit(base))));
+    // parents by a window over sessions; session-less rows (possibly most of an OpenAI log) stay
+    // out of it, so that they do not all land in the one window partition of the null key
     var w = Window.partitionBy(col(StagingRows.SESSION_ID)).orderBy(col(Canonical.ARRIVAL_S), col(StagingRows.SEQ));
-    r = r.withColumn(Canonical.PARENT_ID, coalesce(col(StagingRows.EXPLICIT_PARENT),
-        when(col(StagingRows.SESSION_ID).isNotNull(), lag(col(StagingRows.REQUEST_ID), 1).over(w))));
+    Dataset<Row> withSession = r.filter(col(StagingRows.SESSION_ID).isNotNull())
+        .withColumn(Canonical.PARENT_ID, coalesce(col(StagingRows.EXPLICIT_PARENT), lag(col(StagingRows.REQUEST_ID), 1).over(w)));
+    Dataset<Row> without = r.filter(col(StagingRows.SESSION_ID).isNull())
+        .withColumn(Canonical.PARENT_ID, col(StagingRows.EXPLICIT_PARENT));
+    r = withSession.unionByName(without);
     if (dense) r = densify(spark, r);
     StructType out = Canonical.SCHEMA.add(StagingRows.HASH_IDS, DataTypes.createArrayType(DataTypes.LongType, false), false);
     return r.map((MapFunction<Row, Row>) x -> {
