@@ -67,6 +67,8 @@ public final class FileHasher implements Iterator<Row>, Closeable {
   // counters for the file row
   private long records, conversations, requests, skipped, outputMissing, synthetic, timestamped;
   private long seqCounter;
+  /** Conversations, or OpenAI records without timestamp: the units synthetic arrivals are spaced by. */
+  private long syntheticUnits;
   private double minLogTime = Double.POSITIVE_INFINITY;
 
   // SWE-agent streaming state: inside a trajectory's history array
@@ -286,6 +288,7 @@ public final class FileHasher implements Iterator<Row>, Closeable {
     }
     double t;
     boolean synth;
+    long synthIndex = -1;
     JsonNode ts = first(r, "timestamp", "created", "time", "request_time", "start_time");
     if (ts == null) ts = first(meta, "timestamp");
     if (ts != null) {
@@ -294,15 +297,16 @@ public final class FileHasher implements Iterator<Row>, Closeable {
       timestamped++;
       minLogTime = Math.min(minLogTime, t);
     } else {
-      t = ((records - 1) * (double) s.fileCount() + fileIndex) * s.sessionGapS();
+      t = 0; // placed by HashJob: (untimestamped records before this file + index) * session gap
       synth = true;
+      synthIndex = syntheticUnits++;
       synthetic++;
     }
     String requestId = requestRaw != null ? "r" + hex(s.key().id(requestRaw)) : "f" + fileIndex + "-l" + line;
     String sessionId = sessionRaw != null ? "s" + hex(s.key().id(sessionRaw)) : null;
     String parent = parentRaw != null ? "r" + hex(s.key().id(parentRaw)) : null;
     if (sessionRaw == null) conversationsNoSession++;
-    emit(requestId, sessionId, parent, assistants, trigger, t, synth, b, out);
+    emit(requestId, sessionId, parent, assistants, trigger, t, synth, synthIndex, b, out);
   }
 
   private long conversationsNoSession;
@@ -433,6 +437,7 @@ public final class FileHasher implements Iterator<Row>, Closeable {
 
     Conversation(long line, List<String> tools, boolean observationsAreTools) {
       this.index = (int) conversations++;
+      syntheticUnits = conversations;
       this.tools = tools;
       this.observationsAreTools = observationsAreTools;
     }
@@ -445,10 +450,9 @@ public final class FileHasher implements Iterator<Row>, Closeable {
         // SWE-agent has no human in the loop: a user message after the first action is the
         // environment's observation (the non-function-calling agents send it as role user)
         if (observationsAreTools && assistants > 0 && ChatMessage.USER.equals(lastRole)) trigger = Canonical.TRIGGER_TOOL;
-        double t = ((double) index * s.fileCount() + fileIndex) * s.sessionGapS() + assistants * s.thinkTimeS();
         synthetic++;
         emit("f" + fileIndex + "-c" + index + "-t" + assistants, "f" + fileIndex + "-c" + index, null, assistants,
-            trigger, t, true, b, b.completionTokens(m));
+            trigger, assistants * s.thinkTimeS(), true, index, b, b.completionTokens(m));
         assistants++;
       }
       b.append(m, first ? tools : List.of());
@@ -468,9 +472,9 @@ public final class FileHasher implements Iterator<Row>, Closeable {
   }
 
   private void emit(String requestId, String sessionId, String parent, int turn, String trigger, double t,
-      boolean synth, PromptBuilder b, int outputTokens) {
+      boolean synth, long synthIndex, PromptBuilder b, int outputTokens) {
     requests++;
-    ready.add(StagingRows.request(requestId, sessionId, parent, turn, trigger, t, synth, b.promptTokens(),
+    ready.add(StagingRows.request(requestId, sessionId, parent, turn, trigger, t, synth, synthIndex, b.promptTokens(),
         outputTokens, s.blockSize(), b.promptBlocks(), Canonical.seq(fileIndex, seqCounter++), fileIndex));
   }
 
@@ -486,9 +490,9 @@ public final class FileHasher implements Iterator<Row>, Closeable {
     String counters = String.format(Locale.ROOT,
         "{\"file\":%s,\"format\":\"%s\",\"records\":%d,\"conversations\":%d,\"requests\":%d,\"skipped\":%d,"
             + "\"output_tokens_missing\":%d,\"synthetic_arrivals\":%d,\"log_timestamps\":%d,\"requests_without_session\":%d,"
-            + "\"min_log_time_s\":%s}",
+            + "\"synthetic_units\":%d,\"min_log_time_s\":%s}",
         quote(file), format.cliName, records, conversations, requests,
-        skipped, outputMissing, synthetic, timestamped, conversationsNoSession,
+        skipped, outputMissing, synthetic, timestamped, conversationsNoSession, syntheticUnits,
         timestamped == 0 ? "null" : BigDecimal.valueOf(minLogTime).toPlainString());
     ready.add(StagingRows.file(fileIndex, counters));
     close();

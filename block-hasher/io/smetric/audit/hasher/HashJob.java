@@ -100,8 +100,12 @@ public final class HashJob {
       // counters and the earliest log timestamp come from the per-file rows: no extra pass
       long skipCount = 0;
       double base = Double.POSITIVE_INFINITY;
+      long[] unitsBefore = new long[files.size()]; // synthetic units (conversations) in earlier files
+      long units = 0;
       for (Row f : fileRows) {
         JsonNode c = counters(f);
+        unitsBefore[f.getInt(f.fieldIndex(StagingRows.FILE_INDEX))] = units;
+        units += c.get("synthetic_units").asLong();
         skipCount += c.get("skipped").asLong();
         if (!c.get("min_log_time_s").isNull()) base = Math.min(base, c.get("min_log_time_s").asDouble());
       }
@@ -110,7 +114,7 @@ public final class HashJob {
               .select(StagingRows.DETAIL).collectAsList();
 
       Dataset<Row> trace = canonical(spark, st.filter(col(StagingRows.KIND).equalTo(StagingRows.KIND_REQUEST)),
-              Double.isInfinite(base) ? 0.0 : base, o.denseIds())
+              Double.isInfinite(base) ? 0.0 : base, unitsBefore, o.sessionGapS(), o.denseIds())
           .orderBy(col(Canonical.ARRIVAL_S), col(Canonical.SEQ))
           .persist(StorageLevel.MEMORY_AND_DISK());
       try {
@@ -163,9 +167,15 @@ public final class HashJob {
    * log's explicit parent, else the previous request of the same session (by arrival, then seq),
    * ids optionally densified, and {@code blocks} = BlockChain.chain(source ids).
    */
-  static Dataset<Row> canonical(SparkSession spark, Dataset<Row> req, double base, boolean dense) {
+  static Dataset<Row> canonical(SparkSession spark, Dataset<Row> req, double base, long[] unitsBefore, double gapS,
+      boolean dense) {
+    // synthetic: (units in earlier files + index in file) * gap + offset; logged: rebased to base
+    org.apache.spark.sql.Column before = functions.array(
+        java.util.Arrays.stream(unitsBefore).mapToObj(v -> lit(v)).toArray(org.apache.spark.sql.Column[]::new));
+    var ordinal = functions.element_at(before, col(StagingRows.FILE_INDEX).plus(1)).plus(col(StagingRows.SYNTH_INDEX));
     Dataset<Row> r = req.withColumn(Canonical.ARRIVAL_S,
-        when(col(StagingRows.SYNTHETIC), col(StagingRows.TIME_S)).otherwise(col(StagingRows.TIME_S).minus(lit(base))));
+        when(col(StagingRows.SYNTHETIC), ordinal.multiply(lit(gapS)).plus(col(StagingRows.TIME_S)))
+            .otherwise(col(StagingRows.TIME_S).minus(lit(base))));
     // parents by a window over sessions; session-less rows (possibly most of an OpenAI log) stay
     // out of it, so that they do not all land in the one window partition of the null key
     var w = Window.partitionBy(col(StagingRows.SESSION_ID)).orderBy(col(Canonical.ARRIVAL_S), col(StagingRows.SEQ));
@@ -298,9 +308,10 @@ public final class HashJob {
     arr.put("from_log_timestamps", logged);
     arr.put("synthesised", synth);
     arr.put("rule", String.format(Locale.ROOT,
-        "log timestamps are rebased to the earliest one; without one, conversation k of file f (of n) starts at"
-            + " (k*n+f)*%s s and its j-th request comes j*%s s later; an OpenAI record without timestamp,"
-            + " the r-th of its file, arrives at (r*n+f)*%s s", num(s.sessionGapS()), num(s.thinkTimeS()), num(s.sessionGapS())));
+        "log timestamps are rebased to the earliest one; without one, conversations are numbered in input order"
+            + " (file by file) and conversation i starts at i*%s s, its j-th request j*%s s later; OpenAI records"
+            + " without timestamp are numbered likewise and the i-th arrives at i*%s s",
+        num(s.sessionGapS()), num(s.thinkTimeS()), num(s.sessionGapS())));
     if (!totals.isNullAt(5)) {
       arr.put("first_s", totals.getDouble(5));
       arr.put("last_s", totals.getDouble(6));

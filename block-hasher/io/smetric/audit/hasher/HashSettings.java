@@ -4,10 +4,11 @@ import java.io.Serializable;
 
 /**
  * Everything a hashing task needs, shipped to executors. Arrival synthesis for formats without
- * timestamps (docs/block-hasher.md): conversation {@code k} of file {@code f} of {@code n} files
- * starts at {@code (k * n + f) * sessionGapS} and its j-th request comes {@code j * thinkTimeS}
- * later; an OpenAI record without a timestamp, the r-th of its file, arrives at
- * {@code (r * n + f) * sessionGapS}.
+ * timestamps (docs/block-hasher.md): conversations are numbered in input order over all files
+ * (file by file); conversation i starts at {@code i * sessionGapS} and its j-th request comes
+ * {@code j * thinkTimeS} later. OpenAI records without a timestamp are numbered the same way and
+ * the i-th arrives at {@code i * sessionGapS}. The tasks store (index in file, offset); HashJob adds
+ * the counts of the files before.
  */
 public record HashSettings(
     TokenizerSpec tokenizer,

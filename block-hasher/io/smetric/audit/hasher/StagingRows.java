@@ -23,8 +23,10 @@ public final class StagingRows {
   public static final String EXPLICIT_PARENT = "explicit_parent";
   public static final String TURN = "turn";
   public static final String TRIGGER = "trigger";
-  /** Epoch seconds from the log, or synthesised seconds (see {@link #SYNTHETIC}). */
+  /** Epoch seconds from the log; for a synthetic arrival, the offset within its conversation. */
   public static final String TIME_S = "time_s";
+  /** Synthetic arrivals: the index, within its file, of the conversation (or timestamp-less record). */
+  public static final String SYNTH_INDEX = "synth_index";
   public static final String SYNTHETIC = "synthetic_time";
   public static final String INPUT_TOKENS = "input_tokens";
   public static final String OUTPUT_TOKENS = "output_tokens";
@@ -49,6 +51,7 @@ public final class StagingRows {
             f(TRIGGER, DataTypes.StringType, true),
             f(TIME_S, DataTypes.DoubleType, true),
             f(SYNTHETIC, DataTypes.BooleanType, true),
+            f(SYNTH_INDEX, DataTypes.LongType, true),
             f(INPUT_TOKENS, DataTypes.IntegerType, true),
             f(OUTPUT_TOKENS, DataTypes.IntegerType, true),
             f(BLOCK_SIZE, DataTypes.IntegerType, true),
@@ -68,19 +71,19 @@ public final class StagingRows {
   }
 
   public static Row request(String requestId, String sessionId, String explicitParent, int turn, String trigger,
-      double timeS, boolean synthetic, int inputTokens, int outputTokens, int blockSize, long[] hashIds,
+      double timeS, boolean synthetic, long synthIndex, int inputTokens, int outputTokens, int blockSize, long[] hashIds,
       long seq, int fileIndex) {
-    return row(KIND_REQUEST, requestId, sessionId, explicitParent, turn, trigger, timeS, synthetic,
+    return row(KIND_REQUEST, requestId, sessionId, explicitParent, turn, trigger, timeS, synthetic, synthIndex,
         inputTokens, outputTokens, blockSize, hashIds, seq, fileIndex, null);
   }
 
   public static Row skip(long seq, int fileIndex, String reason) {
-    return row(KIND_SKIP, null, null, null, null, null, null, null, null, null, null, null,
+    return row(KIND_SKIP, null, null, null, null, null, null, null, null, null, null, null, null,
         seq, fileIndex, reason);
   }
 
   public static Row file(int fileIndex, String countersJson) {
-    return row(KIND_FILE, null, null, null, null, null, null, null, null, null, null, null,
+    return row(KIND_FILE, null, null, null, null, null, null, null, null, null, null, null, null,
         -1L, fileIndex, countersJson);
   }
 }

@@ -70,7 +70,7 @@ public final class HasherBench {
 
     HashSettings s = new HashSettings(TokenizerSpec.parse("o200k", new Configuration()),
         HashKey.fromSalt("benchmark salt, not a secret!!".getBytes(StandardCharsets.UTF_8)), 16, LogFormat.AUTO, 10, 5, 1, 1, 256);
-    for (int w = 0; w < 3; w++) {
+    for (int w = 0; w < 15; w++) { // the JIT needs a dozen rounds before both loops are steady
       for (String r : runs) enc.encodeOrdinary(r);
       hashAll(s, files);
     }

@@ -116,6 +116,15 @@ class HashJobTest {
   }
 
   @Test
+  void syntheticArrivals_numberConversationsFileByFile() {
+    // files in sorted order: 0 glaive (50 conversations), 1 function_calling_simple, 2 marshmallow,
+    // 3 test-repo gpt4, 4 the OpenAI fixture; gap 10 s, think time 5 s
+    assertEquals(7 * 10 + 1 * 5, byId.get("f0-c7-t1").get("arrival_s").asDouble()); // conversation 7
+    assertEquals(50 * 10 + 2 * 5, byId.get("f1-c0-t2").get("arrival_s").asDouble()); // conversation 50
+    assertEquals(52 * 10, byId.get("f3-c0-t0").get("arrival_s").asDouble()); // conversation 52
+  }
+
+  @Test
   void parents_arePreviousRequestOfTheSessionOrTheLoggedSpawner() {
     assertTrue(byId.get(rid("req-alpha-1")).get("parent_id").isNull());
     assertEquals(rid("req-alpha-1"), byId.get(rid("req-alpha-2")).get("parent_id").asText());
