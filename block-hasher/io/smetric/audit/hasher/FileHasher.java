@@ -363,9 +363,8 @@ public final class FileHasher implements Iterator<Row>, Closeable {
     JsonNode sys = r.get("system");
     if (sys != null && sys.isTextual() && !sys.asText().isEmpty()) m[k++] = ChatMessage.of(ChatMessage.SYSTEM, sys.asText());
     for (int i = 0; i < turns.size(); i++) m[k++] = Messages.sharegpt(turns.get(i), file, line, "conversations[" + i + "]");
-    Conversation c = new Conversation(line, tools, false);
+    Conversation c = new Conversation(tools, false);
     for (int i = 0; i < k; i++) c.message(m[i]);
-    c.end();
   }
 
   // ---------------------------------------------------------------- SWE-agent trajectories
@@ -392,7 +391,7 @@ public final class FileHasher implements Iterator<Row>, Closeable {
         inHistory = true;
         sawHistory = true;
         historyIndex = 0;
-        sweConv = new Conversation(trajectoryLine, List.of(), true);
+        sweConv = new Conversation(List.of(), true);
         return;
       }
       parser.skipChildren();
@@ -405,7 +404,6 @@ public final class FileHasher implements Iterator<Row>, Closeable {
     JsonToken t = parser.nextToken();
     if (t == JsonToken.END_ARRAY) {
       inHistory = false;
-      if (sweConv != null) sweConv.end();
       sweConv = null;
       scanToHistory(); // the rest of the object (a second history key would be odd but is handled)
       return;
@@ -418,7 +416,6 @@ public final class FileHasher implements Iterator<Row>, Closeable {
       sweConv.message(Messages.openai(msg, file, line, "history[" + i + "]"));
     } catch (BadInputException e) {
       skip(new BadInputException(file, line, e.field(), e.getMessage() + "; the rest of this trajectory is skipped"));
-      sweConv.end();
       sweConv = null;
     }
   }
@@ -435,7 +432,7 @@ public final class FileHasher implements Iterator<Row>, Closeable {
     String lastRole;
     boolean first = true;
 
-    Conversation(long line, List<String> tools, boolean observationsAreTools) {
+    Conversation(List<String> tools, boolean observationsAreTools) {
       this.index = (int) conversations++;
       syntheticUnits = conversations;
       this.tools = tools;
@@ -459,8 +456,6 @@ public final class FileHasher implements Iterator<Row>, Closeable {
       first = false;
       lastRole = m.role();
     }
-
-    void end() {}
   }
 
   private static String roleTrigger(String role) {

@@ -289,7 +289,6 @@ public final class HashJob {
     j.put("output_tokens", totals.isNullAt(2) ? 0 : totals.getLong(2));
     j.put("output_tokens_missing", outMissing);
     j.put("blocks", totals.isNullAt(3) ? 0 : totals.getLong(3));
-    j.put("tokens_hashed", totals.isNullAt(1) ? 0 : totals.getLong(1));
     ObjectNode sk = j.putObject("skipped");
     sk.put("count", skipCount);
     ArrayNode reasons = sk.putArray("reasons");
