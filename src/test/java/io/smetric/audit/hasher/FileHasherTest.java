@@ -149,6 +149,28 @@ class FileHasherTest {
     assertEquals(1, c.get("requests_without_session").asInt());
   }
 
+  @Test
+  void openai_gzippedFile_givesTheSameRowsAsThePlainFile(@TempDir Path dir) throws Exception {
+    Path gz = dir.resolve("openai-requests.jsonl.gz");
+    try (var out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(gz))) {
+      out.write(Files.readAllBytes(OPENAI));
+    }
+    Map<String, Row> plain = byId(run(OPENAI, LogFormat.OPENAI));
+    Map<String, Row> zipped = byId(run(gz, LogFormat.AUTO));
+    assertEquals(plain.keySet(), zipped.keySet());
+    for (String id : plain.keySet()) assertArrayEquals(blocks(plain.get(id)), blocks(zipped.get(id)), id);
+  }
+
+  @Test
+  void openai_jsonArrayOfRecords_isReadElementByElement(@TempDir Path dir) throws Exception {
+    List<String> lines = Files.readAllLines(OPENAI);
+    Path arr = dir.resolve("requests.json");
+    Files.writeString(arr, "[\n" + lines.get(0) + ",\n" + lines.get(1) + "\n]\n");
+    Map<String, Row> m = byId(run(arr, LogFormat.AUTO));
+    assertEquals(java.util.Set.of(rid("req-alpha-1"), rid("req-alpha-2")), m.keySet());
+    assertArrayEquals(blocks(byId(run(OPENAI, LogFormat.OPENAI)).get(rid("req-alpha-2"))), blocks(m.get(rid("req-alpha-2"))));
+  }
+
   // ------------------------------------------------------------------ SWE-agent trajectories
 
   static int assistants(Path traj) throws Exception {
