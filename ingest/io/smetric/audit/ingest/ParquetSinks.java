@@ -58,7 +58,12 @@ final class ParquetSinks {
   record QRow(String sourceFile, long line, String reason, String field, String detail, String raw) {}
 
   static ParquetWriter<Staged> canonical(Path path, Configuration conf) throws IOException {
-    return new Builder<Staged>(path, conf, new CanonicalSupport()).build();
+    // chained ids are uniformly random 64-bit values: a dictionary never pays off, and trying one
+    // (a hash map lookup per id until the fallback) was the largest single cost of ingest
+    return new Builder<Staged>(path, conf, new CanonicalSupport())
+        .withDictionaryEncoding(Canonical.BLOCKS + ".list.element", false)
+        .withPageWriteChecksumEnabled(false)
+        .build();
   }
 
   static ParquetWriter<QRow> quarantine(Path path, Configuration conf) throws IOException {
