@@ -128,6 +128,7 @@ public final class IngestJob {
       }
 
       // 2. one task per text file
+      long t0 = System.nanoTime();
       if (!tasks.isEmpty()) {
         SerializableConf sc = new SerializableConf(conf);
         stats.addAll(jsc.parallelize(tasks, tasks.size()).map(t -> FileScanner.run(t, sc.get())).collect());
@@ -136,6 +137,7 @@ public final class IngestJob {
         stats.add(ParquetInput.stage(spark, parquetFiles.get(k), parquetIdx.get(k), stTrace, stQuar));
       }
       stats.sort(Comparator.comparingInt(s -> s.fileIndex));
+      progress("parsed %d files in %.1f s", files.size(), secondsSince(t0));
       long accepted = stats.stream().mapToLong(s -> s.accepted).sum();
       if (accepted == 0) {
         long read = stats.stream().mapToLong(s -> s.read).sum();
@@ -147,8 +149,10 @@ public final class IngestJob {
       // 3. second pass where the data needs one
       Fixups fx = new Fixups(spark, stats, formats, stTrace);
       Dataset<Row> staged = spark.read().schema(Canonical.SCHEMA).parquet(stTrace);
+      long t1 = System.nanoTime();
       Dataset<Row> dups = fx.duplicates(staged);
       long dupCount = dups == null ? 0 : dups.count();
+      progress("checked request ids for duplicates in %.1f s (%d found)", secondsSince(t1), dupCount);
       String finalTrace = out.child(TRACE_DIR);
       String finalQuar = out.child(QUARANTINE_DIR);
       Map<Integer, Long> dupsPerFile = new TreeMap<>();
@@ -186,9 +190,12 @@ public final class IngestJob {
           s.quarantined.merge(Reasons.DUPLICATE_REQUEST_ID, d, Long::sum);
         }
       }
+      progress("wrote the canonical trace (%s) in %.1f s", rewrite ? "rewritten and sorted" : "staged parts kept", secondsSince(t1));
+      long t2 = System.nanoTime();
       Dataset<Row> fin = spark.read().parquet(finalTrace);
       ObjectNode summary = Summaries.build(fin, stats, fx, originUs, o, !rewrite);
       out.writeString(SUMMARY_FILE, Json.MAPPER.writeValueAsString(summary));
+      progress("summarised in %.1f s", secondsSince(t2));
       out.commit();
       long read = stats.stream().mapToLong(s -> s.read).sum();
       long acc = stats.stream().mapToLong(s -> s.accepted).sum();
@@ -197,6 +204,15 @@ public final class IngestJob {
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  private static double secondsSince(long t0) {
+    return (System.nanoTime() - t0) / 1e9;
+  }
+
+  /** Progress lines go to stderr so that stdout stays the command's result. */
+  private static void progress(String fmt, Object... args) {
+    System.err.println("ingest: " + String.format(java.util.Locale.ROOT, fmt, args));
   }
 
   /** Origin of wall-clock formats: the whole minute of the earliest first record among Azure CSVs. */
