@@ -8,9 +8,9 @@ import java.io.Serializable;
  *
  * @param windowS a parent must have arrived at most this many seconds before its child; also the
  *     expiry of every index entry, so memory is bounded by the requests of one window
- * @param templateFanout a block is a template block (shared system prompt or template) once at
- *     least this many distinct full blocks have followed it; a match that lies entirely inside
- *     template blocks does not link two requests
+ * @param templateFanout a block followed by at least this many distinct full blocks over the whole
+ *     trace ends a template (shared system prompt); a match that lies entirely inside a template
+ *     does not link two requests
  */
 public record InferenceOptions(double windowS, int templateFanout) implements Serializable {
   public static final double DEFAULT_WINDOW_S = 3600;

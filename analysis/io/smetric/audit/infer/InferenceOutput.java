@@ -45,6 +45,7 @@ public final class InferenceOutput {
     f.put("by_branching_inside_a_prompt", r.forksByBranch());
     f.put("by_extending_a_request_whose_session_went_on", r.forksByExtension());
     s.put("roots_sharing_only_template_blocks", r.templateOnlyRoots());
+    s.put("template_branch_points", r.templateBranchPoints());
     s.put("max_index_entries", r.maxIndexEntries());
     s.put("trigger", "unknown (not inferable from content)");
     return s;

@@ -2,6 +2,7 @@ package io.smetric.audit.infer;
 
 import it.unimi.dsi.fastutil.longs.Long2ObjectMap;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongSet;
 import it.unimi.dsi.fastutil.objects.ObjectIterator;
 
 /**
@@ -13,9 +14,10 @@ import it.unimi.dsi.fastutil.objects.ObjectIterator;
  *       arrived strictly earlier (a response takes time, so a request that arrived at the same
  *       instant, such as a sibling sub-agent, cannot be the parent) and at most window seconds
  *       earlier.
- *   <li>T = r's template depth: 1 + the last index i whose block c[i] has been followed by at
- *       least {@code templateFanout} distinct full blocks (a shared system prompt branches into
- *       every session; a session's own history branches only at its few forks).
+ *   <li>T = r's template depth: 1 + the last index i whose block c[i] is a template branch point,
+ *       a block followed by at least {@code templateFanout} distinct full blocks over the whole
+ *       trace (see {@link TemplateBlocks}: a shared system prompt branches into every session; a
+ *       session's own history branches only at its few forks).
  *   <li>L &lt;= T: r shares nothing but template blocks with any earlier request: a new root
  *       session (this is also what a compacted prompt looks like).
  *   <li>P = the latest eligible request whose full-block prefix (floor(in/B) blocks, the partial
@@ -50,8 +52,6 @@ public final class PrefixLinker {
     long prevEnd = -1;
     double prevEndT;
     int prevEndIn;
-    /** Distinct full blocks seen right after this one (capped, only compared with a threshold). */
-    int fanout;
     double lastT;
   }
 
@@ -67,16 +67,17 @@ public final class PrefixLinker {
   }
 
   private final double window;
-  private final int fanoutThreshold;
+  private final LongSet templates;
   private final Long2ObjectOpenHashMap<Block> map = new Long2ObjectOpenHashMap<>();
   private Block[] buf = new Block[64];
   private double nextSweep = Double.NEGATIVE_INFINITY;
   private final Link out = new Link();
   private long maxEntries;
 
-  public PrefixLinker(InferenceOptions o) {
+  /** @param templates template branch points ({@link TemplateBlocks}) */
+  public PrefixLinker(InferenceOptions o, LongSet templates) {
     this.window = o.windowS();
-    this.fanoutThreshold = o.templateFanout();
+    this.templates = templates;
   }
 
   /** Largest number of block entries held at once (the memory bound actually reached). */
@@ -103,9 +104,12 @@ public final class PrefixLinker {
       if (e == null) break; // prefix closure: no later block can be present either
       naive = i + 1;
       if (eligibleHolder(e, t, horizon) >= 0) shared = i + 1;
-      if (e.fanout >= fanoutThreshold) template = i + 1;
+      if (templates.contains(blocks[i])) template = i + 1;
     }
-    for (int i = naive; i < n; i++) buf[i] = map.get(blocks[i]); // normally null; robust to collisions
+    for (int i = naive; i < n; i++) {
+      buf[i] = map.get(blocks[i]); // normally null; robust to collisions
+      if (templates.contains(blocks[i])) template = i + 1;
+    }
 
     Link l = out;
     l.shared = shared;
@@ -136,7 +140,6 @@ public final class PrefixLinker {
         e = new Block();
         map.put(blocks[i], e);
         buf[i] = e;
-        if (i > 0 && i < full && buf[i - 1].fanout < Integer.MAX_VALUE) buf[i - 1].fanout++;
       }
       if (e.holder < 0 || t > e.holderT) {
         e.prevHolder = e.holder;

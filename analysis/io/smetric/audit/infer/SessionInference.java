@@ -21,6 +21,7 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.CollectionAccumulator;
+import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 
 /**
  * Session inference as a Spark job (Iceberg-action style: options in, {@link #execute} under a
@@ -78,7 +79,7 @@ public final class SessionInference {
    */
   public record Result(Dataset<Row> trace, Dataset<Row> links, String method, InferenceOptions options,
       long requests, long sessions, long roots, long continuations, long forks, long forksByBranch,
-      long forksByExtension, long templateOnlyRoots, long maxIndexEntries) {}
+      long forksByExtension, long templateOnlyRoots, long templateBranchPoints, long maxIndexEntries) {}
 
   private final SparkSession spark;
   private final InferenceOptions options;
@@ -110,9 +111,10 @@ public final class SessionInference {
         .select(col(Canonical.SEQ), col(Canonical.ARRIVAL_S), col(Canonical.INPUT_TOKENS), col(Canonical.BLOCK_SIZE),
             col(Canonical.BLOCKS))
         .repartition(1).sortWithinPartitions(col(Canonical.ARRIVAL_S), col(Canonical.SEQ));
+    LongOpenHashSet templates = TemplateBlocks.find(canonical, o.templateFanout());
     CollectionAccumulator<Long> maxEntries = spark.sparkContext().collectionAccumulator("infer index entries");
     Dataset<Row> pass1 = ordered.mapPartitions(
-        (MapPartitionsFunction<Row, Row>) it -> new Pass1(it, o, maxEntries), Encoders.row(PASS1));
+        (MapPartitionsFunction<Row, Row>) it -> new Pass1(it, o, templates, maxEntries), Encoders.row(PASS1));
     Dataset<Row> pass2 = pass1.repartition(1)
         .sortWithinPartitions(col(Canonical.ARRIVAL_S).desc(), col(Canonical.SEQ).desc())
         .mapPartitions((MapPartitionsFunction<Row, Row>) Pass2::new, Encoders.row(PASS2));
@@ -156,7 +158,8 @@ public final class SessionInference {
         .join(links.select(Canonical.SEQ, Canonical.SESSION_ID, Canonical.PARENT_ID, Canonical.TURN).alias("l"),
             col("t." + Canonical.SEQ).equalTo(col("l." + Canonical.SEQ)))
         .select(cols.toArray(new org.apache.spark.sql.Column[0]))
-        .orderBy(col(Canonical.ARRIVAL_S), col(Canonical.SEQ));
+        .orderBy(col(Canonical.ARRIVAL_S), col(Canonical.SEQ))
+        .to(Canonical.SCHEMA); // turn is never null here, but the contract's column is nullable
 
     Row s = links.agg(
         org.apache.spark.sql.functions.count(lit(1)),
@@ -176,7 +179,7 @@ public final class SessionInference {
     long maxIdx = 0;
     for (Long v : maxEntries.value()) maxIdx = Math.max(maxIdx, v);
     return new Result(trace, links, InferenceOptions.METHOD, o, requests, roots + fb + fe, roots, cont, fb + fe, fb, fe,
-        tmpl, maxIdx);
+        tmpl, templates.size(), maxIdx);
   }
 
   private void checkInput(Dataset<Row> canonical) {
@@ -220,9 +223,9 @@ public final class SessionInference {
     private final CollectionAccumulator<Long> maxEntries;
     private boolean reported;
 
-    Pass1(Iterator<Row> in, InferenceOptions o, CollectionAccumulator<Long> maxEntries) {
+    Pass1(Iterator<Row> in, InferenceOptions o, LongOpenHashSet templates, CollectionAccumulator<Long> maxEntries) {
       this.in = in;
-      this.linker = new PrefixLinker(o);
+      this.linker = new PrefixLinker(o, templates);
       this.maxEntries = maxEntries;
     }
 
