@@ -149,7 +149,9 @@ public final class SessionInference {
     List<org.apache.spark.sql.Column> cols = new ArrayList<>();
     for (String c : Canonical.SCHEMA.fieldNames()) {
       switch (c) {
-        case Canonical.SESSION_ID, Canonical.PARENT_ID, Canonical.TURN -> cols.add(col("l." + c).as(c));
+        case Canonical.SESSION_ID, Canonical.PARENT_ID -> cols.add(col("l." + c).as(c));
+        // never null here, but the contract's column is nullable (when() makes it so)
+        case Canonical.TURN -> cols.add(when(col("l." + c).isNotNull(), col("l." + c)).as(c));
         case Canonical.TRIGGER -> cols.add(lit(Canonical.TRIGGER_UNKNOWN).as(c));
         default -> cols.add(col("t." + c).as(c));
       }
@@ -158,8 +160,7 @@ public final class SessionInference {
         .join(links.select(Canonical.SEQ, Canonical.SESSION_ID, Canonical.PARENT_ID, Canonical.TURN).alias("l"),
             col("t." + Canonical.SEQ).equalTo(col("l." + Canonical.SEQ)))
         .select(cols.toArray(new org.apache.spark.sql.Column[0]))
-        .orderBy(col(Canonical.ARRIVAL_S), col(Canonical.SEQ))
-        .to(Canonical.SCHEMA); // turn is never null here, but the contract's column is nullable
+        .orderBy(col(Canonical.ARRIVAL_S), col(Canonical.SEQ));
 
     Row s = links.agg(
         org.apache.spark.sql.functions.count(lit(1)),
