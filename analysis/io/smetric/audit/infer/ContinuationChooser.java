@@ -11,51 +11,118 @@ import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
  * spawning session waits for its sub-agents and resumes after they return, so its own line
  * outlives theirs. Ties go to the later child.
  *
+ * <p>Equal-prefix groups: when sub-agents X extended a request Y without adding a full block, a
+ * later request that extends "X" extends Y just as well ({@link PrefixLinker.Link#alt}). Of the
+ * requests that could belong to Y this way, Y <em>adopts</em> the one whose subtree lives longest
+ * (Y's session resumes last); the others stay with X. The decision is made when the first group
+ * member is reached, so X's own choice can leave the adopted child out.
+ *
  * <p>Children are seen before their parent, so a parent's best child is known when the parent is
- * reached; the pending map holds only parents whose children have been seen and who have not
- * been reached yet, which is bounded by the links that span the current time (at most a window).
+ * reached; the maps hold only parents whose children have been seen and who have not been
+ * reached yet, which is bounded by the links that span the current time (at most a window).
  */
 public final class ContinuationChooser {
-  private static final class Best {
-    double subtreeLast;
-    long child;
+  /** The best two candidates by subtree end (two, so that an adopted child can be left out). */
+  private static final class Top2 {
+    double sl1 = Double.NEGATIVE_INFINITY;
+    long c1 = -1;
+    double sl2 = Double.NEGATIVE_INFINITY;
+    long c2 = -1;
+
+    void offer(double sl, long child) {
+      if (sl > sl1) { // strictly: on a tie the later child (seen first) stays
+        sl2 = sl1;
+        c2 = c1;
+        sl1 = sl;
+        c1 = child;
+      } else if (sl > sl2) {
+        sl2 = sl;
+        c2 = child;
+      }
+    }
   }
 
-  private final Long2ObjectOpenHashMap<Best> pending = new Long2ObjectOpenHashMap<>();
+  private static final class Adopt {
+    double sl;
+    long child = -1;
+  }
+
+  private final Long2ObjectOpenHashMap<Top2> pending = new Long2ObjectOpenHashMap<>();
+  private final Long2ObjectOpenHashMap<Top2> adoptCandidates = new Long2ObjectOpenHashMap<>();
+  private final Long2ObjectOpenHashMap<Adopt> adopted = new Long2ObjectOpenHashMap<>();
   private long maxPending;
   private double subtreeLast;
+  private long adoptedChild;
 
   /**
    * Feeds one request (in reverse order); returns the seq of its continuing child, or -1. After
-   * the call {@link #subtreeLast()} is its subtree's last arrival.
+   * the call {@link #subtreeLast()} is its subtree's last arrival and {@link #adoptedChild()} the
+   * child it adopted from its equal-prefix group, or -1.
+   *
+   * @param alt {@link PrefixLinker.Link#alt}
+   * @param origin {@link PrefixLinker.Link#origin}
    */
-  public long accept(long seq, double arrival, long parent, byte kind) {
-    Best b = pending.remove(seq);
+  public long accept(long seq, double arrival, long parent, byte kind, long alt, long origin) {
+    long excluded = -1;
+    if (origin >= 0) excluded = decide(origin).child;
+    Top2 b = pending.remove(seq);
     double last = arrival;
     long cont = -1;
+    double contSl = Double.NEGATIVE_INFINITY;
     if (b != null) {
-      last = Math.max(arrival, b.subtreeLast);
-      cont = b.child;
+      if (b.c1 >= 0 && b.c1 != excluded) {
+        cont = b.c1;
+        contSl = b.sl1;
+      } else if (b.c2 >= 0 && b.c2 != excluded) {
+        cont = b.c2;
+        contSl = b.sl2;
+      }
+    }
+    adoptedChild = -1;
+    if (adopted.containsKey(seq) || adoptCandidates.containsKey(seq)) {
+      Adopt a = decide(seq);
+      adopted.remove(seq);
+      adoptedChild = a.child;
+      if (a.child >= 0 && (a.sl > contSl || cont < 0)) {
+        cont = a.child;
+        contSl = a.sl;
+      }
+    }
+    if (cont >= 0) last = Math.max(arrival, contSl);
+    if (b != null) { // forks (children not chosen) also belong to this request's subtree
+      if (b.c1 >= 0 && b.c1 != excluded) last = Math.max(last, b.sl1);
+      if (b.c2 >= 0 && b.c2 != excluded) last = Math.max(last, b.sl2);
     }
     if (kind == PrefixLinker.EXTENDS && parent >= 0) {
-      Best pb = pending.get(parent);
-      if (pb == null) {
-        pb = new Best();
-        pb.subtreeLast = last;
-        pb.child = seq;
-        pending.put(parent, pb);
-        if (pending.size() > maxPending) maxPending = pending.size();
-      } else if (last > pb.subtreeLast) { // strictly: on a tie the later child (seen first) stays
-        pb.subtreeLast = last;
-        pb.child = seq;
-      }
+      pending.computeIfAbsent(parent, k -> new Top2()).offer(last, seq);
+      if (alt >= 0) adoptCandidates.computeIfAbsent(alt, k -> new Top2()).offer(last, seq);
+      long size = pending.size() + adoptCandidates.size() + adopted.size();
+      if (size > maxPending) maxPending = size;
     }
     subtreeLast = last;
     return cont;
   }
 
+  /** Fixes (once) which candidate origin y adopts: the one whose subtree lives longest. */
+  private Adopt decide(long y) {
+    Adopt a = adopted.get(y);
+    if (a != null) return a;
+    a = new Adopt();
+    Top2 c = adoptCandidates.remove(y);
+    if (c != null) {
+      a.child = c.c1;
+      a.sl = c.sl1;
+    }
+    adopted.put(y, a);
+    return a;
+  }
+
   public double subtreeLast() {
     return subtreeLast;
+  }
+
+  public long adoptedChild() {
+    return adoptedChild;
   }
 
   public long maxPending() {

@@ -49,9 +49,12 @@ public final class PrefixLinker {
     long end = -1;
     double endT;
     int endIn;
+    /** The request whose full prefix first ended here, if {@link #end} extended it without adding a full block. */
+    long endOrigin = -1;
     long prevEnd = -1;
     double prevEndT;
     int prevEndIn;
+    long prevEndOrigin = -1;
     double lastT;
   }
 
@@ -64,6 +67,14 @@ public final class PrefixLinker {
     /** T: template depth in blocks. */
     public int template;
     public long naiveParent;
+    /**
+     * When the parent P extended an earlier request Y without adding a full block (a sub-agent
+     * whose instruction fits in Y's partial last block), r extends Y just as well: Y, else -1.
+     * Pass 2 gives Y the one such child whose subtree lives longest (Y's session resumes last).
+     */
+    public long alt;
+    /** This request's own group origin Y (as above) if it extended Y without adding a full block, else -1. */
+    public long origin;
   }
 
   private final double window;
@@ -117,6 +128,8 @@ public final class PrefixLinker {
     l.naiveParent = naive > 0 ? buf[naive - 1].holder : -1;
     l.parent = -1;
     l.kind = NONE;
+    l.alt = -1;
+    l.origin = -1;
     if (shared > template) {
       long p = -1;
       int depth = 0;
@@ -127,6 +140,11 @@ public final class PrefixLinker {
       if (p >= 0 && depth == shared) {
         l.parent = p;
         l.kind = EXTENDS;
+        Block e = buf[depth - 1];
+        long pOrigin = p == e.end ? e.endOrigin : e.prevEndOrigin;
+        l.alt = pOrigin >= 0 && pOrigin != p ? pOrigin : -1;
+        // r ends where p ends: r joins p's group (its origin is p's origin, or p itself)
+        if (depth == full) l.origin = pOrigin >= 0 ? pOrigin : p;
       } else {
         l.parent = eligibleHolder(buf[shared - 1], t, horizon);
         l.kind = FORK;
@@ -155,10 +173,12 @@ public final class PrefixLinker {
         e.prevEnd = e.end;
         e.prevEndT = e.endT;
         e.prevEndIn = e.endIn;
+        e.prevEndOrigin = e.endOrigin;
       }
       e.end = seq;
       e.endT = t;
       e.endIn = inputTokens;
+      e.endOrigin = l.origin;
     }
     java.util.Arrays.fill(buf, 0, n, null);
     if (map.size() > maxEntries) maxEntries = map.size();

@@ -28,6 +28,7 @@ public final class SessionBuilder {
     long root;
     int turn;
     long contChild;
+    long adoptedChild;
     long naiveRoot;
     double t;
   }
@@ -59,9 +60,18 @@ public final class SessionBuilder {
     this.keep = 2 * o.windowS();
   }
 
-  public Assignment accept(long seq, double t, long parent, byte kind, long contChild, long naiveParent) {
+  /**
+   * @param alt {@link PrefixLinker.Link#alt}: r may belong to this request instead of parent
+   * @param adoptedChild the child this request adopted from its equal-prefix group (pass 2), or -1
+   */
+  public Assignment accept(long seq, double t, long parent, byte kind, long contChild, long adoptedChild, long alt,
+      long naiveParent) {
     if (t >= nextSweep) sweep(t);
     Assignment a = out;
+    if (alt >= 0) {
+      Node an = nodes.get(alt);
+      if (an != null && an.adoptedChild == seq) parent = alt;
+    }
     Node pn = parent >= 0 ? nodes.get(parent) : null;
     if (parent < 0 || pn == null) {
       a.parent = parent; // pn == null only if the parent left the kept horizon: keep the link, new session
@@ -94,6 +104,7 @@ public final class SessionBuilder {
     me.root = a.root;
     me.turn = a.turn;
     me.contChild = contChild;
+    me.adoptedChild = adoptedChild;
     me.naiveRoot = a.naiveRoot;
     me.t = t;
     nodes.put(seq, me);

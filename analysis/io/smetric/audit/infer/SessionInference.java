@@ -47,6 +47,9 @@ public final class SessionInference {
   public static final String L_TEMPLATE = "template_blocks";
   public static final String L_NAIVE_PARENT_SEQ = "naive_parent_seq";
   public static final String L_CONT_CHILD = "cont_child_seq";
+  static final String L_ALT = "alt_parent_seq";
+  static final String L_ORIGIN = "group_origin_seq";
+  static final String L_ADOPTED = "adopted_child_seq";
   public static final String L_ROOT_SEQ = "root_seq";
   public static final String L_ASSIGN = "assignment";
   public static final String L_NAIVE_ROOT_SEQ = "naive_root_seq";
@@ -64,8 +67,10 @@ public final class SessionInference {
       f(Canonical.SEQ, DataTypes.LongType, false), f(Canonical.ARRIVAL_S, DataTypes.DoubleType, false),
       f(L_PARENT_SEQ, DataTypes.LongType, false), f(L_KIND, DataTypes.ByteType, false),
       f(L_SHARED, DataTypes.IntegerType, false), f(L_TEMPLATE, DataTypes.IntegerType, false),
-      f(L_NAIVE_PARENT_SEQ, DataTypes.LongType, false)});
-  static final StructType PASS2 = PASS1.add(f(L_CONT_CHILD, DataTypes.LongType, false));
+      f(L_NAIVE_PARENT_SEQ, DataTypes.LongType, false), f(L_ALT, DataTypes.LongType, false),
+      f(L_ORIGIN, DataTypes.LongType, false)});
+  static final StructType PASS2 = PASS1.add(f(L_CONT_CHILD, DataTypes.LongType, false))
+      .add(f(L_ADOPTED, DataTypes.LongType, false));
   static final StructType PASS3 = new StructType(new StructField[] {
       f(Canonical.SEQ, DataTypes.LongType, false), f(L_PARENT_SEQ, DataTypes.LongType, false),
       f(L_ROOT_SEQ, DataTypes.LongType, false), f(Canonical.TURN, DataTypes.IntegerType, false),
@@ -246,7 +251,7 @@ public final class SessionInference {
       long seq = r.getLong(0);
       double t = r.getDouble(1);
       PrefixLinker.Link l = linker.link(seq, t, r.getInt(2), r.getInt(3), longs(r.get(4)));
-      return RowFactory.create(seq, t, l.parent, l.kind, l.shared, l.template, l.naiveParent);
+      return RowFactory.create(seq, t, l.parent, l.kind, l.shared, l.template, l.naiveParent, l.alt, l.origin);
     }
   }
 
@@ -266,8 +271,9 @@ public final class SessionInference {
     @Override
     public Row next() {
       Row r = in.next();
-      long cont = chooser.accept(r.getLong(0), r.getDouble(1), r.getLong(2), r.getByte(3));
-      return RowFactory.create(r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5), r.get(6), cont);
+      long cont = chooser.accept(r.getLong(0), r.getDouble(1), r.getLong(2), r.getByte(3), r.getLong(7), r.getLong(8));
+      return RowFactory.create(r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5), r.get(6), r.get(7), r.get(8),
+          cont, chooser.adoptedChild());
     }
   }
 
@@ -289,7 +295,7 @@ public final class SessionInference {
     public Row next() {
       Row r = in.next();
       SessionBuilder.Assignment a = builder.accept(r.getLong(0), r.getDouble(1), r.getLong(2), r.getByte(3),
-          r.getLong(7), r.getLong(6));
+          r.getLong(9), r.getLong(10), r.getLong(7), r.getLong(6));
       return RowFactory.create(r.getLong(0), a.parent, a.root, a.turn, a.kind, r.get(4), r.get(5), r.get(6), a.naiveRoot);
     }
   }

@@ -50,6 +50,12 @@ class SessionInferenceTest {
     r(b, "G1", 38, 104, 100, 11, 13, 15, 51, 54, 55); // extends G0
     r(b, "B3", 45, 88, 100, 11, 13, 15, 17, 18); // extends B2 after the sub-agents returned
     r(b, "D0", 50, 40, 100, 71, 72);        // root
+    // a sub-agent whose instruction fits in its spawner's partial last block: K0 has the same
+    // full prefix (100,81,82) as E0, so K1 and E1 extend both equally
+    r(b, "E0", 60, 56, 100, 81, 82, 83);
+    r(b, "K0", 62, 60, 100, 81, 82, 84);    // extends E0 adding no full block: group origin E0
+    r(b, "K1", 64, 72, 100, 81, 82, 85, 86); // latest end holder K0; could be E0's too
+    r(b, "E1", 70, 72, 100, 81, 82, 87, 88); // same; E1's subtree ends last (70 > 64): E0 adopts E1
     return b;
   }
 
@@ -146,6 +152,19 @@ class SessionInferenceTest {
   }
 
   @Test
+  void equalPrefixSubAgent_spawnerResumesWithTheLastLivingChild() {
+    assertEquals("E0", parent("E1"));
+    assertEquals(SessionInference.KIND_CONTINUATION, kind("E1"));
+    assertEquals("E0", session("E1"));
+    assertEquals(1, turn("E1"));
+    assertEquals("E0", parent("K0"));
+    assertEquals(SessionInference.KIND_FORK_EXTENDS, kind("K0"));
+    assertEquals("K0", parent("K1"));
+    assertEquals("K0", session("K1"));
+    assertEquals(1, turn("K1"));
+  }
+
+  @Test
   void naiveBaseline_linksARootToTheLatestSharerOfTheTemplate() {
     // C0 shares only block 100; the latest earlier holder of it is B1 (t=6)
     Row c = result.get("C0");
@@ -154,17 +173,16 @@ class SessionInferenceTest {
 
   @Test
   void summaryCounts_matchTheHandWorkedTrace() {
-    // roots A0 B0 C0 A4 D0; forks F0 G0 H0; sessions 8; continuations: the 8 others
-    assertEquals(16, run.requests());
-    assertEquals(5, run.roots());
-    assertEquals(3, run.forks());
+    // roots A0 B0 C0 A4 D0 E0; forks F0 G0 H0 K0; sessions 10; continuations: the 10 others
+    assertEquals(20, run.requests());
+    assertEquals(6, run.roots());
+    assertEquals(4, run.forks());
     assertEquals(1, run.forksByBranch());
-    assertEquals(2, run.forksByExtension());
-    assertEquals(8, run.sessions());
-    assertEquals(8, run.continuations());
-    // C0, A4 and D0 share only the template with earlier requests (A0 and B0... B0 shares it
-    // with A0 too): B0, C0, A4, D0
-    assertEquals(4, run.templateOnlyRoots());
+    assertEquals(3, run.forksByExtension());
+    assertEquals(10, run.sessions());
+    assertEquals(10, run.continuations());
+    // roots that share the template with an earlier request: B0 C0 A4 D0 E0 (A0 is first)
+    assertEquals(5, run.templateOnlyRoots());
     assertEquals(1, run.templateBranchPoints());
   }
 
@@ -172,15 +190,15 @@ class SessionInferenceTest {
   void outputTrace_hasCanonicalSchema_unknownTrigger_andInferredFields() {
     List<Row> rows = run.trace().collectAsList();
     assertEquals(Canonical.SCHEMA, run.trace().schema());
-    assertEquals(16, rows.size());
+    assertEquals(20, rows.size());
     Row g1 = rows.stream().filter(r -> r.getString(0).equals("G1")).findFirst().orElseThrow();
     assertEquals("G0", g1.getString(g1.fieldIndex(Canonical.SESSION_ID)));
     assertEquals("G0", g1.getString(g1.fieldIndex(Canonical.PARENT_ID)));
     assertEquals(1, g1.getInt(g1.fieldIndex(Canonical.TURN)));
     assertEquals(Canonical.TRIGGER_UNKNOWN, g1.getString(g1.fieldIndex(Canonical.TRIGGER)));
-    // sorted by arrival: first A0, last D0
+    // sorted by arrival: first A0, last E1
     assertEquals("A0", rows.get(0).getString(0));
-    assertEquals("D0", rows.get(15).getString(0));
+    assertEquals("E1", rows.get(19).getString(0));
   }
 
   @Test
