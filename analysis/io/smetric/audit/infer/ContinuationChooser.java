@@ -26,18 +26,40 @@ public final class ContinuationChooser {
   private static final class Top2 {
     double sl1 = Double.NEGATIVE_INFINITY;
     long c1 = -1;
+    long p1 = -1;
     double sl2 = Double.NEGATIVE_INFINITY;
     long c2 = -1;
+    long p2 = -1;
 
-    void offer(double sl, long child) {
+    void offer(double sl, long child, long parent) {
       if (sl > sl1) { // strictly: on a tie the later child (seen first) stays
         sl2 = sl1;
         c2 = c1;
+        p2 = p1;
         sl1 = sl;
         c1 = child;
+        p1 = parent;
       } else if (sl > sl2) {
         sl2 = sl;
         c2 = child;
+        p2 = parent;
+      }
+    }
+
+    /** Drops the candidates that are children of {@code parent}: the parent dominates them. */
+    void dropChildrenOf(long parent) {
+      if (p2 == parent) {
+        c2 = -1;
+        p2 = -1;
+        sl2 = Double.NEGATIVE_INFINITY;
+      }
+      if (p1 == parent) {
+        c1 = c2;
+        p1 = p2;
+        sl1 = sl2;
+        c2 = -1;
+        p2 = -1;
+        sl2 = Double.NEGATIVE_INFINITY;
       }
     }
   }
@@ -64,7 +86,10 @@ public final class ContinuationChooser {
    */
   public long accept(long seq, double arrival, long parent, byte kind, long alt, long origin) {
     long excluded = -1;
-    if (origin >= 0) excluded = decide(origin).child;
+    // a group member that is itself a candidate of its group (a follow-up that added no full
+    // block either) is not the place to decide: its own children stay with it if it is adopted
+    boolean candidate = kind == PrefixLinker.EXTENDS && parent >= 0 && alt >= 0;
+    if (origin >= 0 && !(candidate && alt == origin)) excluded = decide(origin).child;
     Top2 b = pending.remove(seq);
     double last = arrival;
     long cont = -1;
@@ -94,8 +119,12 @@ public final class ContinuationChooser {
       if (b.c2 >= 0 && b.c2 != excluded) last = Math.max(last, b.sl2);
     }
     if (kind == PrefixLinker.EXTENDS && parent >= 0) {
-      pending.computeIfAbsent(parent, k -> new Top2()).offer(last, seq);
-      if (alt >= 0) adoptCandidates.computeIfAbsent(alt, k -> new Top2()).offer(last, seq);
+      pending.computeIfAbsent(parent, k -> new Top2()).offer(last, seq, parent);
+      if (alt >= 0) {
+        Top2 c = adoptCandidates.computeIfAbsent(alt, k -> new Top2());
+        c.dropChildrenOf(seq);
+        c.offer(last, seq, parent);
+      }
       long size = pending.size() + adoptCandidates.size() + adopted.size();
       if (size > maxPending) maxPending = size;
     }

@@ -165,6 +165,27 @@ class SessionInferenceTest {
   }
 
   @Test
+  void followUpAddingNoFullBlock_afterAnEqualPrefixSubAgent_staysInItsSession() {
+    Traces.Builder b = Traces.builder().blockSize(16);
+    r(b, "Y0", 0, 40, 1, 2, 3);     // full (1,2)
+    r(b, "X0", 2, 44, 1, 2, 4);     // sub-agent of Y0, full prefix still (1,2): group origin Y0
+    r(b, "Y1", 5, 46, 1, 2, 5);     // Y0's next turn, also adds no full block: pass 1 sees X0
+                                    // (latest end holder), alt Y0; member and candidate of Y0's group
+    r(b, "Y2", 9, 56, 1, 2, 6, 7);  // extends Y1 (latest end holder), alt Y0
+    // reverse pass: Y2 -> candidate of Y0; Y1 -> candidate of Y0 that dominates its child Y2;
+    // X0 (member) fixes the adoption: Y1 (subtree ends at 9, X0's at 2)
+    SessionInference.Result res = new SessionInference(TestSpark.get(), OPTS).execute(b.toDataset(TestSpark.get()));
+    Map<String, Row> m = new HashMap<>();
+    for (Row r : res.links().collectAsList()) m.put(r.getString(0), r);
+    assertEquals("Y0", m.get("Y1").getAs(Canonical.PARENT_ID));
+    assertEquals("Y1", m.get("Y2").getAs(Canonical.PARENT_ID));
+    assertEquals("Y0", m.get("X0").getAs(Canonical.PARENT_ID));
+    assertEquals("Y0", m.get("Y2").getAs(Canonical.SESSION_ID));
+    assertEquals(2, (int) m.get("Y2").getAs(Canonical.TURN));
+    assertEquals("X0", m.get("X0").getAs(Canonical.SESSION_ID));
+  }
+
+  @Test
   void naiveBaseline_linksARootToTheLatestSharerOfTheTemplate() {
     // C0 shares only block 100; the latest earlier holder of it is B1 (t=6)
     Row c = result.get("C0");
