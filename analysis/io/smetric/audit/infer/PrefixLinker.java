@@ -51,6 +51,8 @@ public final class PrefixLinker {
     int endIn;
     /** The request whose full prefix first ended here, if {@link #end} extended it without adding a full block. */
     long endOrigin = -1;
+    int endOut;
+    int prevEndOut;
     long prevEnd = -1;
     double prevEndT;
     int prevEndIn;
@@ -101,7 +103,7 @@ public final class PrefixLinker {
    *
    * @param blocks chained block ids; only the first {@code min(length, ceil(in/B))} are used
    */
-  public Link link(long seq, double t, int inputTokens, int blockSize, long[] blocks) {
+  public Link link(long seq, double t, int inputTokens, int outputTokens, int blockSize, long[] blocks) {
     if (t >= nextSweep) sweep(t);
     int n = blocks == null ? 0 : Math.min(blocks.length, (int) ((inputTokens + (long) blockSize - 1) / blockSize));
     int full = Math.min(n, inputTokens / blockSize);
@@ -142,7 +144,10 @@ public final class PrefixLinker {
         l.kind = EXTENDS;
         Block e = buf[depth - 1];
         long pOrigin = p == e.end ? e.endOrigin : e.prevEndOrigin;
-        l.alt = pOrigin >= 0 && pOrigin != p ? pOrigin : -1;
+        long pRoom = p == e.end ? (long) e.endIn + e.endOut : (long) e.prevEndIn + e.prevEndOut;
+        // a follow-up's prompt holds its parent's prompt and response: only when r has no room
+        // for p's response may r belong to the group's origin instead of p
+        l.alt = pOrigin >= 0 && pOrigin != p && inputTokens < pRoom ? pOrigin : -1;
         // r ends where p ends: r joins p's group (its origin is p's origin, or p itself)
         if (depth == full) l.origin = pOrigin >= 0 ? pOrigin : p;
       } else {
@@ -174,11 +179,13 @@ public final class PrefixLinker {
         e.prevEndT = e.endT;
         e.prevEndIn = e.endIn;
         e.prevEndOrigin = e.endOrigin;
+        e.prevEndOut = e.endOut;
       }
       e.end = seq;
       e.endT = t;
       e.endIn = inputTokens;
       e.endOrigin = l.origin;
+      e.endOut = outputTokens;
     }
     java.util.Arrays.fill(buf, 0, n, null);
     if (map.size() > maxEntries) maxEntries = map.size();

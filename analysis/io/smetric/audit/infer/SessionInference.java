@@ -114,7 +114,7 @@ public final class SessionInference {
     InferenceOptions o = options;
     Dataset<Row> ordered = canonical
         .select(col(Canonical.SEQ), col(Canonical.ARRIVAL_S), col(Canonical.INPUT_TOKENS), col(Canonical.BLOCK_SIZE),
-            col(Canonical.BLOCKS))
+            col(Canonical.BLOCKS), col(Canonical.OUTPUT_TOKENS))
         .repartition(1).sortWithinPartitions(col(Canonical.ARRIVAL_S), col(Canonical.SEQ));
     LongOpenHashSet templates = TemplateBlocks.find(canonical, o.templateFanout());
     CollectionAccumulator<Long> maxEntries = spark.sparkContext().collectionAccumulator("infer index entries");
@@ -250,7 +250,7 @@ public final class SessionInference {
       Row r = in.next();
       long seq = r.getLong(0);
       double t = r.getDouble(1);
-      PrefixLinker.Link l = linker.link(seq, t, r.getInt(2), r.getInt(3), longs(r.get(4)));
+      PrefixLinker.Link l = linker.link(seq, t, r.getInt(2), r.getInt(5), r.getInt(3), longs(r.get(4)));
       return RowFactory.create(seq, t, l.parent, l.kind, l.shared, l.template, l.naiveParent, l.alt, l.origin);
     }
   }

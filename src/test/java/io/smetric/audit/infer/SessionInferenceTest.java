@@ -53,9 +53,13 @@ class SessionInferenceTest {
     // a sub-agent whose instruction fits in its spawner's partial last block: K0 has the same
     // full prefix (100,81,82) as E0, so K1 and E1 extend both equally
     r(b, "E0", 60, 56, 100, 81, 82, 83);
-    r(b, "K0", 62, 60, 100, 81, 82, 84);    // extends E0 adding no full block: group origin E0
-    r(b, "K1", 64, 72, 100, 81, 82, 85, 86); // latest end holder K0; could be E0's too
-    r(b, "E1", 70, 72, 100, 81, 82, 87, 88); // same; E1's subtree ends last (70 > 64): E0 adopts E1
+    // K0 extends E0 adding no full block (group origin E0); its response is 100 tokens
+    b.req("K0", null, null, null, Canonical.TRIGGER_UNKNOWN, 62, 60, 100, 100, 81, 82, 84);
+    // K1 holds K0's prompt + response (170 >= 60 + 100): K0's follow-up, no doubt
+    r(b, "K1", 64, 170, 100, 81, 82, 85, 90, 91, 92, 93, 94, 95, 96);
+    // E1 (72 tokens) has no room for K0's response: it may be E0's instead (alt E0); it is the
+    // only such candidate, so E0 adopts it
+    r(b, "E1", 70, 72, 100, 81, 82, 87, 88);
     return b;
   }
 
