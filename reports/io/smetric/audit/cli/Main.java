@@ -24,6 +24,7 @@ import picocli.CommandLine.Command;
       IngestCommand.class,
       GenerateCommand.class,
       HashCommand.class,
+      InferSessionsCommand.class,
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
