@@ -48,6 +48,22 @@ public final class IngestCommand implements Callable<Integer> {
   @Option(names = "--overwrite", description = "Replace an existing output folder.")
   boolean overwrite;
 
+  @Option(names = "--infer-sessions",
+      description = {"When the trace has no session ids, also infer sessions, parents and turns by prefix",
+          "continuation (docs/session-inference.md) into DIR/" + INFERRED + "/ (a canonical dataset of its own)."})
+  boolean inferSessions;
+
+  @Option(names = "--infer-window-s", defaultValue = "3600",
+      description = "Session inference: how long a prompt stays a candidate parent (default: ${DEFAULT-VALUE}).")
+  double inferWindowS;
+
+  @Option(names = "--infer-template-fanout", defaultValue = "8",
+      description = "Session inference: distinct continuations that make a block a shared template (default: ${DEFAULT-VALUE}).")
+  int inferTemplateFanout;
+
+  /** Sub-folder of the ingest output that holds the session-inferred dataset. */
+  public static final String INFERRED = "inferred";
+
   @Mixin SparkOptions sparkOptions;
 
   @Override
@@ -56,6 +72,26 @@ public final class IngestCommand implements Callable<Integer> {
     SparkSession spark = sparkOptions.session("ingest");
     IngestJob.Result r = new IngestJob(spark).execute(o);
     print(spec.commandLine().getOut(), r);
+    if (inferSessions) {
+      PrintWriter w = spec.commandLine().getOut();
+      if (!r.summary().get("dataset").get("sessions").isNull()) {
+        w.println("infer-sessions: the trace has session ids; nothing to infer");
+      } else {
+        org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> canonical =
+            spark.read().schema(io.smetric.audit.model.Canonical.SCHEMA).parquet(r.out() + "/" + IngestJob.TRACE_DIR);
+        try (io.smetric.audit.common.OutputDir dir = io.smetric.audit.common.OutputDir.open(
+            r.out() + "/" + INFERRED, false, spark.sparkContext().hadoopConfiguration())) {
+          io.smetric.audit.infer.SessionInference.Result inf =
+              new io.smetric.audit.infer.SessionInference(spark,
+                  new io.smetric.audit.infer.InferenceOptions(inferWindowS, inferTemplateFanout)).execute(canonical);
+          io.smetric.audit.infer.InferenceOutput.write(inf, dir);
+          dir.commit();
+          InferSessionsCommand.print(w, io.smetric.audit.infer.InferenceOutput.summary(inf), null);
+          w.println("wrote " + dir.targetPath() + " (sessions inferred)");
+          w.flush();
+        }
+      }
+    }
     return ExitCodes.OK;
   }
 

@@ -78,4 +78,25 @@ class CliTest {
     assertEquals(ExitCodes.OK, over.code());
     assertTrue(over.out().contains("1 records read, 1 accepted, 0 quarantined"), over.out());
   }
+
+  @Test
+  void ingestWithInferSessions_writesAnInferredDatasetWithSessions() throws IOException {
+    // 512-token blocks: request 1 (1100 tokens, blocks 0,1,5) extends request 0's full blocks
+    // (1000 tokens: one full block 0... ceil = 2 blocks 0,1; full = floor(1000/512) = 1);
+    // request 2 shares nothing with them and starts its own session
+    Path f = tmp.resolve("mc.jsonl");
+    Files.writeString(f, String.join("\n",
+        "{\"timestamp\": 0, \"input_length\": 1000, \"output_length\": 6, \"hash_ids\": [10, 11]}",
+        "{\"timestamp\": 2000, \"input_length\": 1100, \"output_length\": 4, \"hash_ids\": [10, 12, 13]}",
+        "{\"timestamp\": 3000, \"input_length\": 600, \"output_length\": 4, \"hash_ids\": [20, 21]}") + "\n");
+    Path out = tmp.resolve("o");
+    Run r = run("ingest", f.toString(), "--out", out.toString(), "--infer-sessions");
+    assertEquals(ExitCodes.OK, r.code(), r.err());
+    assertTrue(r.out().contains("sessions inferred"), r.out());
+    var rows = TestSpark.get().read().parquet(out.resolve("inferred/trace").toString()).orderBy("seq").collectAsList();
+    assertEquals(3, rows.size());
+    assertEquals(rows.get(0).<String>getAs("session_id"), rows.get(1).<String>getAs("session_id"));
+    assertEquals("0", rows.get(1).<String>getAs("parent_id"));
+    assertTrue(!rows.get(2).<String>getAs("session_id").equals(rows.get(0).<String>getAs("session_id")));
+  }
 }
