@@ -23,6 +23,7 @@ import picocli.CommandLine.Command;
       CommandLine.HelpCommand.class,
       IngestCommand.class,
       GenerateCommand.class,
+      ReplayCommand.class,
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
