@@ -92,6 +92,7 @@ public final class ReplayJob {
         .add("local_blocks", DataTypes.LongType, true).add("global_ratio", DataTypes.DoubleType, false)
         .add("rate_scale", DataTypes.DoubleType, false).add("overload", DataTypes.DoubleType, false)
         .add("hit_ratio", DataTypes.DoubleType, false).add("wall_s", DataTypes.DoubleType, false)
+        .add("cpu_s", DataTypes.DoubleType, false)
         .add("not_applicable", DataTypes.StringType, true);
     for (String m : metricNames) runs = runs.add(m, DataTypes.DoubleType, true);
     long localCap = base.localCapacity(Math.max(1, trace.blockSize));
@@ -109,6 +110,7 @@ public final class ReplayJob {
       v.add(s.overload());
       v.add(s.hitRatio());
       v.add(r.wallSeconds());
+      v.add(r.cpuSeconds());
       v.add(r.notApplicable().isEmpty() ? null : r.notApplicable().toString());
       for (String m : metricNames) v.add(r.metrics().get(m));
       runRows.add(RowFactory.create(v.toArray()));
@@ -221,6 +223,7 @@ public final class ReplayJob {
       ObjectNode na = o.putObject("not_applicable");
       r.notApplicable().forEach(na::put);
       o.put("wall_s", r.wallSeconds());
+      o.put("cpu_s", r.cpuSeconds());
     }
     root.put("wall_s", wall);
     try {

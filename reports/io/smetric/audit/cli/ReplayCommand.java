@@ -139,13 +139,13 @@ public final class ReplayCommand implements Callable<Integer> {
       double simWall = 0;
       for (RunResult rr : r.results()) {
         simulated += trace.n;
-        simWall += rr.wallSeconds();
+        simWall += rr.cpuSeconds();
         o.printf(Locale.ROOT, "%-24s g=%-4s x=%-5s tps_slo=%10.1f local_hit=%s stick=%s imb=%s (%.1f s)%n",
             rr.spec().policy(), rr.spec().globalRatio(), rr.spec().rateScale(), rr.metrics().get("tps_within_slo"),
             fmt(rr.metrics().get("local_hit_ratio")), fmt(rr.metrics().get("stickiness")),
             fmt(rr.metrics().get("imbalance_mean")), rr.wallSeconds());
       }
-      o.printf(Locale.ROOT, "%d simulations in %.1f s wall (%.0f simulated requests/s per simulation-second)%n",
+      o.printf(Locale.ROOT, "%d simulations in %.1f s wall (%.0f simulated requests per cpu-second of simulation)%n",
           r.runs(), r.wallSeconds(), simWall > 0 ? simulated / simWall : 0.0);
       o.println("wrote " + out);
     }

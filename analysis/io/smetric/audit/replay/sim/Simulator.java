@@ -413,9 +413,12 @@ public final class Simulator implements ClusterView {
     if (version != linkVersion[i]) return;
     advanceLink(i, now);
     IntArrayList f = fetching[i];
+    // done = what is left cannot move the clock: at large t one ulp of time carries several bytes,
+    // and a fetch left with less would reschedule at the same instant forever
+    double eps = Math.max(1.0, 4.0 * f.size() * linkBytesPerS * Math.ulp(now));
     for (int j = 0; j < f.size(); ) {
       int r = f.getInt(j);
-      if (fetchLeft[r] <= 1e-3) { // bytes; the minimum is exactly 0 up to rounding
+      if (fetchLeft[r] <= eps) {
         f.removeInt(j);
         ev.push(now + s.globalFetchLatencyS, FETCH_DONE, i, r);
       } else {

@@ -45,9 +45,11 @@ public final class Sweep {
 
   public static RunResult runOne(ReplayTrace trace, ReplaySettings base, SimSpec spec) {
     ReplaySettings s = spec.apply(base);
+    java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    long c0 = mx.getCurrentThreadCpuTime();
     long t0 = System.nanoTime();
     SimOutcome o = new Simulator(trace, s, Policies.byName(spec.policy()).create(s)).run();
-    return RunResult.of(spec, o, (System.nanoTime() - t0) / 1e9);
+    return RunResult.of(spec, o, (System.nanoTime() - t0) / 1e9, (mx.getCurrentThreadCpuTime() - c0) / 1e9);
   }
 
   /** Runs every spec in this JVM, one after another. */

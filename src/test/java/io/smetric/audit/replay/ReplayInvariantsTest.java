@@ -133,4 +133,23 @@ class ReplayInvariantsTest {
     assertTrue(!o.metrics.containsKey("local_hit_ratio"));
     assertTrue(Policies.SMETRIC.unmet(t).size() == 2 && Policies.SESSION_HASH.unmet(t).size() == 1);
   }
+
+  @Test
+  void globalFetches_lateInALongTrace_finish() {
+    // at t ~ 1e6 s one ulp of time carries several bytes of a 25 GB/s link: a fetch with a few
+    // bytes left must complete instead of rescheduling at the same instant (a livelock once)
+    Traces.Builder src = ReplayFixtures.agentTrace(12, 60, 8, 0.02);
+    Traces.Builder b = Traces.builder().blockSize(16);
+    for (TraceRecord r : src.records()) {
+      b.add(new TraceRecord(r.requestId(), r.sessionId(), r.parentId(), r.turn(), r.trigger(), 1e6 + r.arrivalS(),
+          r.inputTokens(), r.outputTokens(), r.blockSize(), r.blocks(), null, r.seq()));
+    }
+    ReplayTrace t = ReplayFixtures.trace(b, false);
+    ReplaySettings s = ReplayFixtures.settings(4, 30);
+    s.globalRatio = 1.6;
+    s.globalReadGBps = 25;
+    SimOutcome o = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
+        () -> ReplayFixtures.run(t, s, Policies.LEAST_LOAD));
+    assertTrue((double) o.metrics.get("global_hit_ratio") > 0);
+  }
 }

@@ -37,16 +37,18 @@ public final class SweepBench {
     List<RunResult> res = Sweep.runSpark(spark, t, base, specs);
     double wall = (System.nanoTime() - s0) / 1e9;
     double simSum = 0;
+    double cpuSum = 0;
     for (RunResult r : res) {
       simSum += r.wallSeconds();
-      System.out.printf(Locale.ROOT, "%-16s g=%.1f x=%.2f tps_slo=%.0f raw=%.0f slo=%.3f local=%.3f global=%.3f stick=%.3f imb=%.2f migr=%.0f peakGBps=%.2f wall=%.1fs%n",
+      cpuSum += r.cpuSeconds();
+      System.out.printf(Locale.ROOT, "%-16s g=%.1f x=%.2f tps_slo=%.0f raw=%.0f slo=%.3f local=%.3f global=%.3f stick=%.3f imb=%.2f migr=%.0f peakGBps=%.2f wall=%.1fs cpu=%.1fs%n",
           r.spec().policy(), r.spec().globalRatio(), r.spec().rateScale(), r.metrics().get("tps_within_slo"),
           r.metrics().get("raw_tps"), r.metrics().get("slo_attainment"), r.metrics().get("local_hit_ratio"),
           r.metrics().get("global_hit_ratio"), r.metrics().get("stickiness"), r.metrics().get("imbalance_mean"),
-          r.metrics().get("session_migrations"), r.metrics().get("global_peak_read_bytes_per_s") / 1e9, r.wallSeconds());
+          r.metrics().get("session_migrations"), r.metrics().get("global_peak_read_bytes_per_s") / 1e9, r.wallSeconds(), r.cpuSeconds());
     }
-    System.out.printf(Locale.ROOT, "sweep: %d simulations of %d requests in %.1f s wall (sum of simulation times %.1f s; %.0f simulated requests/s per busy core)%n",
-        res.size(), t.n, wall, simSum, (double) t.n * res.size() / simSum);
+    System.out.printf(Locale.ROOT, "sweep: %d simulations of %d requests in %.1f s wall (sum of simulation wall %.1f s, cpu %.1f s; %.0f simulated requests per cpu-second)%n",
+        res.size(), t.n, wall, simSum, cpuSum, (double) t.n * res.size() / cpuSum);
     spark.stop();
   }
 
