@@ -2,9 +2,12 @@ package io.smetric.audit.replay.trace;
 
 import io.smetric.audit.common.BadInputException;
 import io.smetric.audit.model.Canonical;
+import java.io.Serializable;
 import java.util.Iterator;
 import java.util.List;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
@@ -13,7 +16,8 @@ import org.apache.spark.sql.functions;
  * Reads a canonical Parquet dataset into a {@link ReplayTrace}. The replay is one sequential
  * simulation, so the trace must end up in one JVM; rows are streamed partition by partition in
  * replay order ({@code toLocalIterator}) and folded into segments on the fly, so the driver holds
- * the compact trace, never the rows.
+ * the compact trace, never the rows. The rows leave the executors as compact records built from
+ * Spark's internal rows, so the block arrays are copied in bulk, never boxed one id at a time.
  */
 public final class TraceLoader {
   private TraceLoader() {}
@@ -36,26 +40,28 @@ public final class TraceLoader {
             col(df, Canonical.BLOCK_SIZE), col(df, Canonical.BLOCKS), col(df, Canonical.SEQ))
         .orderBy(functions.col(Canonical.ARRIVAL_S), functions.col(Canonical.SEQ));
     ReplayTraceBuilder b = new ReplayTraceBuilder(dir, keepBlocks);
-    long[] buf = new long[1024];
-    Iterator<Row> it = sorted.toLocalIterator();
+    // Executors turn each row into a compact record straight from Spark's internal rows (the block
+    // array is one bulk copy, no boxing); the driver folds them in order as they stream in.
+    JavaRDD<Rec> recs = sorted.queryExecution().toRdd().toJavaRDD().map(TraceLoader::toRec);
+    Iterator<Rec> it = recs.toLocalIterator();
     while (it.hasNext()) {
-      Row r = it.next();
-      long[] blocks = null;
-      int count = 0;
-      if (!r.isNullAt(7)) {
-        scala.collection.Seq<?> s = (scala.collection.Seq<?>) r.get(7);
-        count = s.size();
-        if (buf.length < count) buf = new long[Math.max(count, buf.length * 2)];
-        scala.collection.Iterator<?> si = s.iterator();
-        for (int i = 0; si.hasNext(); i++) buf[i] = (Long) si.next();
-        blocks = buf;
-      }
-      b.add(r.getString(0), r.isNullAt(1) ? null : r.getString(1), r.isNullAt(2) ? null : r.getInt(2),
-          r.getDouble(3), r.getInt(4), r.getInt(5), r.isNullAt(6) ? null : r.getInt(6), blocks, count, r.getLong(8));
+      Rec r = it.next();
+      b.add(r.id(), r.session(), r.turn(), r.arrival(), r.input(), r.output(), r.blockSize(), r.blocks(),
+          r.blocks() == null ? 0 : r.blocks().length, r.seq());
     }
     spark.sparkContext().clearJobGroup();
     return b.build();
   }
+
+  private static Rec toRec(InternalRow ir) {
+    return new Rec(ir.getUTF8String(0).toString(), ir.isNullAt(1) ? null : ir.getUTF8String(1).toString(),
+        ir.isNullAt(2) ? null : ir.getInt(2), ir.getDouble(3), ir.getInt(4), ir.getInt(5),
+        ir.isNullAt(6) ? null : ir.getInt(6), ir.isNullAt(7) ? null : ir.getArray(7).toLongArray(), ir.getLong(8));
+  }
+
+  /** One canonical row as the replay needs it. */
+  record Rec(String id, String session, Integer turn, double arrival, int input, int output, Integer blockSize,
+      long[] blocks, long seq) implements Serializable {}
 
   private static org.apache.spark.sql.Column col(Dataset<Row> df, String name) {
     return List.of(df.columns()).contains(name) ? functions.col(name) : functions.lit(null).as(name);

@@ -17,7 +17,20 @@ import java.util.SplittableRandom;
 public final class AgentTraceSynth {
   private AgentTraceSynth() {}
 
+  /** Receives each synthetic request; {@code chained[0..count)} is only valid during the call. */
+  public interface Sink {
+    void accept(String id, String session, int turn, double arrival, int input, int output, int blockSize,
+        long[] chained, int count, long seq);
+  }
+
   public static ReplayTrace build(int requests, double sessionsPerSecond, long seed, boolean keepBlocks) {
+    ReplayTraceBuilder tb = new ReplayTraceBuilder("synthetic-agent", keepBlocks);
+    generate(requests, sessionsPerSecond, seed,
+        (id, ss, turn, at, in, out, bs, c, n, seq) -> tb.add(id, ss, turn, at, in, out, bs, c, n, seq));
+    return tb.build();
+  }
+
+  public static void generate(int requests, double sessionsPerSecond, long seed, Sink sink) {
     final int b = 16;
     SplittableRandom rnd = new SplittableRandom(seed);
     long[][] templates = new long[20][];
@@ -37,7 +50,6 @@ public final class AgentTraceSynth {
       double next;
     }
     PriorityQueue<Session> pq = new PriorityQueue<>((x, y) -> x.next != y.next ? Double.compare(x.next, y.next) : Integer.compare(x.id, y.id));
-    ReplayTraceBuilder tb = new ReplayTraceBuilder("synthetic-agent", keepBlocks);
     double nextOpen = 0;
     int opened = 0;
     long[] prompt = new long[1 << 16];
@@ -72,7 +84,7 @@ public final class AgentTraceSynth {
       System.arraycopy(s.full, 0, prompt, 0, nb);
       if (s.tokens % b != 0) prompt[nb++] = BlockChain.mix64(c, rnd.nextLong()); // partial last block
       int out = 50 + rnd.nextInt(351);
-      tb.add("r" + r, "s" + s.id, s.turn, s.next, s.tokens, out, b, prompt, nb, r);
+      sink.accept("r" + r, "s" + s.id, s.turn, s.next, s.tokens, out, b, prompt, nb, r);
       // the response joins the history before the next turn
       s.tokens += out;
       s.turn++;
@@ -82,6 +94,5 @@ public final class AgentTraceSynth {
       }
       if (before < 0) throw new IllegalStateException();
     }
-    return tb.build();
   }
 }
