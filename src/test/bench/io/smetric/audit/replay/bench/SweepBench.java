@@ -12,7 +12,7 @@ import java.util.Locale;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The sweep benchmark: {@code SweepBench REQUESTS SESSIONS_PER_S POLICIES RATIOS RATES MASTER}, run
+ * The sweep benchmark: {@code SweepBench REQUESTS SESSIONS_PER_S POLICIES RATIOS RATES MASTER [OVERLOADS [HIT_RATIOS]]}, run
  * as Spark tasks (one simulation each, trace broadcast). Prints one line per run and the wall time.
  */
 public final class SweepBench {
@@ -32,7 +32,9 @@ public final class SweepBench {
         .config("spark.driver.host", "127.0.0.1").getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
     ReplaySettings base = new ReplaySettings();
-    List<SimSpec> specs = Sweep.grid(pol, ratios, rates, List.of(base.overload), List.of(base.hitRatio));
+    List<Double> overloads = a.length > 6 ? parse(a[6]) : List.of(base.overload);
+    List<Double> hits = a.length > 7 ? parse(a[7]) : List.of(base.hitRatio);
+    List<SimSpec> specs = Sweep.grid(pol, ratios, rates, overloads, hits);
     long s0 = System.nanoTime();
     List<RunResult> res = Sweep.runSpark(spark, t, base, specs);
     double wall = (System.nanoTime() - s0) / 1e9;
@@ -41,8 +43,8 @@ public final class SweepBench {
     for (RunResult r : res) {
       simSum += r.wallSeconds();
       cpuSum += r.cpuSeconds();
-      System.out.printf(Locale.ROOT, "%-16s g=%.1f x=%.2f tps_slo=%.0f raw=%.0f slo=%.3f local=%.3f global=%.3f stick=%.3f imb=%.2f migr=%.0f peakGBps=%.2f wall=%.1fs cpu=%.1fs%n",
-          r.spec().policy(), r.spec().globalRatio(), r.spec().rateScale(), r.metrics().get("tps_within_slo"),
+      System.out.printf(Locale.ROOT, "%-16s O=%s H=%s g=%.1f x=%.2f tps_slo=%.0f raw=%.0f slo=%.3f local=%.3f global=%.3f stick=%.3f imb=%.2f migr=%.0f peakGBps=%.2f wall=%.1fs cpu=%.1fs%n",
+          r.spec().policy(), r.spec().overload(), r.spec().hitRatio(), r.spec().globalRatio(), r.spec().rateScale(), r.metrics().get("tps_within_slo"),
           r.metrics().get("raw_tps"), r.metrics().get("slo_attainment"), r.metrics().get("local_hit_ratio"),
           r.metrics().get("global_hit_ratio"), r.metrics().get("stickiness"), r.metrics().get("imbalance_mean"),
           r.metrics().get("session_migrations"), r.metrics().get("global_peak_read_bytes_per_s") / 1e9, r.wallSeconds(), r.cpuSeconds());
