@@ -35,8 +35,13 @@ public final class ReplaySettings implements Serializable {
   public Long localBlocks = null;
   /** Global tier capacity as a ratio of the total local capacity (paper sweeps 0, 0.4, 0.8, 1.6, 3.2). */
   public double globalRatio = 0.0;
-  /** Read bandwidth of each instance's link to the global tier [GB/s]; 25 = 200 Gbps RDMA (paper's NIC). */
+  /** Read bandwidth of each instance's link to the global tier [GB/s]; 25 = a PCIe Gen4 x16 / 200 Gbps NIC. */
   public double globalReadGBps = 25.0;
+  /**
+   * Aggregate read bandwidth of the whole global tier [GB/s], shared by all concurrent fetches;
+   * 100 = the paper's 4 servers x one 200 Gbps RDMA NIC each. Infinity = per-instance links only.
+   */
+  public double globalAggregateGBps = 100.0;
   /** Fixed latency added to each global fetch [s] (estimate). */
   public double globalFetchLatencyS = 0.001;
   /** PD colocation (load = request count) or disaggregation (prefill only; load = unprefilled tokens). */
@@ -125,6 +130,7 @@ public final class ReplaySettings implements Serializable {
     req(localBlocks == null || localBlocks == -1 || localBlocks > 0, "localBlocks must be > 0 or -1 (unbounded)");
     req(globalRatio >= 0 && Double.isFinite(globalRatio), "globalRatio must be >= 0");
     req(globalReadGBps > 0, "globalReadGBps must be > 0");
+    req(globalAggregateGBps > 0, "globalAggregateGBps must be > 0 (Infinity = no aggregate cap)");
     req(globalFetchLatencyS >= 0, "globalFetchLatencyS must be >= 0");
     req(rateScale > 0 && Double.isFinite(rateScale), "rateScale must be > 0");
     req(ttftBaseS >= 0 && ttftPerTokenS >= 0 && tpotS > 0, "SLOs must be >= 0 (TPOT > 0)");

@@ -22,8 +22,8 @@ import it.unimi.dsi.fastutil.ints.IntHeapPriorityQueue;
  * waiting requests are admitted FCFS while the batch, the budget and KV memory allow). A step's
  * duration comes from the {@link ModelProfile} cost model. On admission a request's prompt is
  * matched against the local tier, then the global tier for the extension beyond; fetched blocks
- * cross the instance's link (bandwidth shared equally by its concurrent fetches, plus a fixed
- * latency) before the prefill starts. At prefill end the whole prompt is present locally and is
+ * cross the instance's link (bandwidth shared equally by its concurrent fetches) and the
+ * tier's aggregate read bandwidth (shared by all fetches), plus a fixed latency, before the prefill starts. At prefill end the whole prompt is present locally and is
  * written to the global tier. The full model is documented in docs/replay.md.
  */
 public final class Simulator implements ClusterView {
@@ -70,7 +70,6 @@ public final class Simulator implements ClusterView {
   private final IntArrayList[] prefilling;
   private final IntArrayList[] planned;
   private final IntHeapPriorityQueue[] decoders;
-  private final IntArrayList[] fetching;
   private final int[] requests;
   private final int[] runningN;
   private final long[] unprefilled;
@@ -81,8 +80,12 @@ public final class Simulator implements ClusterView {
   private final int[] stepDecode;
   private final long[] decodeCtx;
   private final long[] steps;
-  private final double[] linkLast;
-  private final int[] linkVersion;
+  private final int[] fetchN;
+  private final int[] fetchInst;
+  private final IntArrayList fetchingAll = new IntArrayList();
+  private final double aggBytesPerS;
+  private double linkLast;
+  private int linkVersion;
 
   // imbalance: time-integrated in-flight token load per instance per window
   private final long[] loadTokens;
@@ -117,6 +120,7 @@ public final class Simulator implements ClusterView {
     for (int i = 0; i < nInst; i++) local[i] = reference ? new BlockTier(trace, true) : new SegmentTier(trace, true);
     this.global = gcap > 0 ? (reference ? new BlockTier(trace, false) : new SegmentTier(trace, false)) : null;
     this.linkBytesPerS = settings.globalReadGBps * 1e9;
+    this.aggBytesPerS = Double.isInfinite(settings.globalAggregateGBps) ? 0 : settings.globalAggregateGBps * 1e9;
     int n = trace.n;
     this.t0 = n == 0 ? 0 : trace.arrival[0];
     this.at = new double[n];
@@ -137,7 +141,6 @@ public final class Simulator implements ClusterView {
     prefilling = new IntArrayList[nInst];
     planned = new IntArrayList[nInst];
     decoders = new IntHeapPriorityQueue[nInst];
-    fetching = new IntArrayList[nInst];
     loadWindows = new DoubleArrayList[nInst];
     for (int i = 0; i < nInst; i++) {
       queue[i] = new IntArrayFIFOQueue();
@@ -145,7 +148,6 @@ public final class Simulator implements ClusterView {
       planned[i] = new IntArrayList();
       decoders[i] = new IntHeapPriorityQueue((x, y) -> finishStep[x] != finishStep[y]
           ? Long.compare(finishStep[x], finishStep[y]) : Integer.compare(x, y));
-      fetching[i] = new IntArrayList();
       loadWindows[i] = new DoubleArrayList();
     }
     requests = new int[nInst];
@@ -158,8 +160,9 @@ public final class Simulator implements ClusterView {
     stepDecode = new int[nInst];
     decodeCtx = new long[nInst];
     steps = new long[nInst];
-    linkLast = new double[nInst];
-    linkVersion = new int[nInst];
+    fetchN = new int[nInst];
+    fetchInst = new int[n];
+    linkLast = t0;
     loadTokens = new long[nInst];
     loadLast = new double[nInst];
     java.util.Arrays.fill(loadLast, t0);
@@ -181,7 +184,7 @@ public final class Simulator implements ClusterView {
         double now = ev.t;
         switch (ev.evType) {
           case STEP_END -> stepEnd(ev.evA, now);
-          case LINK -> linkEvent(ev.evA, ev.evB, now);
+          case LINK -> linkEvent(ev.evB, now);
           case FETCH_DONE -> fetchDone(ev.evA, ev.evB, now);
           default -> throw new IllegalStateException("event " + ev.evType);
         }
@@ -379,53 +382,73 @@ public final class Simulator implements ClusterView {
     if (colocated) addLoad(i, now, -((long) t.input[r] + t.output[r]));
   }
 
-  // ---------------------------------------------------------------- global-tier link
+  // ---------------------------------------------------------------- global-tier links
+  // Every active fetch progresses at min(instance link / fetches on that instance,
+  // aggregate / all fetches): rates only change when a fetch starts or ends, so progress is
+  // exact between those events.
 
   private void startFetch(int i, int r, double bytes, double now) {
-    advanceLink(i, now);
+    advanceLinks(now);
     fetchLeft[r] = bytes;
-    fetching[i].add(r);
-    scheduleLink(i, now);
+    fetchInst[r] = i;
+    fetchN[i]++;
+    fetchingAll.add(r);
+    scheduleLinks(now);
   }
 
-  private void advanceLink(int i, double now) {
-    IntArrayList f = fetching[i];
-    int k = f.size();
-    double dt = now - linkLast[i];
-    if (k > 0 && dt > 0) {
-      double each = linkBytesPerS * dt / k;
-      for (int j = 0; j < k; j++) fetchLeft[f.getInt(j)] -= each;
-      addBandwidth(linkLast[i], now, linkBytesPerS * dt);
-    }
-    linkLast[i] = now;
+  private double rateOf(int r) {
+    double rate = linkBytesPerS / fetchN[fetchInst[r]];
+    if (aggBytesPerS > 0) rate = Math.min(rate, aggBytesPerS / fetchingAll.size());
+    return rate;
   }
 
-  private void scheduleLink(int i, double now) {
-    linkVersion[i]++;
-    IntArrayList f = fetching[i];
-    if (f.isEmpty()) return;
-    double min = Double.POSITIVE_INFINITY;
-    for (int j = 0; j < f.size(); j++) min = Math.min(min, fetchLeft[f.getInt(j)]);
-    ev.push(now + Math.max(0, min) * f.size() / linkBytesPerS, LINK, i, linkVersion[i]);
-  }
-
-  private void linkEvent(int i, int version, double now) {
-    if (version != linkVersion[i]) return;
-    advanceLink(i, now);
-    IntArrayList f = fetching[i];
-    // done = what is left cannot move the clock: at large t one ulp of time carries several bytes,
-    // and a fetch left with less would reschedule at the same instant forever
-    double eps = Math.max(1.0, 4.0 * f.size() * linkBytesPerS * Math.ulp(now));
-    for (int j = 0; j < f.size(); ) {
-      int r = f.getInt(j);
-      if (fetchLeft[r] <= eps) {
-        f.removeInt(j);
-        ev.push(now + s.globalFetchLatencyS, FETCH_DONE, i, r);
-      } else {
-        j++;
+  private void advanceLinks(double now) {
+    double dt = now - linkLast;
+    IntArrayList f = fetchingAll;
+    if (!f.isEmpty() && dt > 0) {
+      double moved = 0;
+      for (int j = 0; j < f.size(); j++) {
+        int r = f.getInt(j);
+        double b = rateOf(r) * dt;
+        fetchLeft[r] -= b;
+        moved += b;
       }
+      addBandwidth(linkLast, now, moved);
     }
-    scheduleLink(i, now);
+    linkLast = now;
+  }
+
+  private void scheduleLinks(double now) {
+    linkVersion++;
+    IntArrayList f = fetchingAll;
+    if (f.isEmpty()) return;
+    double next = Double.POSITIVE_INFINITY;
+    for (int j = 0; j < f.size(); j++) {
+      int r = f.getInt(j);
+      next = Math.min(next, Math.max(0, fetchLeft[r]) / rateOf(r));
+    }
+    ev.push(now + next, LINK, 0, linkVersion);
+  }
+
+  private void linkEvent(int version, double now) {
+    if (version != linkVersion) return;
+    advanceLinks(now);
+    IntArrayList f = fetchingAll;
+    IntArrayList done = new IntArrayList();
+    for (int j = 0; j < f.size(); j++) {
+      int r = f.getInt(j);
+      // done = what is left cannot move the clock: at large t one ulp of time carries several
+      // bytes, and a fetch left with less would reschedule at the same instant forever
+      double eps = Math.max(1.0, 4.0 * rateOf(r) * Math.ulp(now));
+      if (fetchLeft[r] <= eps) done.add(r);
+    }
+    for (int k = 0; k < done.size(); k++) {
+      int r = done.getInt(k);
+      f.rem(r);
+      fetchN[fetchInst[r]]--;
+      ev.push(now + s.globalFetchLatencyS, FETCH_DONE, fetchInst[r], r);
+    }
+    scheduleLinks(now);
   }
 
   private void fetchDone(int i, int r, double now) {

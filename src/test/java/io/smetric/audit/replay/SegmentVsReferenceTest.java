@@ -26,7 +26,8 @@ class SegmentVsReferenceTest {
         for (double g : new double[] {0, 0.4, 3.2}) {
           ReplaySettings s = ReplayFixtures.settings(3, 24 + seed % 5 * 7);
           s.globalRatio = g;
-          s.globalReadGBps = 0.05; // slow link so fetches overlap and share it
+          s.globalReadGBps = 0.05; // slow links so fetches overlap and share them
+          s.globalAggregateGBps = seed % 2 == 0 ? 0.08 : Double.POSITIVE_INFINITY; // aggregate cap binds at 2+ fetches
           SimOutcome fast = ReplayFixtures.run(t, s, p);
           ReplaySettings r = s.copy();
           r.kvModel = ReplaySettings.KvModel.REFERENCE;
