@@ -70,6 +70,15 @@ public final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--hit-ratio", split = ",", description = "SMetric HIT_RATIO value(s); 0 disables the guard.")
   List<Double> hitRatios;
 
+  @Option(names = "--global-read-gbps", description = "Per-instance read bandwidth to the global tier [GB/s] (default 25).")
+  Double globalReadGBps;
+
+  @Option(names = "--global-aggregate-gbps", description = "Aggregate read bandwidth of the global tier [GB/s] (default 100; Infinity = none).")
+  Double globalAggregateGBps;
+
+  @Option(names = "--seed", description = "Seed of the random policy (default 42).")
+  Long seed;
+
   @Option(names = "--architecture", description = "colocated (default) or disaggregated.")
   String architecture;
 
@@ -97,6 +106,9 @@ public final class ReplayCommand implements Callable<Integer> {
         }
       }
     }
+    if (globalReadGBps != null) s.globalReadGBps = globalReadGBps;
+    if (globalAggregateGBps != null) s.globalAggregateGBps = globalAggregateGBps;
+    if (seed != null) s.seed = seed;
     if (architecture != null) s.architecture = enumOf(ReplaySettings.Architecture.class, architecture, "--architecture");
     if (kvModel != null) s.kvModel = enumOf(ReplaySettings.KvModel.class, kvModel, "--kv-model");
     s.validate();
@@ -147,6 +159,16 @@ public final class ReplayCommand implements Callable<Integer> {
       }
       o.printf(Locale.ROOT, "%d simulations in %.1f s wall (%.0f simulated requests per cpu-second of simulation)%n",
           r.runs(), r.wallSeconds(), simWall > 0 ? simulated / simWall : 0.0);
+      java.util.Map<String, RunResult> best = new java.util.TreeMap<>();
+      for (RunResult rr : r.results()) {
+        String key = String.format(Locale.ROOT, "%-24s g=%-4s O=%-8s H=%s", rr.spec().policy(), rr.spec().globalRatio(),
+            rr.spec().overload(), rr.spec().hitRatio());
+        RunResult b = best.get(key);
+        if (b == null || rr.metrics().get("tps_within_slo") > b.metrics().get("tps_within_slo")) best.put(key, rr);
+      }
+      o.println("headline: maximum TPS within SLO over the offered-rate sweep");
+      best.forEach((k, rr) -> o.printf(Locale.ROOT, "  %s  %10.1f at rate x%s%n", k, rr.metrics().get("tps_within_slo"),
+          rr.spec().rateScale()));
       o.println("wrote " + out);
     }
     return 0;
