@@ -90,8 +90,8 @@ public final class ReplayJob {
         .add("run_id", DataTypes.IntegerType, false).add("policy", DataTypes.StringType, false)
         .add("architecture", DataTypes.StringType, false).add("instances", DataTypes.IntegerType, false)
         .add("local_blocks", DataTypes.LongType, true).add("global_ratio", DataTypes.DoubleType, false)
-        .add("rate_scale", DataTypes.DoubleType, false).add("overload", DataTypes.DoubleType, false)
-        .add("hit_ratio", DataTypes.DoubleType, false).add("wall_s", DataTypes.DoubleType, false)
+        .add("rate_scale", DataTypes.DoubleType, false).add("overload", DataTypes.DoubleType, true)
+        .add("hit_ratio", DataTypes.DoubleType, true).add("wall_s", DataTypes.DoubleType, false)
         .add("cpu_s", DataTypes.DoubleType, false)
         .add("not_applicable", DataTypes.StringType, true);
     for (String m : metricNames) runs = runs.add(m, DataTypes.DoubleType, true);
@@ -107,8 +107,8 @@ public final class ReplayJob {
       v.add(localCap == Long.MAX_VALUE ? null : localCap);
       v.add(s.globalRatio());
       v.add(s.rateScale());
-      v.add(s.overload());
-      v.add(s.hitRatio());
+      v.add(nullIfNaN(s.overload()));
+      v.add(nullIfNaN(s.hitRatio()));
       v.add(r.wallSeconds());
       v.add(r.cpuSeconds());
       v.add(r.notApplicable().isEmpty() ? null : r.notApplicable().toString());
@@ -158,20 +158,21 @@ public final class ReplayJob {
       if (b == null || r.metrics().get("tps_within_slo") > b.metrics().get("tps_within_slo")) best.put(key, r);
     }
     StructType head = new StructType().add("policy", DataTypes.StringType, false)
-        .add("global_ratio", DataTypes.DoubleType, false).add("overload", DataTypes.DoubleType, false)
-        .add("hit_ratio", DataTypes.DoubleType, false).add("max_tps_within_slo", DataTypes.DoubleType, false)
+        .add("global_ratio", DataTypes.DoubleType, false).add("overload", DataTypes.DoubleType, true)
+        .add("hit_ratio", DataTypes.DoubleType, true).add("max_tps_within_slo", DataTypes.DoubleType, false)
         .add("at_rate_scale", DataTypes.DoubleType, false).add("run_id", DataTypes.IntegerType, false);
     List<Row> headRows = new ArrayList<>();
     ArrayNode headJson = Json.MAPPER.createArrayNode();
     for (RunResult r : best.values()) {
       SimSpec s = r.spec();
       double tps = r.metrics().get("tps_within_slo");
-      headRows.add(RowFactory.create(s.policy(), s.globalRatio(), s.overload(), s.hitRatio(), tps, s.rateScale(), s.runId()));
+      headRows.add(RowFactory.create(s.policy(), s.globalRatio(), nullIfNaN(s.overload()), nullIfNaN(s.hitRatio()), tps,
+          s.rateScale(), s.runId()));
       ObjectNode h = headJson.addObject();
       h.put("policy", s.policy());
       h.put("global_ratio", s.globalRatio());
-      h.put("overload", s.overload());
-      h.put("hit_ratio", s.hitRatio());
+      putNumber(h, "overload", s.overload());
+      putNumber(h, "hit_ratio", s.hitRatio());
       h.put("max_tps_within_slo", tps);
       h.put("at_rate_scale", s.rateScale());
       h.put("run_id", s.runId());
@@ -216,8 +217,8 @@ public final class ReplayJob {
       o.put("policy", s.policy());
       o.put("global_ratio", s.globalRatio());
       o.put("rate_scale", s.rateScale());
-      o.put("overload", s.overload());
-      o.put("hit_ratio", s.hitRatio());
+      putNumber(o, "overload", s.overload());
+      putNumber(o, "hit_ratio", s.hitRatio());
       ObjectNode m = o.putObject("metrics");
       r.metrics().forEach(m::put);
       ObjectNode na = o.putObject("not_applicable");
@@ -231,6 +232,17 @@ public final class ReplayJob {
     } catch (java.io.IOException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  private static Double nullIfNaN(double v) {
+    return Double.isNaN(v) ? null : v;
+  }
+
+  /** NaN (not used by the policy) becomes null; Infinity (guard off) is written as the string "Infinity". */
+  private static void putNumber(ObjectNode o, String k, double v) {
+    if (Double.isNaN(v)) o.putNull(k);
+    else if (Double.isInfinite(v)) o.put(k, v > 0 ? "Infinity" : "-Infinity");
+    else o.put(k, v);
   }
 
   private static void addCdf(List<Row> rows, int run, String metric, double[] pts) {

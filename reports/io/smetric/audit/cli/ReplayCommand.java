@@ -162,7 +162,8 @@ public final class ReplayCommand implements Callable<Integer> {
       java.util.Map<String, RunResult> best = new java.util.TreeMap<>();
       for (RunResult rr : r.results()) {
         String key = String.format(Locale.ROOT, "%-24s g=%-4s O=%-8s H=%s", rr.spec().policy(), rr.spec().globalRatio(),
-            rr.spec().overload(), rr.spec().hitRatio());
+            Double.isNaN(rr.spec().overload()) ? "-" : rr.spec().overload(),
+            Double.isNaN(rr.spec().hitRatio()) ? "-" : rr.spec().hitRatio());
         RunResult b = best.get(key);
         if (b == null || rr.metrics().get("tps_within_slo") > b.metrics().get("tps_within_slo")) best.put(key, rr);
       }

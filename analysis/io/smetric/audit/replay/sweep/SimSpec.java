@@ -4,7 +4,10 @@ import io.smetric.audit.replay.ReplaySettings;
 import java.io.Serializable;
 import java.util.Locale;
 
-/** One point of a sweep: the policy and the values that differ from the base settings. */
+/**
+ * One point of a sweep: the policy and the values that differ from the base settings. OVERLOAD
+ * and HIT_RATIO are NaN for policies that do not read them (so outputs never suggest otherwise).
+ */
 public record SimSpec(int runId, String policy, double globalRatio, double rateScale, double overload, double hitRatio)
     implements Serializable {
 
@@ -12,8 +15,8 @@ public record SimSpec(int runId, String policy, double globalRatio, double rateS
     ReplaySettings s = base.copy();
     s.globalRatio = globalRatio;
     s.rateScale = rateScale;
-    s.overload = overload;
-    s.hitRatio = hitRatio;
+    if (!Double.isNaN(overload)) s.overload = overload;
+    if (!Double.isNaN(hitRatio)) s.hitRatio = hitRatio;
     return s;
   }
 

@@ -32,8 +32,8 @@ public final class Sweep {
       boolean usesH = p == Policies.SMETRIC || p == Policies.SMETRIC_EVICTION_ONLY;
       for (double g : globalRatios) {
         for (double x : rates) {
-          for (double o : usesO ? overloads : overloads.subList(0, 1)) {
-            for (double h : usesH ? hitRatios : hitRatios.subList(0, 1)) {
+          for (double o : usesO ? overloads : List.of(Double.NaN)) {
+            for (double h : usesH ? hitRatios : List.of(Double.NaN)) {
               out.add(new SimSpec(id++, p.cliName(), g, x, o, h));
             }
           }

@@ -51,9 +51,11 @@ class ReplayCommandTest {
     Row[] runs = (Row[]) TestSpark.get().read().parquet(out + "/runs").orderBy("run_id").collect();
     assertEquals(12, runs.length);
     for (Row r : runs) {
-      if (r.getString(r.fieldIndex("policy")).equals("session-hash")) {
-        assertEquals(1.0, r.getDouble(r.fieldIndex("stickiness")), 0.0);
-      }
+      String p = r.getString(r.fieldIndex("policy"));
+      if (p.equals("session-hash")) assertEquals(1.0, r.getDouble(r.fieldIndex("stickiness")), 0.0);
+      // thresholds are recorded only for the policy that reads them
+      if (p.equals("smetric")) assertEquals(1.5, r.getDouble(r.fieldIndex("overload")), 0.0);
+      else assertTrue(r.isNullAt(r.fieldIndex("overload")), p);
     }
     assertTrue(TestSpark.get().read().parquet(out + "/latency_cdf").count() > 0);
   }
