@@ -46,6 +46,11 @@ public final class ReplaySettings implements Serializable {
   public double globalFetchLatencyS = 0.001;
   /** PD colocation (load = request count) or disaggregation (prefill only; load = unprefilled tokens). */
   public Architecture architecture = Architecture.COLOCATED;
+  /**
+   * PD disaggregation only: size of a decode pool that takes each request after its prefill (0 =
+   * decode not simulated, the paper's scored part). KV transfer to it is free; it has no memory limit.
+   */
+  public int decodeInstances = 0;
   public KvModel kvModel = KvModel.SEGMENT;
 
   // ---- workload ----
@@ -128,6 +133,7 @@ public final class ReplaySettings implements Serializable {
   public void validate() {
     req(instances >= 1, "instances must be >= 1, got " + instances);
     req(localBlocks == null || localBlocks == -1 || localBlocks > 0, "localBlocks must be > 0 or -1 (unbounded)");
+    req(decodeInstances >= 0, "decodeInstances must be >= 0");
     req(globalRatio >= 0 && Double.isFinite(globalRatio), "globalRatio must be >= 0");
     req(globalReadGBps > 0, "globalReadGBps must be > 0");
     req(globalAggregateGBps > 0, "globalAggregateGBps must be > 0 (Infinity = no aggregate cap)");

@@ -82,6 +82,9 @@ public final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--architecture", description = "colocated (default) or disaggregated.")
   String architecture;
 
+  @Option(names = "--decode-instances", description = "With --architecture disaggregated: add a decode pool of N instances (default 0: decode not simulated).")
+  Integer decodeInstances;
+
   @Option(names = "--kv-model", description = "segment (default) or reference (block-by-block LRU; slow).")
   String kvModel;
 
@@ -109,6 +112,7 @@ public final class ReplayCommand implements Callable<Integer> {
     if (globalReadGBps != null) s.globalReadGBps = globalReadGBps;
     if (globalAggregateGBps != null) s.globalAggregateGBps = globalAggregateGBps;
     if (seed != null) s.seed = seed;
+    if (decodeInstances != null) s.decodeInstances = decodeInstances;
     if (architecture != null) s.architecture = enumOf(ReplaySettings.Architecture.class, architecture, "--architecture");
     if (kvModel != null) s.kvModel = enumOf(ReplaySettings.KvModel.class, kvModel, "--kv-model");
     s.validate();

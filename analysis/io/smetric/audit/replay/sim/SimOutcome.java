@@ -61,8 +61,13 @@ public final class SimOutcome {
 
   /** TPOT of r, NaN when it has fewer than two output tokens or decode is not simulated. */
   public double tpot(int r) {
-    if (settings.architecture != Architecture.COLOCATED || trace.output[r] <= 1) return Double.NaN;
+    if (!decodes() || trace.output[r] <= 1) return Double.NaN;
     return (finish[r] - firstToken[r]) / (trace.output[r] - 1);
+  }
+
+  /** Whether decode is simulated: colocated, or disaggregated with a decode pool. */
+  public boolean decodes() {
+    return settings.architecture == Architecture.COLOCATED || settings.decodeInstances > 0;
   }
 
   public boolean metSlo(int r) {
@@ -75,7 +80,7 @@ public final class SimOutcome {
   private void compute() {
     ReplayTrace t = trace;
     int n = t.n;
-    boolean colo = settings.architecture == Architecture.COLOCATED;
+    boolean colo = decodes();
     double start = n == 0 ? 0 : arrival[0];
     double duration = Math.max(end - start, 1e-9);
     long inTok = 0;
@@ -112,11 +117,11 @@ public final class SimOutcome {
     metrics.put("tps_within_slo", goodTok / duration);
     metrics.put("slo_attainment", n == 0 ? 0.0 : (double) met / n);
     if (colo) metrics.put("raw_tps", (inTok + outTok) / duration);
-    else notApplicable.put("raw_tps", "PD disaggregation: decode is not simulated, see prefill_tps");
+    else notApplicable.put("raw_tps", "PD disaggregation without a decode pool: decode is not simulated, see prefill_tps");
     metrics.put("prefill_tps", inTok / duration);
     putQuantiles("ttft", ttfts);
     if (colo && nt > 0) putQuantiles("tpot", tpots);
-    else notApplicable.put("tpot", colo ? "no request has two or more output tokens" : "PD disaggregation: decode is not simulated");
+    else notApplicable.put("tpot", colo ? "no request has two or more output tokens" : "PD disaggregation without a decode pool: decode is not simulated");
     ttftCdf = cdf(ttfts);
     tpotCdf = colo && nt > 0 ? cdf(tpots) : new double[0];
     if (t.hasBlocks) {

@@ -42,6 +42,10 @@ public final class Simulator implements ClusterView {
   private final ModelProfile p;
   private final Policy policy;
   private final int nInst;
+  /** Decode-pool instances (PD disaggregation with a decode pool), indices nInst..nAll-1. */
+  private final int nAll;
+  private final boolean decodePool;
+  private int decodeRr;
   private final int bs;
   private final boolean colocated;
   private final long cap;
@@ -108,6 +112,8 @@ public final class Simulator implements ClusterView {
     this.p = settings.profile;
     this.policy = policy;
     this.nInst = settings.instances;
+    this.decodePool = settings.architecture == Architecture.DISAGGREGATED && settings.decodeInstances > 0;
+    this.nAll = nInst + (decodePool ? settings.decodeInstances : 0);
     this.bs = Math.max(1, trace.blockSize);
     this.colocated = settings.architecture == Architecture.COLOCATED;
     this.cap = trace.hasBlocks ? settings.localCapacity(trace.blockSize) : Long.MAX_VALUE;
@@ -140,26 +146,28 @@ public final class Simulator implements ClusterView {
     queue = new IntArrayFIFOQueue[nInst];
     prefilling = new IntArrayList[nInst];
     planned = new IntArrayList[nInst];
-    decoders = new IntHeapPriorityQueue[nInst];
+    decoders = new IntHeapPriorityQueue[nAll];
     loadWindows = new DoubleArrayList[nInst];
     for (int i = 0; i < nInst; i++) {
       queue[i] = new IntArrayFIFOQueue();
       prefilling[i] = new IntArrayList();
       planned[i] = new IntArrayList();
+      loadWindows[i] = new DoubleArrayList();
+    }
+    for (int i = 0; i < nAll; i++) {
       decoders[i] = new IntHeapPriorityQueue((x, y) -> finishStep[x] != finishStep[y]
           ? Long.compare(finishStep[x], finishStep[y]) : Integer.compare(x, y));
-      loadWindows[i] = new DoubleArrayList();
     }
     requests = new int[nInst];
     runningN = new int[nInst];
     unprefilled = new long[nInst];
     activeBlocks = new long[nInst];
     reserved = new long[nInst];
-    busy = new boolean[nInst];
-    decodeN = new int[nInst];
-    stepDecode = new int[nInst];
-    decodeCtx = new long[nInst];
-    steps = new long[nInst];
+    busy = new boolean[nAll];
+    decodeN = new int[nAll];
+    stepDecode = new int[nAll];
+    decodeCtx = new long[nAll];
+    steps = new long[nAll];
     fetchN = new int[nInst];
     fetchInst = new int[n];
     linkLast = t0;
@@ -235,6 +243,10 @@ public final class Simulator implements ClusterView {
   }
 
   private void startStep(int i, double now) {
+    if (i >= nInst) {
+      startDecodeStep(i, now);
+      return;
+    }
     long budget = p.tokenBudget - decodeN[i];
     long prefillTok = 0;
     double pairs = 0;
@@ -283,6 +295,36 @@ public final class Simulator implements ClusterView {
     ev.push(now + dt, STEP_END, i, 0);
   }
 
+  /** A decode-pool step: every decoding sequence makes one token (same cost model, no prefill). */
+  private void startDecodeStep(int i, double now) {
+    int nd = decodeN[i];
+    if (nd == 0) {
+      busy[i] = false;
+      return;
+    }
+    double dt = p.stepBaseS + p.decodePerSeqS * nd + p.decodePerContextTokenS * decodeCtx[i];
+    stepDecode[i] = nd;
+    busy[i] = true;
+    totalSteps++;
+    ev.push(now + dt, STEP_END, i, 0);
+  }
+
+  /** Hands a prefilled request to the decode pool (least requests, rotating ties); KV transfer is free. */
+  private void toDecodePool(int r, double now) {
+    int best = -1;
+    for (int k = 0; k < nAll - nInst; k++) {
+      int j = nInst + (decodeRr + k) % (nAll - nInst);
+      if (best < 0 || decodeN[j] < decodeN[best]) best = j;
+    }
+    decodeRr = (best - nInst + 1) % (nAll - nInst);
+    state[r] = DECODE;
+    decodeN[best]++;
+    decodeCtx[best] += t.input[r] + 1L;
+    finishStep[r] = steps[best] + (t.output[r] - 1);
+    decoders[best].enqueue(r);
+    if (!busy[best]) startStep(best, now);
+  }
+
   private void admit(int i, int r, int k, long need, double now) {
     runningN[i]++;
     activeBlocks[i] += t.blocks[r] + outBlocks(r);
@@ -328,7 +370,16 @@ public final class Simulator implements ClusterView {
       int r = dq.dequeueInt();
       decodeN[i]--;
       decodeCtx[i] -= (long) t.input[r] + t.output[r];
-      finish(i, r, now);
+      if (i >= nInst) {
+        state[r] = DONE;
+        finish[r] = now;
+      } else {
+        finish(i, r, now);
+      }
+    }
+    if (i >= nInst) {
+      startStep(i, now);
+      return;
     }
     IntArrayList plan = planned[i];
     for (int k = 0; k < plan.size(); k++) {
@@ -359,6 +410,10 @@ public final class Simulator implements ClusterView {
     }
     if (!colocated || t.output[r] <= 1) {
       finish(i, r, now);
+      if (decodePool && t.output[r] > 1) {
+        finish[r] = Double.NaN; // set by the decode pool
+        toDecodePool(r, now);
+      }
       return;
     }
     state[r] = DECODE;
