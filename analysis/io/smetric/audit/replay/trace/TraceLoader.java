@@ -22,7 +22,21 @@ import org.apache.spark.sql.functions;
 public final class TraceLoader {
   private TraceLoader() {}
 
-  public static ReplayTrace load(SparkSession spark, String dir, boolean keepBlocks) {
+  /** The canonical dataset of {@code dir}: an ingest output folder (its {@code trace/}) or the dataset itself. */
+  public static String datasetPath(SparkSession spark, String dir) {
+    try {
+      org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(dir);
+      org.apache.hadoop.fs.FileSystem fs = p.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      org.apache.hadoop.fs.Path trace = new org.apache.hadoop.fs.Path(p, "trace");
+      if (fs.exists(new org.apache.hadoop.fs.Path(p, "ingest-summary.json")) && fs.isDirectory(trace)) return trace.toString();
+      return dir;
+    } catch (java.io.IOException e) {
+      throw new BadInputException(dir, "cannot open: " + e.getMessage());
+    }
+  }
+
+  public static ReplayTrace load(SparkSession spark, String dirOrIngestOutput, boolean keepBlocks) {
+    String dir = datasetPath(spark, dirOrIngestOutput);
     Dataset<Row> df;
     try {
       df = spark.read().parquet(dir);

@@ -69,4 +69,20 @@ class ReplayCommandTest {
     assertEquals(2, code);
     assertTrue(se.toString().contains("unknown policy 'nope'"), se.toString());
   }
+
+  @Test
+  void replay_ingestOutputFolder_readsItsTraceDataset() throws Exception {
+    // an ingest output folder holds trace/ (the dataset) next to ingest-summary.json
+    Path ing = tmp.resolve("ingested");
+    Files.createDirectories(ing);
+    Traces.builder().simple("a0", "A", 0, 0.0, 1, 2).simple("a1", "A", 1, 1.0, 1, 2, 3)
+        .toDataset(TestSpark.get()).write().parquet(ing.resolve("trace").toString());
+    Files.writeString(ing.resolve("ingest-summary.json"), "{}");
+    String out = tmp.resolve("out2").toString();
+    StringWriter se = new StringWriter();
+    int code = Main.run(new String[] {"replay", ing.toString(), "--instances", "2", "--policies", "least-load",
+        "--executor", "local", "--out", out}, new PrintWriter(new StringWriter(), true), new PrintWriter(se, true));
+    assertEquals(0, code, se.toString());
+    assertEquals(2, Json.MAPPER.readTree(Files.readString(Path.of(out, "replay.json"))).get("trace_summary").get("requests").asInt());
+  }
 }
