@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
       GenerateCommand.class,
       HashCommand.class,
       InferSessionsCommand.class,
+      ReplayCommand.class,
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {

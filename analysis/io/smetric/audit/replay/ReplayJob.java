@@ -1,0 +1,255 @@
+package io.smetric.audit.replay;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.smetric.audit.common.Json;
+import io.smetric.audit.common.OutputDir;
+import io.smetric.audit.common.UsageException;
+import io.smetric.audit.replay.policy.Policies;
+import io.smetric.audit.replay.sweep.RunResult;
+import io.smetric.audit.replay.sweep.SimSpec;
+import io.smetric.audit.replay.sweep.Sweep;
+import io.smetric.audit.replay.trace.ReplayTrace;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * The replay action (Iceberg-actions style): options in, {@link #execute()} runs the sweep and
+ * writes its tables, an immutable {@link Result} out. Policies whose needs the trace cannot meet
+ * are skipped with the reason; the output folder holds runs, headline, latency_cdf,
+ * imbalance_windows and instance_load Parquet tables plus replay.json (docs/replay.md).
+ */
+public final class ReplayJob {
+  public record Result(int runs, List<String> skipped, List<RunResult> results, double wallSeconds) {}
+
+  private final SparkSession spark;
+  private final ReplayTrace trace;
+  private final ReplaySettings base;
+  private List<Policies> policies = List.of(Policies.values());
+  private List<Double> globalRatios = List.of(0.0);
+  private List<Double> rates = List.of(1.0);
+  private List<Double> overloads;
+  private List<Double> hitRatios;
+  private boolean useSpark = true;
+  private String traceLabel = "";
+
+  public ReplayJob(SparkSession spark, ReplayTrace trace, ReplaySettings base) {
+    this.spark = spark;
+    this.trace = trace;
+    this.base = base;
+    this.overloads = List.of(base.overload);
+    this.hitRatios = List.of(base.hitRatio);
+  }
+
+  public ReplayJob policies(List<Policies> p) { this.policies = p; return this; }
+  public ReplayJob globalRatios(List<Double> g) { this.globalRatios = g; return this; }
+  public ReplayJob rates(List<Double> r) { this.rates = r; return this; }
+  public ReplayJob overloads(List<Double> o) { this.overloads = o; return this; }
+  public ReplayJob hitRatios(List<Double> h) { this.hitRatios = h; return this; }
+  public ReplayJob useSpark(boolean b) { this.useSpark = b; return this; }
+  public ReplayJob traceLabel(String l) { this.traceLabel = l; return this; }
+
+  public Result execute(OutputDir out) {
+    base.validate();
+    List<Policies> runnable = new ArrayList<>();
+    List<String> skipped = new ArrayList<>();
+    for (Policies p : policies) {
+      List<String> why = p.unmet(trace);
+      if (why.isEmpty()) runnable.add(p);
+      else skipped.add(p.cliName() + ": not applicable: " + String.join("; ", why));
+    }
+    if (runnable.isEmpty()) throw new UsageException("no requested policy can run on this trace: " + skipped);
+    List<SimSpec> specs = Sweep.grid(runnable, globalRatios, rates, overloads, hitRatios);
+    for (SimSpec s : specs) s.apply(base).validate();
+    long t0 = System.nanoTime();
+    List<RunResult> results = useSpark && specs.size() > 1
+        ? Sweep.runSpark(spark, trace, base, specs)
+        : Sweep.runLocal(trace, base, specs);
+    double wall = (System.nanoTime() - t0) / 1e9;
+    write(out, results, skipped, wall);
+    return new Result(results.size(), skipped, results, wall);
+  }
+
+  // ------------------------------------------------------------------ output
+
+  private void write(OutputDir out, List<RunResult> results, List<String> skipped, double wall) {
+    TreeSet<String> metricNames = new TreeSet<>();
+    for (RunResult r : results) metricNames.addAll(r.metrics().keySet());
+    metricNames.addAll(List.of("stickiness", "session_migrations", "local_hit_ratio", "tpot_p50_s"));
+
+    StructType runs = new StructType()
+        .add("run_id", DataTypes.IntegerType, false).add("policy", DataTypes.StringType, false)
+        .add("architecture", DataTypes.StringType, false).add("instances", DataTypes.IntegerType, false)
+        .add("local_blocks", DataTypes.LongType, true).add("global_ratio", DataTypes.DoubleType, false)
+        .add("rate_scale", DataTypes.DoubleType, false).add("overload", DataTypes.DoubleType, true)
+        .add("hit_ratio", DataTypes.DoubleType, true).add("wall_s", DataTypes.DoubleType, false)
+        .add("cpu_s", DataTypes.DoubleType, false)
+        .add("not_applicable", DataTypes.StringType, true);
+    for (String m : metricNames) runs = runs.add(m, DataTypes.DoubleType, true);
+    long localCap = base.localCapacity(Math.max(1, trace.blockSize));
+    List<Row> runRows = new ArrayList<>();
+    for (RunResult r : results) {
+      List<Object> v = new ArrayList<>();
+      SimSpec s = r.spec();
+      v.add(s.runId());
+      v.add(s.policy());
+      v.add(base.architecture.name().toLowerCase(java.util.Locale.ROOT));
+      v.add(base.instances);
+      v.add(localCap == Long.MAX_VALUE ? null : localCap);
+      v.add(s.globalRatio());
+      v.add(s.rateScale());
+      v.add(nullIfNaN(s.overload()));
+      v.add(nullIfNaN(s.hitRatio()));
+      v.add(r.wallSeconds());
+      v.add(r.cpuSeconds());
+      v.add(r.notApplicable().isEmpty() ? null : r.notApplicable().toString());
+      for (String m : metricNames) v.add(r.metrics().get(m));
+      runRows.add(RowFactory.create(v.toArray()));
+    }
+    save(runRows, runs, out.child("runs"));
+
+    StructType cdf = new StructType().add("run_id", DataTypes.IntegerType, false)
+        .add("metric", DataTypes.StringType, false).add("quantile", DataTypes.DoubleType, false)
+        .add("value_s", DataTypes.DoubleType, false);
+    List<Row> cdfRows = new ArrayList<>();
+    for (RunResult r : results) {
+      addCdf(cdfRows, r.spec().runId(), "ttft", r.ttftCdf());
+      addCdf(cdfRows, r.spec().runId(), "tpot", r.tpotCdf());
+    }
+    save(cdfRows, cdf, out.child("latency_cdf"));
+
+    StructType win = new StructType().add("run_id", DataTypes.IntegerType, false)
+        .add("window", DataTypes.IntegerType, false).add("window_start_s", DataTypes.DoubleType, false)
+        .add("max_over_mean", DataTypes.DoubleType, true);
+    StructType inst = new StructType().add("run_id", DataTypes.IntegerType, false)
+        .add("window", DataTypes.IntegerType, false).add("instance", DataTypes.IntegerType, false)
+        .add("token_load", DataTypes.DoubleType, false);
+    List<Row> winRows = new ArrayList<>();
+    List<Row> instRows = new ArrayList<>();
+    double w = base.imbalanceWindowS;
+    for (RunResult r : results) {
+      double[] imb = r.imbalance();
+      for (int k = 0; k < imb.length; k++) {
+        winRows.add(RowFactory.create(r.spec().runId(), k, k * w, Double.isNaN(imb[k]) ? null : imb[k]));
+      }
+      double[][] lw = r.loadWindows();
+      for (int i = 0; i < lw.length; i++) {
+        for (int k = 0; k < lw[i].length; k++) instRows.add(RowFactory.create(r.spec().runId(), k, i, lw[i][k]));
+      }
+    }
+    save(winRows, win, out.child("imbalance_windows"));
+    save(instRows, inst, out.child("instance_load"));
+
+    // headline: max TPS within SLO over the offered-rate sweep, per (policy, global ratio, O, H)
+    Map<String, RunResult> best = new LinkedHashMap<>();
+    for (RunResult r : results) {
+      SimSpec s = r.spec();
+      String key = s.policy() + "|" + s.globalRatio() + "|" + s.overload() + "|" + s.hitRatio();
+      RunResult b = best.get(key);
+      if (b == null || r.metrics().get("tps_within_slo") > b.metrics().get("tps_within_slo")) best.put(key, r);
+    }
+    StructType head = new StructType().add("policy", DataTypes.StringType, false)
+        .add("global_ratio", DataTypes.DoubleType, false).add("overload", DataTypes.DoubleType, true)
+        .add("hit_ratio", DataTypes.DoubleType, true).add("max_tps_within_slo", DataTypes.DoubleType, false)
+        .add("at_rate_scale", DataTypes.DoubleType, false).add("run_id", DataTypes.IntegerType, false);
+    List<Row> headRows = new ArrayList<>();
+    ArrayNode headJson = Json.MAPPER.createArrayNode();
+    for (RunResult r : best.values()) {
+      SimSpec s = r.spec();
+      double tps = r.metrics().get("tps_within_slo");
+      headRows.add(RowFactory.create(s.policy(), s.globalRatio(), nullIfNaN(s.overload()), nullIfNaN(s.hitRatio()), tps,
+          s.rateScale(), s.runId()));
+      ObjectNode h = headJson.addObject();
+      h.put("policy", s.policy());
+      h.put("global_ratio", s.globalRatio());
+      putNumber(h, "overload", s.overload());
+      putNumber(h, "hit_ratio", s.hitRatio());
+      h.put("max_tps_within_slo", tps);
+      h.put("at_rate_scale", s.rateScale());
+      h.put("run_id", s.runId());
+    }
+    save(headRows, head, out.child("headline"));
+
+    ObjectNode root = Json.object();
+    root.put("tool", "smetric-audit replay");
+    root.put("trace", traceLabel);
+    ObjectNode tr = root.putObject("trace_summary");
+    tr.put("requests", trace.n);
+    tr.put("sessions", trace.sessions);
+    tr.put("block_size", trace.blockSize);
+    tr.put("segments", trace.segments);
+    tr.put("blocks_referenced", trace.totalBlocks());
+    tr.put("block_count_mismatches", trace.blockCountMismatches);
+    tr.put("has_blocks", trace.hasBlocks);
+    tr.put("has_sessions", trace.hasSessions);
+    tr.put("has_turns", trace.hasTurns);
+    root.put("local_capacity_blocks", localCap == Long.MAX_VALUE ? "unbounded" : Long.toString(localCap));
+    try {
+      root.set("settings", Json.MAPPER.readTree(base.toJson()));
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+    ArrayNode pol = root.putArray("policies");
+    for (Policies p : policies) {
+      ObjectNode o = pol.addObject();
+      o.put("name", p.cliName());
+      o.put("source", p.info().source());
+      o.put("defaults", p.info().defaults());
+      o.put("needs", new TreeSet<>(p.info().needs().stream().map(Enum::name).toList()).toString());
+    }
+    ArrayNode sk = root.putArray("skipped");
+    skipped.forEach(sk::add);
+    root.set("headline", headJson);
+    ArrayNode rj = root.putArray("runs");
+    for (RunResult r : results) {
+      ObjectNode o = rj.addObject();
+      SimSpec s = r.spec();
+      o.put("run_id", s.runId());
+      o.put("policy", s.policy());
+      o.put("global_ratio", s.globalRatio());
+      o.put("rate_scale", s.rateScale());
+      putNumber(o, "overload", s.overload());
+      putNumber(o, "hit_ratio", s.hitRatio());
+      ObjectNode m = o.putObject("metrics");
+      r.metrics().forEach(m::put);
+      ObjectNode na = o.putObject("not_applicable");
+      r.notApplicable().forEach(na::put);
+      o.put("wall_s", r.wallSeconds());
+      o.put("cpu_s", r.cpuSeconds());
+    }
+    root.put("wall_s", wall);
+    try {
+      out.writeString("replay.json", Json.MAPPER.writeValueAsString(root) + "\n");
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static Double nullIfNaN(double v) {
+    return Double.isNaN(v) ? null : v;
+  }
+
+  /** NaN (not used by the policy) becomes null; Infinity (guard off) is written as the string "Infinity". */
+  private static void putNumber(ObjectNode o, String k, double v) {
+    if (Double.isNaN(v)) o.putNull(k);
+    else if (Double.isInfinite(v)) o.put(k, v > 0 ? "Infinity" : "-Infinity");
+    else o.put(k, v);
+  }
+
+  private static void addCdf(List<Row> rows, int run, String metric, double[] pts) {
+    for (int k = 0; k < pts.length; k++) rows.add(RowFactory.create(run, metric, (double) (k + 1) / pts.length, pts[k]));
+  }
+
+  private void save(List<Row> rows, StructType schema, String path) {
+    spark.createDataFrame(rows, schema).coalesce(1).write().mode(SaveMode.ErrorIfExists).parquet(path);
+  }
+}

@@ -1,0 +1,196 @@
+package io.smetric.audit.replay;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.smetric.audit.common.UsageException;
+import java.io.IOException;
+import java.io.Serializable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * Every knob of one simulation, with its default and why. This class IS the commented reference
+ * configuration: a JSON or YAML file with any subset of these field names overrides them
+ * ({@link #load}), the CLI overrides those, and {@link #validate()} runs before any simulation.
+ * Sources of the defaults: docs/replay.md and docs/replay-anchors.md.
+ */
+public final class ReplaySettings implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  public enum Architecture { COLOCATED, DISAGGREGATED }
+
+  public enum KvModel {
+    /** Segment-level LRU (fast). */
+    SEGMENT,
+    /** Block-by-block LRU over chained ids (the reference; slow). */
+    REFERENCE
+  }
+
+  // ---- cluster ----
+  /** Number of model instances (paper: 32 x Qwen3-Coder-30B-A3B, one GPU each). */
+  public int instances = 32;
+  /** Local KV capacity in blocks; null = derived from the profile; -1 = unbounded. */
+  public Long localBlocks = null;
+  /** Global tier capacity as a ratio of the total local capacity (paper sweeps 0, 0.4, 0.8, 1.6, 3.2). */
+  public double globalRatio = 0.0;
+  /** Read bandwidth of each instance's link to the global tier [GB/s]; 25 = a PCIe Gen4 x16 / 200 Gbps NIC. */
+  public double globalReadGBps = 25.0;
+  /**
+   * Aggregate read bandwidth of the whole global tier [GB/s], shared by all concurrent fetches;
+   * 100 = the paper's 4 servers x one 200 Gbps RDMA NIC each. Infinity = per-instance links only.
+   */
+  public double globalAggregateGBps = 100.0;
+  /** Fixed latency added to each global fetch [s] (estimate). */
+  public double globalFetchLatencyS = 0.001;
+  /** PD colocation (load = request count) or disaggregation (prefill only; load = unprefilled tokens). */
+  public Architecture architecture = Architecture.COLOCATED;
+  /**
+   * PD disaggregation only: size of a decode pool that takes each request after its prefill (0 =
+   * decode not simulated, the paper's scored part). KV transfer to it is free; it has no memory limit.
+   */
+  public int decodeInstances = 0;
+  public KvModel kvModel = KvModel.SEGMENT;
+
+  // ---- workload ----
+  /** Offered-rate multiplier: arrival' = t0 + (arrival - t0) / rateScale (2 = twice the rate). */
+  public double rateScale = 1.0;
+  /** Seed of the random policy (every other part is deterministic without one). */
+  public long seed = 42;
+
+  // ---- SLOs (the paper does not publish its TTFT coefficients; these are our assumption) ----
+  /** TTFT SLO = ttftBaseS + ttftPerTokenS x input tokens. */
+  public double ttftBaseS = 2.0;
+  public double ttftPerTokenS = 2.5e-4;
+  /** TPOT SLO (paper: 30 ms). */
+  public double tpotS = 0.030;
+
+  // ---- SMetric (paper Figure 13; the guard formulas are our reading, see docs/replay.md) ----
+  /** not_overloaded(s, l): l[s] <= OVERLOAD x mean(l). Infinity disables the guard. */
+  public double overload = 1.5;
+  /** session_not_evicted(r, s, c): c[s] >= HIT_RATIO x est_hit(r). 0 disables the guard. */
+  public double hitRatio = 0.5;
+
+  // ---- baselines (replay-anchors.md) ----
+  /** Llumnix cache-aware scheduling applies to prompts of at least this many tokens. */
+  public int cacheAffinityMinTokens = 1024;
+  /** Dynamo KV router: overlap_score_credit, prefill_load_scale, decode active-request weight. */
+  public double dynamoOverlapCredit = 1.0;
+  public double dynamoPrefillLoadScale = 1.0;
+  public double dynamoDecodeRequestWeight = 0.0;
+  /** llm-d scorer weights: prefix-cache, queue, kv-cache-utilization. */
+  public double llmdPrefixWeight = 3;
+  public double llmdQueueWeight = 2;
+  public double llmdKvUtilWeight = 2;
+  /** SGLang cache-aware router: balance_abs_threshold, balance_rel_threshold, cache_threshold. */
+  public int sglangBalanceAbs = 64;
+  public double sglangBalanceRel = 1.5;
+  public double sglangCacheThreshold = 0.3;
+  /** Virtual nodes per instance on the session-hash ring. */
+  public int sessionHashVnodes = 160;
+
+  // ---- metrics ----
+  /** Imbalance window [s] (paper Figure 11 heatmaps: per-window max/mean token load). */
+  public double imbalanceWindowS = 60;
+  /** Window over which global-tier read bandwidth is averaged for its peak [s]. */
+  public double bandwidthWindowS = 1;
+  /** Number of CDF points written per latency metric. */
+  public int cdfPoints = 100;
+
+  public ModelProfile profile = new ModelProfile();
+
+  /** A deep copy (Java serialization: keeps Infinity, which JSON cannot carry as a number). */
+  public ReplaySettings copy() {
+    try {
+      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+      try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+        out.writeObject(this);
+      }
+      try (java.io.ObjectInputStream in =
+          new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+        return (ReplaySettings) in.readObject();
+      }
+    } catch (IOException | ClassNotFoundException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Local capacity in blocks for the given block size (Long.MAX_VALUE = unbounded). */
+  public long localCapacity(int blockSize) {
+    if (localBlocks == null) return blockSize > 0 ? profile.derivedLocalBlocks(blockSize) : Long.MAX_VALUE;
+    return localBlocks < 0 ? Long.MAX_VALUE : localBlocks;
+  }
+
+  /** Global capacity: globalRatio x N x local capacity (unbounded local gives unbounded global). */
+  public long globalCapacity(int blockSize) {
+    if (globalRatio <= 0) return 0;
+    long local = localCapacity(blockSize);
+    if (local == Long.MAX_VALUE) return Long.MAX_VALUE;
+    return (long) Math.floor(globalRatio * instances * (double) local);
+  }
+
+  public void validate() {
+    req(instances >= 1, "instances must be >= 1, got " + instances);
+    req(localBlocks == null || localBlocks == -1 || localBlocks > 0, "localBlocks must be > 0 or -1 (unbounded)");
+    req(decodeInstances >= 0, "decodeInstances must be >= 0");
+    req(globalRatio >= 0 && Double.isFinite(globalRatio), "globalRatio must be >= 0");
+    req(globalReadGBps > 0, "globalReadGBps must be > 0");
+    req(globalAggregateGBps > 0, "globalAggregateGBps must be > 0 (Infinity = no aggregate cap)");
+    req(globalFetchLatencyS >= 0, "globalFetchLatencyS must be >= 0");
+    req(rateScale > 0 && Double.isFinite(rateScale), "rateScale must be > 0");
+    req(ttftBaseS >= 0 && ttftPerTokenS >= 0 && tpotS > 0, "SLOs must be >= 0 (TPOT > 0)");
+    req(overload >= 0, "overload must be >= 0 (Infinity disables the guard)");
+    req(hitRatio >= 0 && hitRatio <= 1, "hitRatio must be in [0, 1]");
+    req(sglangBalanceRel >= 1 && sglangBalanceAbs >= 0, "SGLang thresholds: rel >= 1, abs >= 0");
+    req(sessionHashVnodes >= 1, "sessionHashVnodes must be >= 1");
+    req(imbalanceWindowS > 0 && bandwidthWindowS > 0, "windows must be > 0");
+    req(cdfPoints >= 2, "cdfPoints must be >= 2");
+    profile.validate();
+  }
+
+  private static void req(boolean ok, String msg) {
+    if (!ok) throw new UsageException("replay settings: " + msg);
+  }
+
+  static final ObjectMapper MAPPER =
+      new ObjectMapper()
+          .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true)
+          .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS.mappedFeature());
+  private static final ObjectMapper YAML =
+      new ObjectMapper(new YAMLFactory()).configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
+
+  /** Overrides {@code base} with the fields of a JSON or YAML file (by extension). */
+  public static ReplaySettings load(Path file, ReplaySettings base) {
+    ReplaySettings s = base.copy();
+    String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+    ObjectMapper m = name.endsWith(".yaml") || name.endsWith(".yml") ? YAML : MAPPER;
+    try {
+      m.readerForUpdating(s).readValue(Files.readAllBytes(file));
+    } catch (IOException e) {
+      throw new UsageException("cannot read settings " + file + ": " + e.getMessage().lines().findFirst().orElse(""));
+    }
+    return s;
+  }
+
+  /** Reads a model profile from a JSON or YAML file (fields of {@link ModelProfile}). */
+  public static ModelProfile loadProfile(Path file) {
+    String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+    ObjectMapper m = name.endsWith(".yaml") || name.endsWith(".yml") ? YAML : MAPPER;
+    try {
+      ModelProfile p = m.readerForUpdating(new ModelProfile()).readValue(Files.readAllBytes(file));
+      p.validate();
+      return p;
+    } catch (IOException e) {
+      throw new UsageException("cannot read profile " + file + ": " + e.getMessage().lines().findFirst().orElse(""));
+    }
+  }
+
+  public String toJson() {
+    try {
+      return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(this);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

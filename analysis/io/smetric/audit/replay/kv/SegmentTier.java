@@ -1,0 +1,175 @@
+package io.smetric.audit.replay.kv;
+
+import io.smetric.audit.replay.trace.ReplayTrace;
+
+/**
+ * The fast {@link KvTier}: state per trace segment (a run of blocks that arrive and age together),
+ * never per block. Present blocks of a segment are always a prefix of it ({@code cached[s]}),
+ * references are per segment (a request references whole segments), and the eviction order is a
+ * queue of <em>runs</em>: (request, first and last path index) pushed when a request releases its
+ * blocks (or, without pinning, touches them). A run is consumed from its deepest segment, tail
+ * block first; a segment that was referenced or re-queued since the run was pushed carries a newer
+ * stamp, and since references and touches always cover whole root paths, so do all its ancestors
+ * in that run: the rest of the run is stale and is dropped in O(1).
+ *
+ * <p>Cost: match is a binary search over the request's path (present-and-full segments form a
+ * prefix of it); pin, unpin and insert are linear in the path's segment count; eviction is
+ * amortised O(1) per segment cut.
+ */
+public final class SegmentTier implements KvTier {
+  private final ReplayTrace t;
+  private final boolean pinning;
+  private final int[] cachedLen;
+  private final int[] ref;
+  private final int[] stamp;
+  private long cachedTotal;
+  private long evictableTotal;
+
+  // FIFO of runs (least recent at head)
+  private int[] runReq = new int[64];
+  private int[] runFrom = new int[64];
+  private int[] runTo = new int[64];
+  private int[] runId = new int[64];
+  private int head;
+  private int tail;
+  private int nextId = 1;
+
+  public SegmentTier(ReplayTrace trace, boolean pinning) {
+    this.t = trace;
+    this.pinning = pinning;
+    this.cachedLen = new int[trace.segments];
+    this.ref = pinning ? new int[trace.segments] : null;
+    this.stamp = new int[trace.segments];
+  }
+
+  @Override
+  public int match(int r) {
+    int lo = t.pathOff[r];
+    int hi = t.pathOff[r + 1];
+    if (lo == hi) return 0;
+    int[] path = t.pathNodes;
+    // first path index whose segment is not fully present
+    int a = lo;
+    int b = hi;
+    while (a < b) {
+      int m = (a + b) >>> 1;
+      int s = path[m];
+      if (cachedLen[s] == t.segLen[s]) a = m + 1;
+      else b = m;
+    }
+    if (a == hi) return t.blocks[r];
+    int s = path[a];
+    return t.segStart[s] + cachedLen[s];
+  }
+
+  @Override
+  public void pin(int r) {
+    int[] path = t.pathNodes;
+    for (int p = t.pathOff[r], e = t.pathOff[r + 1]; p < e; p++) {
+      int s = path[p];
+      if (ref[s]++ == 0) evictableTotal -= cachedLen[s];
+    }
+  }
+
+  @Override
+  public long insert(int r) {
+    int[] path = t.pathNodes;
+    int lo = t.pathOff[r];
+    int hi = t.pathOff[r + 1];
+    long added = 0;
+    for (int p = lo; p < hi; p++) {
+      int s = path[p];
+      int missing = t.segLen[s] - cachedLen[s];
+      if (missing > 0) {
+        added += missing;
+        cachedLen[s] = t.segLen[s];
+        if (!pinning || ref[s] == 0) evictableTotal += missing;
+      }
+    }
+    cachedTotal += added;
+    if (!pinning && hi > lo) pushRun(r, lo, hi);
+    return added;
+  }
+
+  @Override
+  public void unpin(int r) {
+    int[] path = t.pathNodes;
+    int lo = t.pathOff[r];
+    int hi = t.pathOff[r + 1];
+    int firstFree = hi;
+    for (int p = hi - 1; p >= lo; p--) {
+      int s = path[p];
+      if (--ref[s] == 0) {
+        evictableTotal += cachedLen[s];
+        firstFree = p;
+      }
+    }
+    if (firstFree < hi) pushRun(r, firstFree, hi);
+  }
+
+  private void pushRun(int r, int from, int to) {
+    if (tail == runReq.length) grow();
+    int id = nextId++;
+    runReq[tail] = r;
+    runFrom[tail] = from;
+    runTo[tail] = to;
+    runId[tail] = id;
+    tail++;
+    int[] path = t.pathNodes;
+    for (int p = from; p < to; p++) stamp[path[p]] = id;
+  }
+
+  private void grow() {
+    int live = tail - head;
+    if (head > 0 && live < runReq.length / 2) {
+      System.arraycopy(runReq, head, runReq, 0, live);
+      System.arraycopy(runFrom, head, runFrom, 0, live);
+      System.arraycopy(runTo, head, runTo, 0, live);
+      System.arraycopy(runId, head, runId, 0, live);
+    } else {
+      int cap = runReq.length * 2;
+      runReq = java.util.Arrays.copyOfRange(runReq, head, head + cap);
+      runFrom = java.util.Arrays.copyOfRange(runFrom, head, head + cap);
+      runTo = java.util.Arrays.copyOfRange(runTo, head, head + cap);
+      runId = java.util.Arrays.copyOfRange(runId, head, head + cap);
+    }
+    tail = live;
+    head = 0;
+  }
+
+  @Override
+  public long evict(long count) {
+    long done = 0;
+    int[] path = t.pathNodes;
+    while (done < count && head < tail) {
+      int to = runTo[head];
+      if (to <= runFrom[head]) {
+        head++;
+        continue;
+      }
+      int s = path[to - 1];
+      if (stamp[s] != runId[head] || (pinning && ref[s] > 0)) {
+        head++; // stale: this run's remaining segments were re-queued or referenced since
+        continue;
+      }
+      int c = cachedLen[s];
+      long e = Math.min(c, count - done);
+      cachedLen[s] = c - (int) e;
+      done += e;
+      if (cachedLen[s] == 0) runTo[head] = to - 1;
+    }
+    cachedTotal -= done;
+    evictableTotal -= done;
+    return done;
+  }
+
+  @Override
+  public long cached() {
+    return cachedTotal;
+  }
+
+  @Override
+  public long evictable() {
+    return evictableTotal;
+  }
+}

@@ -1,0 +1,95 @@
+package io.smetric.audit.replay.policy;
+
+import io.smetric.audit.replay.ReplaySettings;
+import io.smetric.audit.replay.trace.ReplayTrace;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The one registry of routing policies (Caffeine simulator style): each entry names the policy,
+ * its source, its defaults and its needs, and builds a fresh instance from the settings. {@link
+ * #unmet} tells which needs a trace cannot meet, so a replay skips such policies with a reason.
+ */
+public enum Policies {
+  SMETRIC("smetric", "SMetric paper Figure 13 (arXiv 2607.08565)",
+      "OVERLOAD=settings.overload (1.5), HIT_RATIO=settings.hitRatio (0.5)",
+      EnumSet.of(Need.BLOCKS, Need.TURNS),
+      s -> new SMetricPolicy(true, true, s.overload, s.hitRatio)),
+  SMETRIC_BASIC("smetric-basic", "SMetric basic: both guards removed (paper Figure 24)", "-",
+      EnumSet.of(Need.BLOCKS, Need.TURNS), s -> new SMetricPolicy(false, false, s.overload, s.hitRatio)),
+  SMETRIC_OVERLOAD_ONLY("smetric-overload-only", "SMetric with only not_overloaded (ablation the paper did not publish)",
+      "OVERLOAD=settings.overload", EnumSet.of(Need.BLOCKS, Need.TURNS),
+      s -> new SMetricPolicy(true, false, s.overload, s.hitRatio)),
+  SMETRIC_EVICTION_ONLY("smetric-eviction-only", "SMetric with only session_not_evicted (ablation the paper did not publish)",
+      "HIT_RATIO=settings.hitRatio", EnumSet.of(Need.BLOCKS, Need.TURNS),
+      s -> new SMetricPolicy(false, true, s.overload, s.hitRatio)),
+  LEAST_LOAD("least-load", "pure load balance: round-robin argmin of load() (paper's baseline)", "-",
+      EnumSet.noneOf(Need.class), s -> new LeastLoadPolicy()),
+  ROUND_ROBIN("round-robin", "round robin (Vidur, BLIS)", "-", EnumSet.noneOf(Need.class), s -> new RoundRobinPolicy()),
+  RANDOM("random", "uniform random (Vidur)", "seed=settings.seed", EnumSet.noneOf(Need.class), s -> new RandomPolicy(s.seed)),
+  CACHE_AFFINITY("cache-affinity",
+      "Llumnix cache-aware scheduling (llumnix-project/llumnix docs/source/design/scheduler/cache_aware_scheduling.md); BAILIAN stand-in",
+      "min prompt tokens=settings.cacheAffinityMinTokens (1024)", EnumSet.of(Need.BLOCKS),
+      s -> new CacheAffinityPolicy(s.cacheAffinityMinTokens)),
+  LMETRIC("lmetric", "LMetric (arXiv 2603.15202; ai-dynamo/dynamo PR 11028)", "score=(new prefill tokens) x (batch + 1)",
+      EnumSet.of(Need.BLOCKS), s -> new LMetricPolicy()),
+  DYNAMO_KV("dynamo-kv", "NVIDIA Dynamo KV router (ai-dynamo/dynamo lib/kv-router/src/scheduling/selector.rs)",
+      "overlap credit 1.0, prefill load scale 1.0, decode weight 0, temperature 0", EnumSet.of(Need.BLOCKS),
+      s -> new DynamoKvPolicy(s.dynamoOverlapCredit, s.dynamoPrefillLoadScale, s.dynamoDecodeRequestWeight)),
+  LLM_D("llm-d", "llm-d inference scheduler (llm-d/llm-d-inference-scheduler config/charts/epplib/templates/_config.yaml)",
+      "prefix-cache 3, queue 2, kv-cache-utilization 2", EnumSet.of(Need.BLOCKS),
+      s -> new LlmdPolicy(s.llmdPrefixWeight, s.llmdQueueWeight, s.llmdKvUtilWeight)),
+  SGLANG_CACHE_AWARE("sglang-cache-aware", "SGLang router cache_aware (sgl-project/sglang sgl-router/src/policies/cache_aware.rs)",
+      "balance abs 64, rel 1.5, cache threshold 0.3", EnumSet.of(Need.BLOCKS),
+      s -> new SglangCacheAwarePolicy(s.sglangBalanceAbs, s.sglangBalanceRel, s.sglangCacheThreshold)),
+  SESSION_HASH("session-hash", "consistent hash of the session id (vllm-project/production-stack session router)",
+      "virtual nodes=settings.sessionHashVnodes (160)", EnumSet.of(Need.SESSIONS),
+      s -> new SessionHashPolicy(s.sessionHashVnodes));
+
+  private final String cliName;
+  private final PolicyInfo info;
+  private final Function<ReplaySettings, Policy> factory;
+
+  Policies(String name, String source, String defaults, Set<Need> needs, Function<ReplaySettings, Policy> factory) {
+    this.cliName = name;
+    this.info = new PolicyInfo(name, source, defaults, Set.copyOf(needs));
+    this.factory = factory;
+  }
+
+  public String cliName() {
+    return cliName;
+  }
+
+  public PolicyInfo info() {
+    return info;
+  }
+
+  public Policy create(ReplaySettings s) {
+    return factory.apply(s);
+  }
+
+  public static Policies byName(String name) {
+    String n = name.trim().toLowerCase(Locale.ROOT);
+    for (Policies p : values()) if (p.cliName.equals(n)) return p;
+    throw new IllegalArgumentException("unknown policy '" + name + "'; known: " + names());
+  }
+
+  public static String names() {
+    List<String> out = new ArrayList<>();
+    for (Policies p : values()) out.add(p.cliName);
+    return String.join(",", out);
+  }
+
+  /** The needs the trace cannot meet, as reasons; empty when the policy can run. */
+  public List<String> unmet(ReplayTrace t) {
+    List<String> why = new ArrayList<>();
+    if (info.needs().contains(Need.BLOCKS) && !t.hasBlocks) why.add("the trace has no block hashes (cache state unknown)");
+    if (info.needs().contains(Need.SESSIONS) && !t.hasSessions) why.add("the trace has no session ids");
+    if (info.needs().contains(Need.TURNS) && !t.hasTurns) why.add("the trace has no turn numbers");
+    return why;
+  }
+}

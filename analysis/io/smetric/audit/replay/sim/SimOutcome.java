@@ -1,0 +1,220 @@
+package io.smetric.audit.replay.sim;
+
+import io.smetric.audit.replay.ReplaySettings;
+import io.smetric.audit.replay.ReplaySettings.Architecture;
+import io.smetric.audit.replay.trace.ReplayTrace;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What one simulation produced: per-request routing and timing, plus the time series, and the
+ * metrics derived from them (docs/replay.md, "Metrics"). A metric that cannot be computed on this
+ * trace is absent from {@link #metrics} and present in {@link #notApplicable} with its reason.
+ */
+public final class SimOutcome {
+  public final ReplayTrace trace;
+  public final ReplaySettings settings;
+  public final double[] arrival;
+  public final int[] instance;
+  public final int[] localHitBlocks;
+  public final int[] globalHitBlocks;
+  public final double[] firstToken;
+  public final double[] finish;
+  /** Time-averaged in-flight token load, [instance][window]. */
+  public final double[][] loadWindows;
+  /** Global-tier bytes read per bandwidth window. */
+  public final double[] bandwidthWindows;
+  public final long steps;
+  public final double end;
+
+  public final Map<String, Object> metrics = new LinkedHashMap<>();
+  public final Map<String, String> notApplicable = new TreeMap<>();
+  /** Quantile points q = k / (cdfPoints) for k = 1..cdfPoints, nearest rank. */
+  public double[] ttftCdf;
+  public double[] tpotCdf;
+  /** Per window: max/mean of loadWindows over instances (NaN when the mean is 0). */
+  public double[] imbalance;
+
+  SimOutcome(ReplayTrace trace, ReplaySettings settings, double[] arrival, int[] instance,
+      int[] localHitBlocks, int[] globalHitBlocks, double[] firstToken, double[] finish,
+      double[][] loadWindows, double[] bandwidthWindows, long steps, double end) {
+    this.trace = trace;
+    this.settings = settings;
+    this.arrival = arrival;
+    this.instance = instance;
+    this.localHitBlocks = localHitBlocks;
+    this.globalHitBlocks = globalHitBlocks;
+    this.firstToken = firstToken;
+    this.finish = finish;
+    this.loadWindows = loadWindows;
+    this.bandwidthWindows = bandwidthWindows;
+    this.steps = steps;
+    this.end = end;
+    compute();
+  }
+
+  public double ttft(int r) {
+    return firstToken[r] - arrival[r];
+  }
+
+  /** TPOT of r, NaN when it has fewer than two output tokens or decode is not simulated. */
+  public double tpot(int r) {
+    if (!decodes() || trace.output[r] <= 1) return Double.NaN;
+    return (finish[r] - firstToken[r]) / (trace.output[r] - 1);
+  }
+
+  /** Whether decode is simulated: colocated, or disaggregated with a decode pool. */
+  public boolean decodes() {
+    return settings.architecture == Architecture.COLOCATED || settings.decodeInstances > 0;
+  }
+
+  public boolean metSlo(int r) {
+    double slo = settings.ttftBaseS + settings.ttftPerTokenS * trace.input[r];
+    if (ttft(r) > slo) return false;
+    double tp = tpot(r);
+    return Double.isNaN(tp) || tp <= settings.tpotS;
+  }
+
+  private void compute() {
+    ReplayTrace t = trace;
+    int n = t.n;
+    boolean colo = decodes();
+    double start = n == 0 ? 0 : arrival[0];
+    double duration = Math.max(end - start, 1e-9);
+    long inTok = 0;
+    long outTok = 0;
+    long goodTok = 0;
+    int met = 0;
+    long localTok = 0;
+    long globalTok = 0;
+    long globalBlocks = 0;
+    double[] ttfts = new double[n];
+    double[] tpots = new double[n];
+    int nt = 0;
+    for (int r = 0; r < n; r++) {
+      inTok += t.input[r];
+      outTok += t.output[r];
+      boolean ok = metSlo(r);
+      if (ok) {
+        met++;
+        goodTok += colo ? (long) t.input[r] + t.output[r] : t.input[r];
+      }
+      long lt = t.tokensOf(r, localHitBlocks[r]);
+      localTok += lt;
+      globalTok += t.tokensOf(r, localHitBlocks[r] + globalHitBlocks[r]) - lt;
+      globalBlocks += globalHitBlocks[r];
+      ttfts[r] = ttft(r);
+      double tp = tpot(r);
+      if (!Double.isNaN(tp)) tpots[nt++] = tp;
+    }
+    tpots = Arrays.copyOf(tpots, nt);
+    Arrays.sort(ttfts);
+    Arrays.sort(tpots);
+    metrics.put("requests", (long) n);
+    metrics.put("duration_s", duration);
+    metrics.put("tps_within_slo", goodTok / duration);
+    metrics.put("slo_attainment", n == 0 ? 0.0 : (double) met / n);
+    if (colo) metrics.put("raw_tps", (inTok + outTok) / duration);
+    else notApplicable.put("raw_tps", "PD disaggregation without a decode pool: decode is not simulated, see prefill_tps");
+    metrics.put("prefill_tps", inTok / duration);
+    putQuantiles("ttft", ttfts);
+    if (colo && nt > 0) putQuantiles("tpot", tpots);
+    else notApplicable.put("tpot", colo ? "no request has two or more output tokens" : "PD disaggregation without a decode pool: decode is not simulated");
+    ttftCdf = cdf(ttfts);
+    tpotCdf = colo && nt > 0 ? cdf(tpots) : new double[0];
+    if (t.hasBlocks) {
+      metrics.put("local_hit_ratio", inTok == 0 ? 0.0 : (double) localTok / inTok);
+      metrics.put("global_hit_ratio", inTok == 0 ? 0.0 : (double) globalTok / inTok);
+      metrics.put("total_hit_ratio", inTok == 0 ? 0.0 : (double) (localTok + globalTok) / inTok);
+      long bytes = globalBlocks * t.blockSize * settings.profile.kvBytesPerToken;
+      metrics.put("global_bytes_read", bytes);
+      double peak = 0;
+      for (double b : bandwidthWindows) peak = Math.max(peak, b);
+      metrics.put("global_peak_read_bytes_per_s", peak / settings.bandwidthWindowS);
+      metrics.put("global_mean_read_bytes_per_s", bytes / duration);
+    } else {
+      for (String m : new String[] {"local_hit_ratio", "global_hit_ratio", "total_hit_ratio", "global_bytes_read",
+          "global_peak_read_bytes_per_s", "global_mean_read_bytes_per_s"}) {
+        notApplicable.put(m, "the trace has no block hashes");
+      }
+    }
+    if (t.hasSessions) {
+      long followUps = 0;
+      long migrations = 0;
+      long stickyBase = 0;
+      long sticky = 0;
+      for (int r = 0; r < n; r++) {
+        int prev = t.prevInSession[r];
+        if (prev >= 0) {
+          followUps++;
+          if (instance[prev] != instance[r]) migrations++;
+        }
+        int first = t.sessionFirst[r];
+        boolean followUp = first >= 0 && first != r && (t.turn[r] > 0 || (t.turn[r] < 0 && prev >= 0));
+        if (followUp) {
+          stickyBase++;
+          if (instance[first] == instance[r]) sticky++;
+        }
+      }
+      metrics.put("follow_ups", followUps);
+      metrics.put("session_migrations", migrations);
+      if (stickyBase > 0) metrics.put("stickiness", (double) sticky / stickyBase);
+      else notApplicable.put("stickiness", "no follow-up whose session's turn-0 request is in the trace");
+    } else {
+      notApplicable.put("session_migrations", "the trace has no session ids");
+      notApplicable.put("stickiness", "the trace has no session ids");
+    }
+    int nw = loadWindows.length == 0 ? 0 : loadWindows[0].length;
+    imbalance = new double[nw];
+    double[] valid = new double[nw];
+    int nv = 0;
+    for (int w = 0; w < nw; w++) {
+      double max = 0;
+      double sum = 0;
+      for (double[] inst : loadWindows) {
+        max = Math.max(max, inst[w]);
+        sum += inst[w];
+      }
+      double mean = sum / loadWindows.length;
+      imbalance[w] = mean > 0 ? max / mean : Double.NaN;
+      if (mean > 0) valid[nv++] = imbalance[w];
+    }
+    if (nv > 0) {
+      double[] v = Arrays.copyOf(valid, nv);
+      double sum = 0;
+      for (double x : v) sum += x;
+      Arrays.sort(v);
+      metrics.put("imbalance_mean", sum / nv);
+      metrics.put("imbalance_median", nearestRank(v, 0.5));
+      metrics.put("imbalance_windows", (long) nv);
+    } else {
+      notApplicable.put("imbalance_mean", "no window with load");
+    }
+    metrics.put("sim_steps", steps);
+  }
+
+  private void putQuantiles(String name, double[] sorted) {
+    if (sorted.length == 0) return;
+    metrics.put(name + "_p50_s", nearestRank(sorted, 0.50));
+    metrics.put(name + "_p90_s", nearestRank(sorted, 0.90));
+    metrics.put(name + "_p99_s", nearestRank(sorted, 0.99));
+    double sum = 0;
+    for (double x : sorted) sum += x;
+    metrics.put(name + "_mean_s", sum / sorted.length);
+  }
+
+  private double[] cdf(double[] sorted) {
+    int k = settings.cdfPoints;
+    double[] out = new double[sorted.length == 0 ? 0 : k];
+    for (int j = 1; j <= out.length; j++) out[j - 1] = nearestRank(sorted, (double) j / k);
+    return out;
+  }
+
+  /** Contract percentile: sorted[ceil(q n) - 1]. */
+  static double nearestRank(double[] sorted, double q) {
+    int idx = (int) Math.ceil(q * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, idx))];
+  }
+}

@@ -1,0 +1,656 @@
+package io.smetric.audit.replay.sim;
+
+import io.smetric.audit.replay.ModelProfile;
+import io.smetric.audit.replay.ReplaySettings;
+import io.smetric.audit.replay.ReplaySettings.Architecture;
+import io.smetric.audit.replay.kv.BlockTier;
+import io.smetric.audit.replay.kv.KvTier;
+import io.smetric.audit.replay.kv.SegmentTier;
+import io.smetric.audit.replay.policy.ClusterView;
+import io.smetric.audit.replay.policy.Policy;
+import io.smetric.audit.replay.trace.ReplayTrace;
+import it.unimi.dsi.fastutil.doubles.DoubleArrayList;
+import it.unimi.dsi.fastutil.ints.IntArrayFIFOQueue;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.ints.IntHeapPriorityQueue;
+
+/**
+ * The discrete-event cluster simulator: one sequential run of one policy over one trace. Arrivals
+ * are routed the moment they arrive (the policy sees this object as a {@link ClusterView}); each
+ * instance runs vLLM-style continuous batching with chunked prefill (every decoding sequence
+ * takes one token of the step's budget, prefilling requests take chunks in admission order, and
+ * waiting requests are admitted FCFS while the batch, the budget and KV memory allow). A step's
+ * duration comes from the {@link ModelProfile} cost model. On admission a request's prompt is
+ * matched against the local tier, then the global tier for the extension beyond; fetched blocks
+ * cross the instance's link (bandwidth shared equally by its concurrent fetches) and the
+ * tier's aggregate read bandwidth (shared by all fetches), plus a fixed latency, before the prefill starts. At prefill end the whole prompt is present locally and is
+ * written to the global tier. The full model is documented in docs/replay.md.
+ */
+public final class Simulator implements ClusterView {
+  private static final int STEP_END = 0;
+  private static final int LINK = 1;
+  private static final int FETCH_DONE = 2;
+
+  private static final byte QUEUED = 0;
+  private static final byte FETCHING = 1;
+  private static final byte PREFILL = 2;
+  private static final byte DECODE = 3;
+  private static final byte DONE = 4;
+
+  private final ReplayTrace t;
+  private final ReplaySettings s;
+  private final ModelProfile p;
+  private final Policy policy;
+  private final int nInst;
+  /** Decode-pool instances (PD disaggregation with a decode pool), indices nInst..nAll-1. */
+  private final int nAll;
+  private final boolean decodePool;
+  private int decodeRr;
+  private final int bs;
+  private final boolean colocated;
+  private final long cap;
+  private final long gcap;
+  private final KvTier[] local;
+  private final KvTier global;
+  private final double linkBytesPerS;
+  private final double[] at;
+
+  // per request
+  private final int[] inst;
+  private final byte[] state;
+  private final int[] remaining;
+  private final long[] ctx;
+  private final int[] hitLocal;
+  private final int[] hitGlobal;
+  private final long[] contrib;
+  private final double[] firstTok;
+  private final double[] finish;
+  private final long[] finishStep;
+  private final int[] chunk;
+  private final double[] fetchLeft;
+
+  // per instance
+  private final IntArrayFIFOQueue[] queue;
+  private final IntArrayList[] prefilling;
+  private final IntArrayList[] planned;
+  private final IntHeapPriorityQueue[] decoders;
+  private final int[] requests;
+  private final int[] runningN;
+  private final long[] unprefilled;
+  private final long[] activeBlocks;
+  private final long[] reserved;
+  private final boolean[] busy;
+  private final int[] decodeN;
+  private final int[] stepDecode;
+  private final long[] decodeCtx;
+  private final long[] steps;
+  private final int[] fetchN;
+  private final int[] fetchInst;
+  private final IntArrayList fetchingAll = new IntArrayList();
+  private final double aggBytesPerS;
+  private double linkLast;
+  private int linkVersion;
+
+  // imbalance: time-integrated in-flight token load per instance per window
+  private final long[] loadTokens;
+  private final double[] loadLast;
+  private final DoubleArrayList[] loadWindows;
+  private final DoubleArrayList bwWindows = new DoubleArrayList();
+  private final double t0;
+
+  // routing view of the current request
+  private int cur = -1;
+  private final int[] hitMemo;
+  private final int[] hitMemoFor;
+
+  private final EventQueue ev = new EventQueue();
+  private long totalSteps;
+
+  public Simulator(ReplayTrace trace, ReplaySettings settings, Policy policy) {
+    this.t = trace;
+    this.s = settings;
+    this.p = settings.profile;
+    this.policy = policy;
+    this.nInst = settings.instances;
+    this.decodePool = settings.architecture == Architecture.DISAGGREGATED && settings.decodeInstances > 0;
+    this.nAll = nInst + (decodePool ? settings.decodeInstances : 0);
+    this.bs = Math.max(1, trace.blockSize);
+    this.colocated = settings.architecture == Architecture.COLOCATED;
+    this.cap = trace.hasBlocks ? settings.localCapacity(trace.blockSize) : Long.MAX_VALUE;
+    this.gcap = trace.hasBlocks ? settings.globalCapacity(trace.blockSize) : 0;
+    boolean reference = settings.kvModel == ReplaySettings.KvModel.REFERENCE && trace.hasBlocks;
+    if (reference && !trace.keepsBlocks()) {
+      throw new IllegalArgumentException("kvModel REFERENCE needs a trace loaded with block ids (keepBlocks)");
+    }
+    this.local = new KvTier[nInst];
+    for (int i = 0; i < nInst; i++) local[i] = reference ? new BlockTier(trace, true) : new SegmentTier(trace, true);
+    this.global = gcap > 0 ? (reference ? new BlockTier(trace, false) : new SegmentTier(trace, false)) : null;
+    this.linkBytesPerS = settings.globalReadGBps * 1e9;
+    this.aggBytesPerS = Double.isInfinite(settings.globalAggregateGBps) ? 0 : settings.globalAggregateGBps * 1e9;
+    int n = trace.n;
+    this.t0 = n == 0 ? 0 : trace.arrival[0];
+    this.at = new double[n];
+    for (int r = 0; r < n; r++) at[r] = t0 + (trace.arrival[r] - t0) / settings.rateScale;
+    inst = new int[n];
+    state = new byte[n];
+    remaining = new int[n];
+    ctx = new long[n];
+    hitLocal = new int[n];
+    hitGlobal = new int[n];
+    contrib = new long[n];
+    firstTok = new double[n];
+    finish = new double[n];
+    finishStep = new long[n];
+    chunk = new int[n];
+    fetchLeft = new double[n];
+    queue = new IntArrayFIFOQueue[nInst];
+    prefilling = new IntArrayList[nInst];
+    planned = new IntArrayList[nInst];
+    decoders = new IntHeapPriorityQueue[nAll];
+    loadWindows = new DoubleArrayList[nInst];
+    for (int i = 0; i < nInst; i++) {
+      queue[i] = new IntArrayFIFOQueue();
+      prefilling[i] = new IntArrayList();
+      planned[i] = new IntArrayList();
+      loadWindows[i] = new DoubleArrayList();
+    }
+    for (int i = 0; i < nAll; i++) {
+      decoders[i] = new IntHeapPriorityQueue((x, y) -> finishStep[x] != finishStep[y]
+          ? Long.compare(finishStep[x], finishStep[y]) : Integer.compare(x, y));
+    }
+    requests = new int[nInst];
+    runningN = new int[nInst];
+    unprefilled = new long[nInst];
+    activeBlocks = new long[nInst];
+    reserved = new long[nInst];
+    busy = new boolean[nAll];
+    decodeN = new int[nAll];
+    stepDecode = new int[nAll];
+    decodeCtx = new long[nAll];
+    steps = new long[nAll];
+    fetchN = new int[nInst];
+    fetchInst = new int[n];
+    linkLast = t0;
+    loadTokens = new long[nInst];
+    loadLast = new double[nInst];
+    java.util.Arrays.fill(loadLast, t0);
+    hitMemo = new int[nInst];
+    hitMemoFor = new int[nInst];
+    java.util.Arrays.fill(hitMemoFor, -1);
+  }
+
+  /** Runs the whole trace to completion and returns per-request outcomes and time series. */
+  public SimOutcome run() {
+    int n = t.n;
+    int next = 0;
+    while (true) {
+      double na = next < n ? at[next] : Double.POSITIVE_INFINITY;
+      double ne = ev.isEmpty() ? Double.POSITIVE_INFINITY : ev.peekTime();
+      if (na == Double.POSITIVE_INFINITY && ne == Double.POSITIVE_INFINITY) break;
+      if (ne <= na) {
+        ev.pop();
+        double now = ev.t;
+        switch (ev.evType) {
+          case STEP_END -> stepEnd(ev.evA, now);
+          case LINK -> linkEvent(ev.evB, now);
+          case FETCH_DONE -> fetchDone(ev.evA, ev.evB, now);
+          default -> throw new IllegalStateException("event " + ev.evType);
+        }
+      } else {
+        arrive(next++, na);
+      }
+    }
+    double end = t0;
+    for (int r = 0; r < n; r++) {
+      if (state[r] != DONE) throw new IllegalStateException("request " + t.requestIds[r] + " never finished");
+      end = Math.max(end, finish[r]);
+    }
+    for (int i = 0; i < nInst; i++) accumulateLoad(i, end);
+    double[][] windows = new double[nInst][];
+    int nw = 0;
+    for (int i = 0; i < nInst; i++) nw = Math.max(nw, loadWindows[i].size());
+    for (int i = 0; i < nInst; i++) {
+      windows[i] = new double[nw];
+      for (int w = 0; w < loadWindows[i].size(); w++) windows[i][w] = loadWindows[i].getDouble(w);
+    }
+    return new SimOutcome(t, s, at, inst, hitLocal, hitGlobal, firstTok, finish, windows,
+        bwWindows.toDoubleArray(), totalSteps, end);
+  }
+
+  // ---------------------------------------------------------------- routing
+
+  private void arrive(int r, double now) {
+    cur = r;
+    int i = policy.route(this);
+    if (i < 0 || i >= nInst) throw new IllegalStateException("policy returned instance " + i + " of " + nInst);
+    long hitTok = t.hasBlocks ? localHitTokens(i) : 0;
+    cur = -1;
+    inst[r] = i;
+    state[r] = QUEUED;
+    requests[i]++;
+    contrib[r] = Math.max(1, t.input[r] - hitTok);
+    unprefilled[i] += contrib[r];
+    queue[i].enqueue(r);
+    if (colocated) addLoad(i, now, (long) t.input[r] + t.output[r]);
+    else addLoad(i, now, contrib[r]);
+    if (!busy[i]) startStep(i, now);
+  }
+
+  // ---------------------------------------------------------------- instance steps
+
+  private int outBlocks(int r) {
+    return colocated ? (int) ((t.output[r] + (long) bs - 1) / bs) : 0;
+  }
+
+  private void startStep(int i, double now) {
+    if (i >= nInst) {
+      startDecodeStep(i, now);
+      return;
+    }
+    long budget = p.tokenBudget - decodeN[i];
+    long prefillTok = 0;
+    double pairs = 0;
+    IntArrayList plan = planned[i];
+    plan.clear();
+    IntArrayList pre = prefilling[i];
+    for (int k = 0; k < pre.size() && budget > 0; k++) {
+      int r = pre.getInt(k);
+      int c = (int) Math.min(remaining[r], budget);
+      chunk[r] = c;
+      plan.add(r);
+      budget -= c;
+      prefillTok += c;
+      pairs += c * (ctx[r] + c / 2.0);
+    }
+    IntArrayFIFOQueue q = queue[i];
+    while (budget > 0 && runningN[i] < p.maxBatch && !q.isEmpty()) {
+      int r = q.firstInt();
+      int k = t.hasBlocks ? local[i].match(r) : 0;
+      long need = (t.blocks[r] - k) + outBlocks(r);
+      if (cap != Long.MAX_VALUE && runningN[i] > 0) {
+        long free = cap - local[i].cached() - reserved[i] + local[i].evictable();
+        if (need > free) break; // FCFS: the head waits for memory, as vLLM's scheduler does
+      }
+      q.dequeueInt();
+      admit(i, r, k, need, now);
+      if (state[r] == PREFILL) {
+        int c = (int) Math.min(remaining[r], budget);
+        chunk[r] = c;
+        plan.add(r);
+        budget -= c;
+        prefillTok += c;
+        pairs += c * (ctx[r] + c / 2.0);
+      }
+    }
+    int nd = decodeN[i];
+    if (plan.isEmpty() && nd == 0) {
+      busy[i] = false;
+      return;
+    }
+    double dt = p.stepBaseS + p.prefillPerTokenS * prefillTok + p.prefillAttentionPerPairS * pairs
+        + p.decodePerSeqS * nd + p.decodePerContextTokenS * decodeCtx[i];
+    stepDecode[i] = nd;
+    busy[i] = true;
+    totalSteps++;
+    ev.push(now + dt, STEP_END, i, 0);
+  }
+
+  /** A decode-pool step: every decoding sequence makes one token (same cost model, no prefill). */
+  private void startDecodeStep(int i, double now) {
+    int nd = decodeN[i];
+    if (nd == 0) {
+      busy[i] = false;
+      return;
+    }
+    double dt = p.stepBaseS + p.decodePerSeqS * nd + p.decodePerContextTokenS * decodeCtx[i];
+    stepDecode[i] = nd;
+    busy[i] = true;
+    totalSteps++;
+    ev.push(now + dt, STEP_END, i, 0);
+  }
+
+  /** Hands a prefilled request to the decode pool (least requests, rotating ties); KV transfer is free. */
+  private void toDecodePool(int r, double now) {
+    int best = -1;
+    for (int k = 0; k < nAll - nInst; k++) {
+      int j = nInst + (decodeRr + k) % (nAll - nInst);
+      if (best < 0 || decodeN[j] < decodeN[best]) best = j;
+    }
+    decodeRr = (best - nInst + 1) % (nAll - nInst);
+    state[r] = DECODE;
+    decodeN[best]++;
+    decodeCtx[best] += t.input[r] + 1L;
+    finishStep[r] = steps[best] + (t.output[r] - 1);
+    decoders[best].enqueue(r);
+    if (!busy[best]) startStep(best, now);
+  }
+
+  private void admit(int i, int r, int k, long need, double now) {
+    runningN[i]++;
+    activeBlocks[i] += t.blocks[r] + outBlocks(r);
+    int g = 0;
+    if (t.hasBlocks) {
+      local[i].pin(r);
+      reserved[i] += need;
+      evictToFit(i);
+      if (global != null && k < t.blocks[r]) {
+        int gk = global.match(r);
+        if (gk > k) g = gk - k;
+      }
+    }
+    hitLocal[r] = k;
+    hitGlobal[r] = g;
+    long hitTok = t.hasBlocks ? t.tokensOf(r, k + g) : 0;
+    remaining[r] = (int) Math.max(1, t.input[r] - hitTok); // a full hit still computes the last token
+    ctx[r] = hitTok;
+    if (!colocated) addLoad(i, now, remaining[r] - contrib[r]);
+    unprefilled[i] += remaining[r] - contrib[r];
+    contrib[r] = remaining[r];
+    if (g > 0) {
+      state[r] = FETCHING;
+      startFetch(i, r, (double) g * bs * p.kvBytesPerToken, now);
+    } else {
+      state[r] = PREFILL;
+      prefilling[i].add(r);
+    }
+  }
+
+  private void evictToFit(int i) {
+    if (cap == Long.MAX_VALUE) return;
+    long over = local[i].cached() + reserved[i] - cap;
+    if (over > 0) local[i].evict(over);
+  }
+
+  private void stepEnd(int i, double now) {
+    steps[i]++;
+    int nd = stepDecode[i];
+    decodeCtx[i] += nd;
+    IntHeapPriorityQueue dq = decoders[i];
+    while (!dq.isEmpty() && finishStep[dq.firstInt()] <= steps[i]) {
+      int r = dq.dequeueInt();
+      decodeN[i]--;
+      decodeCtx[i] -= (long) t.input[r] + t.output[r];
+      if (i >= nInst) {
+        state[r] = DONE;
+        finish[r] = now;
+      } else {
+        finish(i, r, now);
+      }
+    }
+    if (i >= nInst) {
+      startStep(i, now);
+      return;
+    }
+    IntArrayList plan = planned[i];
+    for (int k = 0; k < plan.size(); k++) {
+      int r = plan.getInt(k);
+      int c = chunk[r];
+      remaining[r] -= c;
+      ctx[r] += c;
+      unprefilled[i] -= c;
+      contrib[r] -= c;
+      if (!colocated) addLoad(i, now, -c);
+      if (remaining[r] == 0) prefillDone(i, r, now);
+    }
+    plan.clear();
+    startStep(i, now);
+  }
+
+  private void prefillDone(int i, int r, double now) {
+    prefilling[i].rem(r);
+    firstTok[r] = now;
+    if (t.hasBlocks) {
+      local[i].insert(r);
+      reserved[i] -= t.blocks[r] - hitLocal[r];
+      if (global != null) {
+        global.insert(r);
+        long over = global.cached() - gcap;
+        if (over > 0) global.evict(over);
+      }
+    }
+    if (!colocated || t.output[r] <= 1) {
+      finish(i, r, now);
+      if (decodePool && t.output[r] > 1) {
+        finish[r] = Double.NaN; // set by the decode pool
+        toDecodePool(r, now);
+      }
+      return;
+    }
+    state[r] = DECODE;
+    decodeN[i]++;
+    decodeCtx[i] += t.input[r] + 1L;
+    finishStep[r] = steps[i] + (t.output[r] - 1);
+    decoders[i].enqueue(r);
+  }
+
+  private void finish(int i, int r, double now) {
+    state[r] = DONE;
+    finish[r] = now;
+    requests[i]--;
+    runningN[i]--;
+    activeBlocks[i] -= t.blocks[r] + outBlocks(r);
+    if (t.hasBlocks) {
+      local[i].unpin(r);
+      reserved[i] -= outBlocks(r);
+      evictToFit(i);
+    }
+    if (colocated) addLoad(i, now, -((long) t.input[r] + t.output[r]));
+  }
+
+  // ---------------------------------------------------------------- global-tier links
+  // Every active fetch progresses at min(instance link / fetches on that instance,
+  // aggregate / all fetches): rates only change when a fetch starts or ends, so progress is
+  // exact between those events.
+
+  private void startFetch(int i, int r, double bytes, double now) {
+    advanceLinks(now);
+    fetchLeft[r] = bytes;
+    fetchInst[r] = i;
+    fetchN[i]++;
+    fetchingAll.add(r);
+    scheduleLinks(now);
+  }
+
+  private double rateOf(int r) {
+    double rate = linkBytesPerS / fetchN[fetchInst[r]];
+    if (aggBytesPerS > 0) rate = Math.min(rate, aggBytesPerS / fetchingAll.size());
+    return rate;
+  }
+
+  private void advanceLinks(double now) {
+    double dt = now - linkLast;
+    IntArrayList f = fetchingAll;
+    if (!f.isEmpty() && dt > 0) {
+      double moved = 0;
+      for (int j = 0; j < f.size(); j++) {
+        int r = f.getInt(j);
+        double b = rateOf(r) * dt;
+        fetchLeft[r] -= b;
+        moved += b;
+      }
+      addBandwidth(linkLast, now, moved);
+    }
+    linkLast = now;
+  }
+
+  private void scheduleLinks(double now) {
+    linkVersion++;
+    IntArrayList f = fetchingAll;
+    if (f.isEmpty()) return;
+    double next = Double.POSITIVE_INFINITY;
+    for (int j = 0; j < f.size(); j++) {
+      int r = f.getInt(j);
+      next = Math.min(next, Math.max(0, fetchLeft[r]) / rateOf(r));
+    }
+    ev.push(now + next, LINK, 0, linkVersion);
+  }
+
+  private void linkEvent(int version, double now) {
+    if (version != linkVersion) return;
+    advanceLinks(now);
+    IntArrayList f = fetchingAll;
+    IntArrayList done = new IntArrayList();
+    for (int j = 0; j < f.size(); j++) {
+      int r = f.getInt(j);
+      // done = what is left cannot move the clock: at large t one ulp of time carries several
+      // bytes, and a fetch left with less would reschedule at the same instant forever
+      double eps = Math.max(1.0, 4.0 * rateOf(r) * Math.ulp(now));
+      if (fetchLeft[r] <= eps) done.add(r);
+    }
+    for (int k = 0; k < done.size(); k++) {
+      int r = done.getInt(k);
+      f.rem(r);
+      fetchN[fetchInst[r]]--;
+      ev.push(now + s.globalFetchLatencyS, FETCH_DONE, fetchInst[r], r);
+    }
+    scheduleLinks(now);
+  }
+
+  private void fetchDone(int i, int r, double now) {
+    state[r] = PREFILL;
+    prefilling[i].add(r);
+    if (!busy[i]) startStep(i, now);
+  }
+
+  // ---------------------------------------------------------------- time series
+
+  private void addLoad(int i, double now, long delta) {
+    accumulateLoad(i, now);
+    loadTokens[i] += delta;
+  }
+
+  private void accumulateLoad(int i, double now) {
+    double from = loadLast[i];
+    loadLast[i] = now;
+    long v = loadTokens[i];
+    if (v == 0 || now <= from) return;
+    double w = s.imbalanceWindowS;
+    DoubleArrayList acc = loadWindows[i];
+    while (from < now) {
+      int idx = (int) ((from - t0) / w);
+      double wEnd = t0 + (idx + 1) * w;
+      double to = Math.min(now, wEnd);
+      while (acc.size() <= idx) acc.add(0);
+      acc.set(idx, acc.getDouble(idx) + v * (to - from) / w);
+      if (to <= from) break; // floating-point guard
+      from = to;
+    }
+  }
+
+  private void addBandwidth(double from, double to, double bytes) {
+    double w = s.bandwidthWindowS;
+    double rate = bytes / (to - from);
+    while (from < to) {
+      int idx = (int) ((from - t0) / w);
+      double wEnd = t0 + (idx + 1) * w;
+      double end = Math.min(to, wEnd);
+      while (bwWindows.size() <= idx) bwWindows.add(0);
+      bwWindows.set(idx, bwWindows.getDouble(idx) + rate * (end - from));
+      if (end <= from) break;
+      from = end;
+    }
+  }
+
+  public long totalSteps() {
+    return totalSteps;
+  }
+
+  // ---------------------------------------------------------------- ClusterView
+
+  @Override
+  public int instances() {
+    return nInst;
+  }
+
+  @Override
+  public int blockSize() {
+    return t.blockSize;
+  }
+
+  @Override
+  public int inputTokens() {
+    return t.input[cur];
+  }
+
+  @Override
+  public int promptBlocks() {
+    return t.blocks[cur];
+  }
+
+  @Override
+  public int turn() {
+    return t.turn[cur];
+  }
+
+  @Override
+  public long sessionHash() {
+    int ss = t.session[cur];
+    return ss < 0 ? 0 : t.sessionHash[ss];
+  }
+
+  @Override
+  public boolean hasSession() {
+    return t.session[cur] >= 0;
+  }
+
+  @Override
+  public long estHitTokens() {
+    return t.tokensOf(cur, t.estHitBlocks[cur]);
+  }
+
+  @Override
+  public int localHitBlocks(int i) {
+    if (!t.hasBlocks) return 0;
+    if (hitMemoFor[i] != cur) {
+      hitMemo[i] = local[i].match(cur);
+      hitMemoFor[i] = cur;
+    }
+    return hitMemo[i];
+  }
+
+  @Override
+  public long localHitTokens(int i) {
+    return t.tokensOf(cur, localHitBlocks(i));
+  }
+
+  @Override
+  public int requests(int i) {
+    return requests[i];
+  }
+
+  @Override
+  public int running(int i) {
+    return runningN[i];
+  }
+
+  @Override
+  public int waiting(int i) {
+    return queue[i].size();
+  }
+
+  @Override
+  public long unprefilledTokens(int i) {
+    return unprefilled[i];
+  }
+
+  @Override
+  public long activeBlocks(int i) {
+    return activeBlocks[i];
+  }
+
+  @Override
+  public double kvUsage(int i) {
+    if (cap == Long.MAX_VALUE) return 0;
+    return Math.min(1.0, (double) (local[i].cached() + reserved[i]) / cap);
+  }
+
+  @Override
+  public long cachedBlocks(int i) {
+    return local[i].cached();
+  }
+
+  @Override
+  public long load(int i) {
+    return colocated ? requests[i] : unprefilled[i];
+  }
+}

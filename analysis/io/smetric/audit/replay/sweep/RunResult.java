@@ -1,0 +1,33 @@
+package io.smetric.audit.replay.sweep;
+
+import io.smetric.audit.replay.sim.SimOutcome;
+import java.io.Serializable;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The small, serialisable result of one simulation that a Spark task sends back: the metrics,
+ * the reasons for those not applicable, latency CDF points, the per-window imbalance and the
+ * per-instance window loads (for heatmaps), and the wall and thread-CPU time the simulation took (CPU time is the fair speed measure on a
+ * shared machine).
+ */
+public record RunResult(
+    SimSpec spec,
+    Map<String, Double> metrics,
+    Map<String, String> notApplicable,
+    double[] ttftCdf,
+    double[] tpotCdf,
+    double[] imbalance,
+    double[][] loadWindows,
+    double wallSeconds,
+    double cpuSeconds)
+    implements Serializable {
+
+  public static RunResult of(SimSpec spec, SimOutcome o, double wallSeconds, double cpuSeconds) {
+    Map<String, Double> m = new LinkedHashMap<>();
+    for (Map.Entry<String, Object> e : o.metrics.entrySet()) m.put(e.getKey(), ((Number) e.getValue()).doubleValue());
+    return new RunResult(spec, m, new TreeMap<>(o.notApplicable), o.ttftCdf, o.tpotCdf, o.imbalance,
+        o.loadWindows, wallSeconds, cpuSeconds);
+  }
+}

@@ -1,0 +1,131 @@
+package io.smetric.audit.replay.trace;
+
+import java.io.Serializable;
+
+/**
+ * A canonical trace compacted for replay: columnar arrays sorted by (arrival_s, seq), session ids
+ * interned to ints, and every prompt's chained block ids folded into one radix tree of
+ * <em>segments</em>. A segment (tree node) is a maximal run of consecutive blocks that first
+ * appeared together in one request and that no later request diverges from or ends inside; each
+ * request's prompt is the path of whole segments from the root to its end node. Block ids are no
+ * longer needed after folding: two requests share their first k blocks iff their paths share
+ * segments covering k blocks, which is exactly the chained-id prefix identity of the contract.
+ *
+ * <p>Memory follows the number of segments (about two per request), not the number of blocks.
+ * When built with {@code keepBlocks}, the segment block ids are kept as well, so that the
+ * block-by-block reference cache can run on the very same trace.
+ */
+public final class ReplayTrace implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** Number of requests. */
+  public final int n;
+  /** Tokens per block (one value per trace; 0 when the trace has no blocks). */
+  public final int blockSize;
+  public final boolean hasBlocks;
+  public final boolean hasSessions;
+  public final boolean hasTurns;
+
+  public final String[] requestIds;
+  public final double[] arrival;
+  public final int[] input;
+  public final int[] output;
+  /** Turn, or -1 where unknown. */
+  public final int[] turn;
+  /** Interned session, or -1 where the record has none. */
+  public final int[] session;
+  /** 64-bit hash of each interned session id (for consistent hashing). */
+  public final long[] sessionHash;
+  public final int sessions;
+  /** Blocks used by the replay: min(count, ceil(input / B)) (contract, section 1). */
+  public final int[] blocks;
+  /** Records whose block count differed from ceil(input / B) (a data-quality finding). */
+  public final int blockCountMismatches;
+  /** est_hit(r) in blocks: common block prefix with the previous request of its session. */
+  public final int[] estHitBlocks;
+  /** Index of the previous request of the same session (in replay order), or -1. */
+  public final int[] prevInSession;
+  /** Index of the session's turn-0 request if it precedes r in the trace, else -1. */
+  public final int[] sessionFirst;
+
+  // ---- segment tree ----
+  public final int segments;
+  public final int[] segParent;
+  /** Depth (in blocks) at which the segment starts. */
+  public final int[] segStart;
+  public final int[] segLen;
+  /** Path of request r: pathNodes[pathOff[r] .. pathOff[r+1]), root side first. */
+  public final int[] pathOff;
+  public final int[] pathNodes;
+  /** Block ids of each segment (only when kept): segBlocks[segBlockOff[s] + j]. */
+  public final long[] segBlocks;
+  public final long[] segBlockOff;
+
+  ReplayTrace(int n, int blockSize, boolean hasBlocks, boolean hasSessions, boolean hasTurns,
+      String[] requestIds, double[] arrival, int[] input, int[] output, int[] turn, int[] session,
+      long[] sessionHash, int sessions, int[] blocks, int blockCountMismatches, int[] estHitBlocks,
+      int[] prevInSession, int[] sessionFirst, int segments, int[] segParent, int[] segStart,
+      int[] segLen, int[] pathOff, int[] pathNodes, long[] segBlocks, long[] segBlockOff) {
+    this.n = n;
+    this.blockSize = blockSize;
+    this.hasBlocks = hasBlocks;
+    this.hasSessions = hasSessions;
+    this.hasTurns = hasTurns;
+    this.requestIds = requestIds;
+    this.arrival = arrival;
+    this.input = input;
+    this.output = output;
+    this.turn = turn;
+    this.session = session;
+    this.sessionHash = sessionHash;
+    this.sessions = sessions;
+    this.blocks = blocks;
+    this.blockCountMismatches = blockCountMismatches;
+    this.estHitBlocks = estHitBlocks;
+    this.prevInSession = prevInSession;
+    this.sessionFirst = sessionFirst;
+    this.segments = segments;
+    this.segParent = segParent;
+    this.segStart = segStart;
+    this.segLen = segLen;
+    this.pathOff = pathOff;
+    this.pathNodes = pathNodes;
+    this.segBlocks = segBlocks;
+    this.segBlockOff = segBlockOff;
+  }
+
+  public boolean keepsBlocks() {
+    return segBlocks != null;
+  }
+
+  /** Tokens covered by the first k blocks of r: min(k * B, input) (the last block is partial). */
+  public long tokensOf(int r, int k) {
+    return Math.min((long) k * blockSize, input[r]);
+  }
+
+  /** The chained block ids of r (reference mode only). */
+  public long[] blockIds(int r) {
+    if (segBlocks == null) throw new IllegalStateException("trace built without block ids");
+    long[] out = new long[blocks[r]];
+    int k = 0;
+    for (int p = pathOff[r]; p < pathOff[r + 1]; p++) {
+      int s = pathNodes[p];
+      long off = segBlockOff[s];
+      for (int j = 0; j < segLen[s]; j++) out[k++] = segBlocks[(int) (off + j)];
+    }
+    return out;
+  }
+
+  /** Total number of block slots the requests refer to (sum of blocks[r]). */
+  public long totalBlocks() {
+    long t = 0;
+    for (int b : blocks) t += b;
+    return t;
+  }
+
+  public long totalInputTokens() {
+    long t = 0;
+    for (int x : input) t += x;
+    return t;
+  }
+}

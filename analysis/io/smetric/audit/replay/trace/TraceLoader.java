@@ -1,0 +1,88 @@
+package io.smetric.audit.replay.trace;
+
+import io.smetric.audit.common.BadInputException;
+import io.smetric.audit.model.Canonical;
+import java.io.Serializable;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
+
+/**
+ * Reads a canonical Parquet dataset into a {@link ReplayTrace}. The replay is one sequential
+ * simulation, so the trace must end up in one JVM; rows are streamed partition by partition in
+ * replay order ({@code toLocalIterator}) and folded into segments on the fly, so the driver holds
+ * the compact trace, never the rows. The rows leave the executors as compact records built from
+ * Spark's internal rows, so the block arrays are copied in bulk, never boxed one id at a time.
+ */
+public final class TraceLoader {
+  private TraceLoader() {}
+
+  /** The canonical dataset of {@code dir}: an ingest output folder (its {@code trace/}) or the dataset itself. */
+  public static String datasetPath(SparkSession spark, String dir) {
+    try {
+      org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(dir);
+      org.apache.hadoop.fs.FileSystem fs = p.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      org.apache.hadoop.fs.Path trace = new org.apache.hadoop.fs.Path(p, "trace");
+      if (fs.exists(new org.apache.hadoop.fs.Path(p, "ingest-summary.json")) && fs.isDirectory(trace)) return trace.toString();
+      return dir;
+    } catch (java.io.IOException e) {
+      throw new BadInputException(dir, "cannot open: " + e.getMessage());
+    }
+  }
+
+  public static ReplayTrace load(SparkSession spark, String dirOrIngestOutput, boolean keepBlocks) {
+    String dir = datasetPath(spark, dirOrIngestOutput);
+    Dataset<Row> df;
+    try {
+      df = spark.read().parquet(dir);
+    } catch (Exception e) {
+      throw new BadInputException(dir, "cannot read a canonical Parquet dataset: " + firstLine(e));
+    }
+    for (String c : new String[] {Canonical.REQUEST_ID, Canonical.ARRIVAL_S, Canonical.INPUT_TOKENS,
+        Canonical.OUTPUT_TOKENS, Canonical.SEQ}) {
+      if (!List.of(df.columns()).contains(c)) throw new BadInputException(dir, -1, c, "column missing (not a canonical dataset?)");
+    }
+    spark.sparkContext().setJobGroup("smetric-replay-load", "replay: load canonical trace " + dir, false);
+    Dataset<Row> sorted = df.select(
+            col(df, Canonical.REQUEST_ID), col(df, Canonical.SESSION_ID), col(df, Canonical.TURN),
+            col(df, Canonical.ARRIVAL_S), col(df, Canonical.INPUT_TOKENS), col(df, Canonical.OUTPUT_TOKENS),
+            col(df, Canonical.BLOCK_SIZE), col(df, Canonical.BLOCKS), col(df, Canonical.SEQ))
+        .orderBy(functions.col(Canonical.ARRIVAL_S), functions.col(Canonical.SEQ));
+    ReplayTraceBuilder b = new ReplayTraceBuilder(dir, keepBlocks);
+    // Executors turn each row into a compact record straight from Spark's internal rows (the block
+    // array is one bulk copy, no boxing); the driver folds them in order as they stream in.
+    JavaRDD<Rec> recs = sorted.queryExecution().toRdd().toJavaRDD().map(TraceLoader::toRec);
+    Iterator<Rec> it = recs.toLocalIterator();
+    while (it.hasNext()) {
+      Rec r = it.next();
+      b.add(r.id(), r.session(), r.turn(), r.arrival(), r.input(), r.output(), r.blockSize(), r.blocks(),
+          r.blocks() == null ? 0 : r.blocks().length, r.seq());
+    }
+    spark.sparkContext().clearJobGroup();
+    return b.build();
+  }
+
+  private static Rec toRec(InternalRow ir) {
+    return new Rec(ir.getUTF8String(0).toString(), ir.isNullAt(1) ? null : ir.getUTF8String(1).toString(),
+        ir.isNullAt(2) ? null : ir.getInt(2), ir.getDouble(3), ir.getInt(4), ir.getInt(5),
+        ir.isNullAt(6) ? null : ir.getInt(6), ir.isNullAt(7) ? null : ir.getArray(7).toLongArray(), ir.getLong(8));
+  }
+
+  /** One canonical row as the replay needs it. */
+  record Rec(String id, String session, Integer turn, double arrival, int input, int output, Integer blockSize,
+      long[] blocks, long seq) implements Serializable {}
+
+  private static org.apache.spark.sql.Column col(Dataset<Row> df, String name) {
+    return List.of(df.columns()).contains(name) ? functions.col(name) : functions.lit(null).as(name);
+  }
+
+  private static String firstLine(Exception e) {
+    String m = e.getMessage();
+    return m == null ? e.getClass().getSimpleName() : m.lines().findFirst().orElse(m);
+  }
+}

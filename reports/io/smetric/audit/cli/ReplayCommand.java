@@ -1,0 +1,193 @@
+package io.smetric.audit.cli;
+
+import io.smetric.audit.common.OutputDir;
+import io.smetric.audit.common.UsageException;
+import io.smetric.audit.replay.ReplayJob;
+import io.smetric.audit.replay.ReplaySettings;
+import io.smetric.audit.replay.policy.Policies;
+import io.smetric.audit.replay.sweep.RunResult;
+import io.smetric.audit.replay.trace.ReplayTrace;
+import io.smetric.audit.replay.trace.TraceLoader;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.apache.spark.sql.SparkSession;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code smetric-audit replay}: scores routing policies on a canonical trace by simulation. */
+@Command(
+    name = "replay",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Replays a canonical trace on a simulated cluster under each routing policy (docs/replay.md).",
+      "Every list option is a sweep axis; the grid runs as Spark tasks, one simulation each.",
+      "Writes runs, headline, latency_cdf, imbalance_windows, instance_load (Parquet) and replay.json."
+    })
+public final class ReplayCommand implements Callable<Integer> {
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+  @Mixin SparkOptions sparkOptions;
+
+  @Parameters(index = "0", paramLabel = "CANONICAL_DIR", description = "Canonical Parquet dataset (from ingest).")
+  String input;
+
+  @Option(names = "--out", required = true, description = "Output folder (written atomically).")
+  String out;
+
+  @Option(names = "--overwrite", description = "Replace an existing output folder.")
+  boolean overwrite;
+
+  @Option(names = "--config", description = "JSON/YAML file overriding any field of the reference settings (ReplaySettings).")
+  Path config;
+
+  @Option(names = "--profile", description = "JSON/YAML model profile (cost coefficients, memory; ModelProfile fields).")
+  Path profile;
+
+  @Option(names = "--instances", description = "Number of model instances (default 32).")
+  Integer instances;
+
+  @Option(names = "--local-blocks", description = "Local KV capacity per instance in blocks, 'unbounded', or 'derived' from the profile (default).")
+  String localBlocks;
+
+  @Option(names = "--global-ratio", split = ",", description = "Global/local capacity ratio(s), e.g. 0,0.4,0.8,1.6,3.2 (default 0).")
+  List<Double> globalRatios;
+
+  @Option(names = "--policies", split = ",", description = "Comma-separated policies (default all): smetric, smetric-basic, smetric-overload-only, smetric-eviction-only, least-load, round-robin, random, cache-affinity, lmetric, dynamo-kv, llm-d, sglang-cache-aware, session-hash.")
+  List<String> policies;
+
+  @Option(names = "--rate-scale", split = ",", description = "Offered-rate multiplier(s): 2 = arrivals twice as dense (default 1).")
+  List<Double> rates;
+
+  @Option(names = "--overload", split = ",", description = "SMetric OVERLOAD value(s); 'Infinity' disables the guard.")
+  List<Double> overloads;
+
+  @Option(names = "--hit-ratio", split = ",", description = "SMetric HIT_RATIO value(s); 0 disables the guard.")
+  List<Double> hitRatios;
+
+  @Option(names = "--global-read-gbps", description = "Per-instance read bandwidth to the global tier [GB/s] (default 25).")
+  Double globalReadGBps;
+
+  @Option(names = "--global-aggregate-gbps", description = "Aggregate read bandwidth of the global tier [GB/s] (default 100; Infinity = none).")
+  Double globalAggregateGBps;
+
+  @Option(names = "--seed", description = "Seed of the random policy (default 42).")
+  Long seed;
+
+  @Option(names = "--architecture", description = "colocated (default) or disaggregated.")
+  String architecture;
+
+  @Option(names = "--decode-instances", description = "With --architecture disaggregated: add a decode pool of N instances (default 0: decode not simulated).")
+  Integer decodeInstances;
+
+  @Option(names = "--kv-model", description = "segment (default) or reference (block-by-block LRU; slow).")
+  String kvModel;
+
+  @Option(names = "--executor", defaultValue = "spark", description = "spark (one task per simulation, default) or local (sequential in the driver).")
+  String executor;
+
+  @Override
+  public Integer call() {
+    ReplaySettings s = new ReplaySettings();
+    if (config != null) s = ReplaySettings.load(config, s);
+    if (profile != null) s.profile = ReplaySettings.loadProfile(profile);
+    if (instances != null) s.instances = instances;
+    if (localBlocks != null) {
+      String v = localBlocks.trim().toLowerCase(Locale.ROOT);
+      if (v.equals("unbounded")) s.localBlocks = -1L;
+      else if (v.equals("derived")) s.localBlocks = null;
+      else {
+        try {
+          s.localBlocks = Long.parseLong(v);
+        } catch (NumberFormatException e) {
+          throw new UsageException("--local-blocks: expected a number, 'unbounded' or 'derived', got '" + localBlocks + "'");
+        }
+      }
+    }
+    if (globalReadGBps != null) s.globalReadGBps = globalReadGBps;
+    if (globalAggregateGBps != null) s.globalAggregateGBps = globalAggregateGBps;
+    if (seed != null) s.seed = seed;
+    if (decodeInstances != null) s.decodeInstances = decodeInstances;
+    if (architecture != null) s.architecture = enumOf(ReplaySettings.Architecture.class, architecture, "--architecture");
+    if (kvModel != null) s.kvModel = enumOf(ReplaySettings.KvModel.class, kvModel, "--kv-model");
+    s.validate();
+    List<Policies> pol = new ArrayList<>();
+    if (policies == null) pol.addAll(List.of(Policies.values()));
+    else {
+      for (String p : policies) {
+        try {
+          pol.add(Policies.byName(p));
+        } catch (IllegalArgumentException e) {
+          throw new UsageException("--policies: " + e.getMessage());
+        }
+      }
+    }
+    boolean local = switch (executor.toLowerCase(Locale.ROOT)) {
+      case "local" -> true;
+      case "spark" -> false;
+      default -> throw new UsageException("--executor: expected spark or local, got '" + executor + "'");
+    };
+    PrintWriter o = spec.commandLine().getOut();
+    SparkSession spark = sparkOptions.session("replay");
+    try (OutputDir dir = OutputDir.open(out, overwrite, spark.sparkContext().hadoopConfiguration())) {
+      long t0 = System.nanoTime();
+      ReplayTrace trace = TraceLoader.load(spark, input, s.kvModel == ReplaySettings.KvModel.REFERENCE);
+      double loadS = (System.nanoTime() - t0) / 1e9;
+      o.printf(Locale.ROOT, "loaded %d requests, %d sessions, %d segments for %d block slots in %.1f s%n",
+          trace.n, trace.sessions, trace.segments, trace.totalBlocks(), loadS);
+      ReplayJob job = new ReplayJob(spark, trace, s)
+          .policies(pol)
+          .globalRatios(globalRatios == null ? List.of(s.globalRatio) : globalRatios)
+          .rates(rates == null ? List.of(s.rateScale) : rates)
+          .overloads(overloads == null ? List.of(s.overload) : overloads)
+          .hitRatios(hitRatios == null ? List.of(s.hitRatio) : hitRatios)
+          .useSpark(!local)
+          .traceLabel(input);
+      ReplayJob.Result r = job.execute(dir);
+      dir.commit();
+      for (String sk : r.skipped()) o.println("skipped " + sk);
+      long simulated = 0;
+      double simWall = 0;
+      for (RunResult rr : r.results()) {
+        simulated += trace.n;
+        simWall += rr.cpuSeconds();
+        o.printf(Locale.ROOT, "%-24s g=%-4s x=%-5s tps_slo=%10.1f local_hit=%s stick=%s imb=%s (%.1f s)%n",
+            rr.spec().policy(), rr.spec().globalRatio(), rr.spec().rateScale(), rr.metrics().get("tps_within_slo"),
+            fmt(rr.metrics().get("local_hit_ratio")), fmt(rr.metrics().get("stickiness")),
+            fmt(rr.metrics().get("imbalance_mean")), rr.wallSeconds());
+      }
+      o.printf(Locale.ROOT, "%d simulations in %.1f s wall (%.0f simulated requests per cpu-second of simulation)%n",
+          r.runs(), r.wallSeconds(), simWall > 0 ? simulated / simWall : 0.0);
+      java.util.Map<String, RunResult> best = new java.util.TreeMap<>();
+      for (RunResult rr : r.results()) {
+        String key = String.format(Locale.ROOT, "%-24s g=%-4s O=%-8s H=%s", rr.spec().policy(), rr.spec().globalRatio(),
+            Double.isNaN(rr.spec().overload()) ? "-" : rr.spec().overload(),
+            Double.isNaN(rr.spec().hitRatio()) ? "-" : rr.spec().hitRatio());
+        RunResult b = best.get(key);
+        if (b == null || rr.metrics().get("tps_within_slo") > b.metrics().get("tps_within_slo")) best.put(key, rr);
+      }
+      o.println("headline: maximum TPS within SLO over the offered-rate sweep");
+      best.forEach((k, rr) -> o.printf(Locale.ROOT, "  %s  %10.1f at rate x%s%n", k, rr.metrics().get("tps_within_slo"),
+          rr.spec().rateScale()));
+      o.println("wrote " + out);
+    }
+    return 0;
+  }
+
+  private static String fmt(Double d) {
+    return d == null ? "n/a" : String.format(Locale.ROOT, "%.3f", d);
+  }
+
+  private static <E extends Enum<E>> E enumOf(Class<E> c, String v, String opt) {
+    try {
+      return Enum.valueOf(c, v.trim().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(opt + ": unknown value '" + v + "'");
+    }
+  }
+}

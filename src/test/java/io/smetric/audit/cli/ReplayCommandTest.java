@@ -1,0 +1,88 @@
+package io.smetric.audit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.smetric.audit.common.Json;
+import io.smetric.audit.testing.TestSpark;
+import io.smetric.audit.testing.Traces;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReplayCommandTest {
+  @TempDir Path tmp;
+
+  private String writeTrace() {
+    // two sessions of three turns; each follow-up extends its session's previous prompt
+    Traces.Builder b = Traces.builder()
+        .simple("a0", "A", 0, 0.0, 1, 2)
+        .simple("b0", "B", 0, 0.1, 5, 6)
+        .simple("a1", "A", 1, 1.0, 1, 2, 3)
+        .simple("b1", "B", 1, 1.1, 5, 6, 7)
+        .simple("a2", "A", 2, 2.0, 1, 2, 3, 4)
+        .simple("b2", "B", 2, 2.1, 5, 6, 7, 8);
+    SparkSession spark = TestSpark.get();
+    String dir = tmp.resolve("canon").toString();
+    b.toDataset(spark).write().parquet(dir);
+    return dir;
+  }
+
+  @Test
+  void replay_sweep_writesTablesAndJson() throws Exception {
+    String in = writeTrace();
+    String out = tmp.resolve("out").toString();
+    StringWriter so = new StringWriter();
+    StringWriter se = new StringWriter();
+    int code = Main.run(new String[] {"replay", in, "--instances", "2", "--local-blocks", "unbounded",
+        "--policies", "smetric,least-load,session-hash", "--global-ratio", "0,0.4", "--rate-scale", "1,2",
+        "--out", out}, new PrintWriter(so, true), new PrintWriter(se, true));
+    assertEquals(0, code, se.toString());
+    JsonNode j = Json.MAPPER.readTree(Files.readString(Path.of(out, "replay.json")));
+    // 3 policies x 2 ratios x 2 rates = 12 runs; headline = 3 x 2 rows
+    assertEquals(12, j.get("runs").size());
+    assertEquals(6, j.get("headline").size());
+    Row[] runs = (Row[]) TestSpark.get().read().parquet(out + "/runs").orderBy("run_id").collect();
+    assertEquals(12, runs.length);
+    for (Row r : runs) {
+      String p = r.getString(r.fieldIndex("policy"));
+      if (p.equals("session-hash")) assertEquals(1.0, r.getDouble(r.fieldIndex("stickiness")), 0.0);
+      // thresholds are recorded only for the policy that reads them
+      if (p.equals("smetric")) assertEquals(1.5, r.getDouble(r.fieldIndex("overload")), 0.0);
+      else assertTrue(r.isNullAt(r.fieldIndex("overload")), p);
+    }
+    assertTrue(TestSpark.get().read().parquet(out + "/latency_cdf").count() > 0);
+  }
+
+  @Test
+  void replay_unknownPolicy_usageError() {
+    String in = writeTrace();
+    StringWriter se = new StringWriter();
+    int code = Main.run(new String[] {"replay", in, "--policies", "nope", "--out", tmp.resolve("o").toString()},
+        new PrintWriter(new StringWriter(), true), new PrintWriter(se, true));
+    assertEquals(2, code);
+    assertTrue(se.toString().contains("unknown policy 'nope'"), se.toString());
+  }
+
+  @Test
+  void replay_ingestOutputFolder_readsItsTraceDataset() throws Exception {
+    // an ingest output folder holds trace/ (the dataset) next to ingest-summary.json
+    Path ing = tmp.resolve("ingested");
+    Files.createDirectories(ing);
+    Traces.builder().simple("a0", "A", 0, 0.0, 1, 2).simple("a1", "A", 1, 1.0, 1, 2, 3)
+        .toDataset(TestSpark.get()).write().parquet(ing.resolve("trace").toString());
+    Files.writeString(ing.resolve("ingest-summary.json"), "{}");
+    String out = tmp.resolve("out2").toString();
+    StringWriter se = new StringWriter();
+    int code = Main.run(new String[] {"replay", ing.toString(), "--instances", "2", "--policies", "least-load",
+        "--executor", "local", "--out", out}, new PrintWriter(new StringWriter(), true), new PrintWriter(se, true));
+    assertEquals(0, code, se.toString());
+    assertEquals(2, Json.MAPPER.readTree(Files.readString(Path.of(out, "replay.json"))).get("trace_summary").get("requests").asInt());
+  }
+}

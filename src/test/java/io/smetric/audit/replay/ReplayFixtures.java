@@ -1,0 +1,91 @@
+package io.smetric.audit.replay;
+
+import io.smetric.audit.model.TraceRecord;
+import io.smetric.audit.replay.policy.Policies;
+import io.smetric.audit.replay.sim.SimOutcome;
+import io.smetric.audit.replay.sim.Simulator;
+import io.smetric.audit.replay.trace.ReplayTrace;
+import io.smetric.audit.replay.trace.ReplayTraceBuilder;
+import io.smetric.audit.testing.Traces;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/** Shared helpers for replay tests: small settings, agent-like random traces, one-call runs. */
+final class ReplayFixtures {
+  private ReplayFixtures() {}
+
+  /** A small, fast cluster: 16-token blocks, tiny cost coefficients. */
+  static ReplaySettings settings(int instances, long localBlocks) {
+    ReplaySettings s = new ReplaySettings();
+    s.instances = instances;
+    s.localBlocks = localBlocks;
+    s.profile.maxBatch = 8;
+    s.profile.tokenBudget = 256;
+    return s;
+  }
+
+  static ReplayTrace trace(Traces.Builder b, boolean keepBlocks) {
+    return ReplayTraceBuilder.fromRecords(b.records(), keepBlocks);
+  }
+
+  static SimOutcome run(ReplayTrace t, ReplaySettings s, Policies p) {
+    return new Simulator(t, s, p.create(s)).run();
+  }
+
+  /**
+   * An agent-like random trace: sessions append to their own history (so each prompt extends the
+   * previous one of its session), several share a system prompt, some fork from another session's
+   * history, lengths vary, arrivals are a Poisson-like stream at the given mean gap.
+   */
+  static Traces.Builder agentTrace(long seed, int sessions, int maxTurns, double meanGap) {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    Traces.Builder b = Traces.builder().blockSize(16);
+    List<long[]> histories = new ArrayList<>();
+    long nextId = 1_000_000L * (seed + 1);
+    double time = 0;
+    int[] turns = new int[sessions];
+    int[] target = new int[sessions];
+    List<Integer> active = new ArrayList<>();
+    for (int s = 0; s < sessions; s++) {
+      target[s] = 1 + rnd.nextInt(maxTurns);
+      int sys = rnd.nextInt(3); // three shared system prompts
+      long[] h = new long[2 + rnd.nextInt(4)];
+      for (int i = 0; i < h.length; i++) h[i] = i < 2 ? 7_000 + sys * 10 + i : nextId++;
+      if (s > 0 && rnd.nextInt(5) == 0) { // fork: starts with another session's history prefix
+        long[] other = histories.get(rnd.nextInt(s));
+        int k = 1 + rnd.nextInt(other.length);
+        long[] f = new long[k + 2];
+        System.arraycopy(other, 0, f, 0, k);
+        f[k] = nextId++;
+        f[k + 1] = nextId++;
+        h = f;
+      }
+      histories.add(h);
+      active.add(s);
+    }
+    int id = 0;
+    while (!active.isEmpty()) {
+      int pick = active.get(rnd.nextInt(active.size()));
+      long[] h = histories.get(pick);
+      int turn = turns[pick]++;
+      // last block partial in half the requests
+      int in = h.length * 16 - (rnd.nextBoolean() ? rnd.nextInt(15) : 0);
+      int out = 1 + rnd.nextInt(40);
+      time += -Math.log(1 - rnd.nextDouble()) * meanGap;
+      b.req("r" + id++, "s" + pick, null, turn, turn == 0 ? "user" : "tool", time, in, out, h.clone());
+      // next turn: usually extends the history; sometimes rewrites the tail (divergence)
+      int keep = rnd.nextInt(8) == 0 ? Math.max(1, h.length - 1 - rnd.nextInt(2)) : h.length;
+      long[] nh = new long[keep + 1 + rnd.nextInt(3)];
+      System.arraycopy(h, 0, nh, 0, keep);
+      for (int i = keep; i < nh.length; i++) nh[i] = nextId++;
+      histories.set(pick, nh);
+      if (turns[pick] >= target[pick]) active.remove(Integer.valueOf(pick));
+    }
+    return b;
+  }
+
+  static List<TraceRecord> records(Traces.Builder b) {
+    return b.records();
+  }
+}
