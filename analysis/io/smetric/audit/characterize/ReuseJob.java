@@ -1,0 +1,422 @@
+package io.smetric.audit.characterize;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.sum;
+
+import io.smetric.audit.model.Canonical;
+import it.unimi.dsi.fastutil.longs.Long2DoubleOpenHashMap;
+import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.Partitioner;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.util.ArrayData;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.storage.StorageLevel;
+import org.apache.spark.util.LongAccumulator;
+import scala.Tuple2;
+
+/**
+ * Ideal prefix reuse, its sources and its intervals (trace-model.md sections 2-4) in four passes
+ * whose shuffles carry distinct (fragment, block) pairs and runs, never every block occurrence.
+ *
+ * <p>A <em>fragment</em> is the part of one session inside one input partition. A block whose
+ * occurrences all lie in one fragment (most history blocks of an agent session) is settled inside
+ * that partition: its first occurrence is the global first (a miss) and every later one is an
+ * intra-session hit whose interval is the gap to the previous occurrence. Only blocks seen in two
+ * or more fragments (system prompts, fork-shared context, sessions split across partitions) need
+ * a cross-partition timeline, and those are compressed: consecutive blocks of a request with the
+ * same global occurrence count have the same set of requests (chained ids: an extension's set is a
+ * subset of its prefix's), hence the same hits, sources and intervals, so one record per
+ * (request, run) stands for the whole run.
+ *
+ * <ol>
+ *   <li>per partition: occurrence count, fragment count and root turn-0 sessions per block
+ *       (map side; shuffle = distinct (partition, block) pairs);
+ *   <li>per block: global count, multi-fragment flag, template flag; sent back only for
+ *       multi-fragment blocks to the partitions that hold them;
+ *   <li>per partition again (zipped with that info): local hits of single-fragment blocks folded
+ *       into small aggregates, one run record per (request, run of multi-fragment blocks);
+ *   <li>per run key, in (arrival, seq) order: hits, sources and intervals of the runs.
+ * </ol>
+ * Output: one small table of token and block sums by (kind, source, key) where kind is minute,
+ * turn or interval (microseconds).
+ */
+public final class ReuseJob {
+  public static final String JOB_GROUP = "smetric-characterize-reuse";
+
+  /** Aggregate table columns. */
+  public static final String KIND = "kind";
+  public static final String SRC = "src";
+  public static final String KEY = "key";
+  public static final String TOKENS = "tokens";
+  public static final String BLOCKS = "blocks";
+
+  public static final int KIND_MINUTE = 1;
+  public static final int KIND_TURN = 2;
+  public static final int KIND_INTERVAL = 3;
+  private static final int KIND_RUN = 0;
+
+  private static final StructType R1 = new StructType()
+      .add("c", DataTypes.LongType, false).add("pid", DataTypes.IntegerType, false)
+      .add("cnt", DataTypes.LongType, false).add("multi", DataTypes.BooleanType, false)
+      .add("root", DataTypes.LongType, true);
+
+  private static final StructType R2 = new StructType()
+      .add("pid", DataTypes.IntegerType, false).add("c", DataTypes.LongType, false)
+      .add("cnt", DataTypes.LongType, false).add("tmpl", DataTypes.BooleanType, false);
+
+  /** Runs (kind 0) and aggregates (kinds 1-3) share one schema so that one pass emits both. */
+  private static final StructType R3 = new StructType()
+      .add(KIND, DataTypes.IntegerType, false).add("c", DataTypes.LongType, false)
+      .add("arrival", DataTypes.DoubleType, false).add("seq", DataTypes.LongType, false)
+      .add("sess", DataTypes.LongType, false).add(SRC, DataTypes.IntegerType, false)
+      .add(KEY, DataTypes.LongType, false).add(TOKENS, DataTypes.LongType, false)
+      .add(BLOCKS, DataTypes.LongType, false).add("minute", DataTypes.LongType, false)
+      .add("turn", DataTypes.IntegerType, true).add("tmpl", DataTypes.BooleanType, false);
+
+  private final SparkSession spark;
+  private final Dataset<Row> trace;
+  private int templateMinSessions = 3;
+
+  public ReuseJob(SparkSession spark, Dataset<Row> trace) {
+    this.spark = spark;
+    this.trace = trace;
+  }
+
+  public ReuseJob templateMinSessions(int k) {
+    if (k < 1) throw new IllegalArgumentException("template_min_sessions must be >= 1, got " + k);
+    this.templateMinSessions = k;
+    return this;
+  }
+
+  /** Aggregates (kind, src, key, tokens, blocks) persisted; the caller unpersists. Plus pass counters. */
+  public record Result(Dataset<Row> aggregates, long pairRecords, long multiFragmentBlocks, long templateBlocks,
+      long runRecords, long distinctBlocks) {}
+
+  public Result execute() {
+    spark.sparkContext().setJobGroup(JOB_GROUP, "ideal prefix reuse, sources and intervals", false);
+    try {
+      return run();
+    } finally {
+      spark.sparkContext().clearJobGroup();
+    }
+  }
+
+  private Result run() {
+    Dataset<Row> sorted = trace.select(
+            col(Canonical.SESSION_ID), col(Canonical.REQUEST_ID), col(Canonical.TURN), col(Canonical.PARENT_ID),
+            col(Canonical.TRIGGER), col(Canonical.ARRIVAL_S), col(Canonical.INPUT_TOKENS), col(Canonical.BLOCK_SIZE),
+            col(Canonical.BLOCKS), col(Canonical.SEQ))
+        .sortWithinPartitions(Canonical.ARRIVAL_S, Canonical.SEQ);
+    // One RDD object for passes 1 and 3: the same partitions, recomputed deterministically.
+    JavaRDD<InternalRow> input = sorted.queryExecution().toRdd().toJavaRDD();
+    int nParts = input.getNumPartitions();
+
+    LongAccumulator pairs = spark.sparkContext().longAccumulator("reuse.pairRecords");
+    LongAccumulator multiBlocks = spark.sparkContext().longAccumulator("reuse.multiFragmentBlocks");
+    LongAccumulator tmplBlocks = spark.sparkContext().longAccumulator("reuse.templateBlocks");
+    LongAccumulator distinct = spark.sparkContext().longAccumulator("reuse.distinctBlocks");
+    LongAccumulator runs = spark.sparkContext().longAccumulator("reuse.runRecords");
+
+    // Pass 1: per (partition, block) counts, map side.
+    JavaRDD<Row> r1 = input.mapPartitionsWithIndex((pid, it) -> pass1(pid, it), true);
+    Dataset<Row> r1ds = spark.createDataFrame(r1, R1);
+
+    // Pass 2: per block; emit (partition, block, count, template) for multi-fragment blocks only.
+    final int k = templateMinSessions;
+    Dataset<Row> r2 = r1ds.groupByKey((org.apache.spark.api.java.function.MapFunction<Row, Long>) r -> r.getLong(0),
+            Encoders.LONG())
+        .flatMapGroups((org.apache.spark.api.java.function.FlatMapGroupsFunction<Long, Row, Row>) (c, it) -> {
+          IntArrayList pids = new IntArrayList();
+          LongOpenHashSet roots = new LongOpenHashSet();
+          long cnt = 0;
+          boolean multi = false;
+          while (it.hasNext()) {
+            Row r = it.next();
+            pairs.add(1);
+            if (!r.isNullAt(4)) {
+              roots.add(r.getLong(4));
+              continue;
+            }
+            pids.add(r.getInt(1));
+            cnt += r.getLong(2);
+            multi |= r.getBoolean(3);
+          }
+          distinct.add(1);
+          if (pids.size() > 1) multi = true;
+          List<Row> out = new ArrayList<>();
+          if (multi) {
+            boolean tmpl = roots.size() >= k;
+            multiBlocks.add(1);
+            if (tmpl) tmplBlocks.add(1);
+            for (int i = 0; i < pids.size(); i++) out.add(RowFactory.create(pids.getInt(i), c, cnt, tmpl));
+          }
+          return out.iterator();
+        }, Encoders.row(R2));
+
+    JavaRDD<long[]> info = r2.javaRDD()
+        .mapToPair(r -> new Tuple2<>(r.getInt(0), new long[] {r.getLong(1), r.getLong(2), r.getBoolean(3) ? 1 : 0}))
+        .partitionBy(new IdentityPartitioner(nParts))
+        .values();
+
+    // Pass 3: local hits + run records.
+    JavaRDD<Row> r3 = input.zipPartitions(info, (in, inf) -> pass3(in, inf, runs));
+    Dataset<Row> r3ds = spark.createDataFrame(r3, R3).persist(StorageLevel.MEMORY_AND_DISK());
+    try {
+      // Pass 4: runs by key in time order.
+      Dataset<Row> runAggs = r3ds.filter(col(KIND).equalTo(KIND_RUN))
+          .repartition(col("c")).sortWithinPartitions("c", "arrival", "seq")
+          .mapPartitions((org.apache.spark.api.java.function.MapPartitionsFunction<Row, Row>) ReuseJob::pass4,
+              Encoders.row(R3));
+      Dataset<Row> aggs = r3ds.filter(col(KIND).notEqual(KIND_RUN)).union(runAggs)
+          .groupBy(KIND, SRC, KEY).agg(sum(TOKENS).as(TOKENS), sum(BLOCKS).as(BLOCKS))
+          .persist(StorageLevel.MEMORY_AND_DISK());
+      aggs.count();
+      return new Result(aggs, pairs.value(), multiBlocks.value(), tmplBlocks.value(), runs.value(), distinct.value());
+    } finally {
+      r3ds.unpersist(false);
+    }
+  }
+
+  /** Partition id -> the same partition id, for zipping pass-2 output with pass-3 input. */
+  static final class IdentityPartitioner extends Partitioner {
+    private static final long serialVersionUID = 1L;
+    private final int n;
+
+    IdentityPartitioner(int n) {
+      this.n = n;
+    }
+
+    @Override
+    public int numPartitions() {
+      return n;
+    }
+
+    @Override
+    public int getPartition(Object key) {
+      return (Integer) key;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof IdentityPartitioner p && p.n == n;
+    }
+
+    @Override
+    public int hashCode() {
+      return n;
+    }
+  }
+
+  // ---- per-request field access on the selected columns ----
+  private static final int I_SESSION = 0, I_REQUEST = 1, I_TURN = 2, I_PARENT = 3, I_TRIGGER = 4, I_ARRIVAL = 5,
+      I_INPUT = 6, I_BSIZE = 7, I_BLOCKS = 8, I_SEQ = 9;
+
+  private static long sessionKey(InternalRow r) {
+    return r.isNullAt(I_SESSION) ? Hashing.lonelyRequest(r.getUTF8String(I_REQUEST).getBytes())
+        : Hashing.session(r.getUTF8String(I_SESSION).getBytes());
+  }
+
+  /** Blocks analyses use: the first min(count, ceil(input / B)) (section 1, "Tokens of a block"). */
+  private static int usedBlocks(InternalRow r) {
+    if (r.isNullAt(I_BLOCKS) || r.isNullAt(I_BSIZE)) return 0;
+    int b = r.getInt(I_BSIZE);
+    if (b <= 0) return 0;
+    return Math.min(r.getArray(I_BLOCKS).numElements(), Canonical.expectedBlocks(r.getInt(I_INPUT), b));
+  }
+
+  /** A root session's turn-0 request: turn 0, no parent, not a sub-agent (forks never make templates). */
+  private static boolean rootTurn0(InternalRow r) {
+    return !r.isNullAt(I_SESSION) && !r.isNullAt(I_TURN) && r.getInt(I_TURN) == 0 && r.isNullAt(I_PARENT)
+        && !Canonical.TRIGGER_SUBAGENT.equals(r.getUTF8String(I_TRIGGER).toString());
+  }
+
+  static Iterator<Row> pass1(int pid, Iterator<InternalRow> it) {
+    Long2LongOpenHashMap cnt = new Long2LongOpenHashMap();
+    Long2LongOpenHashMap sess = new Long2LongOpenHashMap();
+    LongOpenHashSet multi = new LongOpenHashSet();
+    List<Row> out = new ArrayList<>();
+    while (it.hasNext()) {
+      InternalRow r = it.next();
+      int n = usedBlocks(r);
+      if (n == 0) continue;
+      long s = sessionKey(r);
+      boolean root = rootTurn0(r);
+      ArrayData a = r.getArray(I_BLOCKS);
+      for (int i = 0; i < n; i++) {
+        long c = a.getLong(i);
+        if (cnt.addTo(c, 1) == 0) sess.put(c, s);
+        else if (sess.get(c) != s) multi.add(c);
+        // the reducer counts distinct sessions, so a repeated turn-0 request is harmless
+        if (root) out.add(RowFactory.create(c, pid, 0L, false, s));
+      }
+    }
+    for (Long2LongOpenHashMap.Entry e : cnt.long2LongEntrySet()) {
+      long c = e.getLongKey();
+      out.add(RowFactory.create(c, pid, e.getLongValue(), multi.contains(c), null));
+    }
+    return out.iterator();
+  }
+
+  private static final int NSRC = 3;
+
+  /** Token and block sums by (kind, source, key), folded locally before any shuffle. */
+  static final class Agg {
+    final Long2LongOpenHashMap[][] tok = new Long2LongOpenHashMap[4][NSRC];
+    final Long2LongOpenHashMap[][] blk = new Long2LongOpenHashMap[4][NSRC];
+
+    Agg() {
+      for (int k = 1; k <= 3; k++) {
+        for (int s = 0; s < NSRC; s++) {
+          tok[k][s] = new Long2LongOpenHashMap();
+          blk[k][s] = new Long2LongOpenHashMap();
+        }
+      }
+    }
+
+    void hit(int src, long minute, int turnOrMin, long intervalUs, long tokens, long blocks) {
+      add(KIND_MINUTE, src, minute, tokens, blocks);
+      if (turnOrMin != Integer.MIN_VALUE) add(KIND_TURN, src, turnOrMin, tokens, blocks);
+      add(KIND_INTERVAL, src, intervalUs, tokens, blocks);
+    }
+
+    private void add(int kind, int src, long key, long tokens, long blocks) {
+      tok[kind][src].addTo(key, tokens);
+      blk[kind][src].addTo(key, blocks);
+    }
+
+    void emit(List<Row> out) {
+      for (int k = 1; k <= 3; k++) {
+        for (int s = 0; s < NSRC; s++) {
+          for (Long2LongOpenHashMap.Entry e : tok[k][s].long2LongEntrySet()) {
+            out.add(RowFactory.create(k, 0L, 0.0, 0L, 0L, s, e.getLongKey(), e.getLongValue(),
+                blk[k][s].get(e.getLongKey()), 0L, null, false));
+          }
+        }
+      }
+    }
+  }
+
+  static long intervalUs(double now, double prev) {
+    return Math.round((now - prev) * 1e6);
+  }
+
+  static Iterator<Row> pass3(Iterator<InternalRow> in, Iterator<long[]> info, LongAccumulator runs) {
+    Long2LongOpenHashMap multiCnt = new Long2LongOpenHashMap();
+    multiCnt.defaultReturnValue(-1);
+    LongOpenHashSet tmpl = new LongOpenHashSet();
+    while (info.hasNext()) {
+      long[] x = info.next();
+      multiCnt.put(x[0], x[1]);
+      if (x[2] != 0) tmpl.add(x[0]);
+    }
+    Long2DoubleOpenHashMap last = new Long2DoubleOpenHashMap();
+    last.defaultReturnValue(Double.NaN);
+    Agg agg = new Agg();
+    List<Row> out = new ArrayList<>();
+    long nRuns = 0;
+    while (in.hasNext()) {
+      InternalRow r = in.next();
+      int n = usedBlocks(r);
+      if (n == 0) continue;
+      double a = r.getDouble(I_ARRIVAL);
+      long seq = r.getLong(I_SEQ);
+      long s = sessionKey(r);
+      long minute = (long) Math.floor(a / 60.0);
+      Integer turn = r.isNullAt(I_TURN) ? null : r.getInt(I_TURN);
+      int turnKey = turn == null ? Integer.MIN_VALUE : turn;
+      int b = r.getInt(I_BSIZE);
+      int input = r.getInt(I_INPUT);
+      ArrayData arr = r.getArray(I_BLOCKS);
+      boolean inRun = false;
+      long runC = 0, runCnt = 0, runW = 0, runNb = 0;
+      for (int i = 0; i < n; i++) {
+        long c = arr.getLong(i);
+        long w = Math.min(b, input - (long) i * b);
+        long cnt = multiCnt.get(c);
+        if (cnt >= 0) {
+          if (inRun && cnt == runCnt) {
+            runW += w;
+            runNb++;
+          } else {
+            if (inRun) {
+              out.add(runRow(runC, a, seq, s, runW, runNb, minute, turn, tmpl.contains(runC)));
+              nRuns++;
+            }
+            inRun = true;
+            runC = c;
+            runCnt = cnt;
+            runW = w;
+            runNb = 1;
+          }
+        } else {
+          if (inRun) {
+            out.add(runRow(runC, a, seq, s, runW, runNb, minute, turn, tmpl.contains(runC)));
+            nRuns++;
+            inRun = false;
+          }
+          // single-fragment block: every earlier occurrence is in this session and this partition
+          double prev = last.put(c, a);
+          if (!Double.isNaN(prev)) agg.hit(Source.INTRA_SESSION.ordinal(), minute, turnKey, intervalUs(a, prev), w, 1);
+        }
+      }
+      if (inRun) {
+        out.add(runRow(runC, a, seq, s, runW, runNb, minute, turn, tmpl.contains(runC)));
+        nRuns++;
+      }
+    }
+    agg.emit(out);
+    runs.add(nRuns);
+    return out.iterator();
+  }
+
+  private static Row runRow(long c, double a, long seq, long s, long w, long nb, long minute, Integer turn,
+      boolean tmpl) {
+    return RowFactory.create(KIND_RUN, c, a, seq, s, 0, 0L, w, nb, minute, turn, tmpl);
+  }
+
+  static Iterator<Row> pass4(Iterator<Row> it) {
+    Agg agg = new Agg();
+    LongOpenHashSet sessions = new LongOpenHashSet();
+    boolean any = false;
+    long c = 0;
+    double prev = 0;
+    while (it.hasNext()) {
+      Row r = it.next();
+      long rc = r.getLong(1);
+      double a = r.getDouble(2);
+      long s = r.getLong(4);
+      if (!any || rc != c) {
+        any = true;
+        c = rc;
+        if (sessions.size() > 4096) sessions = new LongOpenHashSet(); // clear() would keep a huge table
+        else sessions.clear();
+        sessions.add(s);
+        prev = a;
+        continue; // the first request with this run anywhere in the trace: a miss
+      }
+      int src = sessions.contains(s) ? Source.INTRA_SESSION.ordinal()
+          : r.getBoolean(11) ? Source.SYSTEM_PROMPT.ordinal() : Source.INTER_SESSION.ordinal();
+      int turnKey = r.isNullAt(10) ? Integer.MIN_VALUE : r.getInt(10);
+      agg.hit(src, r.getLong(9), turnKey, intervalUs(a, prev), r.getLong(7), r.getLong(8));
+      sessions.add(s);
+      prev = a;
+    }
+    List<Row> out = new ArrayList<>();
+    agg.emit(out);
+    return out.iterator();
+  }
+
+}
