@@ -1,13 +1,77 @@
 package io.smetric.audit.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.smetric.audit.common.ExitCodes;
+import io.smetric.audit.ingest.IngestJob;
+import io.smetric.audit.ingest.TraceFormat;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
-/** Placeholder until the ingest stage lands. */
-@Command(name = "ingest", mixinStandardHelpOptions = true, description = "(not yet implemented)")
+/** {@code smetric-audit ingest}: trace files of any supported format to the canonical dataset. */
+@Command(
+    name = "ingest",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Reads trace files (plain or compressed JSONL, CSV, Parquet; files, folders or globs on any",
+      "Hadoop file system) into the canonical Parquet dataset, with every rejected record",
+      "quarantined with its reason and counted: read = accepted + quarantined for every file."
+    })
 public final class IngestCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Parameters(arity = "1..*", paramLabel = "INPUT", description = "Trace files, folders or globs.")
+  List<String> inputs;
+
+  @Option(names = "--format", defaultValue = "auto",
+      description = "auto, smetric, bailian, mooncake, parquet or csv (default: ${DEFAULT-VALUE}, per file).")
+  String format;
+
+  @Option(names = "--out", required = true, description = "Output folder (must not exist unless --overwrite).")
+  String out;
+
+  @Option(names = "--block-size", description = "Tokens per block, overriding the records' and the format's own.")
+  Integer blockSize;
+
+  @Option(names = "--max-line-bytes", defaultValue = "" + IngestJob.DEFAULT_MAX_LINE_BYTES,
+      description = "Longer lines are quarantined as line_too_long (default: ${DEFAULT-VALUE}).")
+  int maxLineBytes;
+
+  @Option(names = "--overwrite", description = "Replace an existing output folder.")
+  boolean overwrite;
+
+  @Mixin SparkOptions sparkOptions;
+
   @Override
   public Integer call() {
-    throw new UnsupportedOperationException("ingest is not implemented yet");
+    IngestJob.Options o = new IngestJob.Options(inputs, TraceFormat.parse(format), blockSize, maxLineBytes, out, overwrite);
+    SparkSession spark = sparkOptions.session("ingest");
+    IngestJob.Result r = new IngestJob(spark).execute(o);
+    print(spec.commandLine().getOut(), r);
+    return ExitCodes.OK;
+  }
+
+  static void print(PrintWriter w, IngestJob.Result r) {
+    JsonNode s = r.summary();
+    JsonNode ds = s.get("dataset");
+    w.printf(Locale.ROOT, "ingest: %d files, %d records read, %d accepted, %d quarantined%n",
+        s.get("totals").get("files").asLong(), r.read(), r.accepted(), r.quarantined());
+    s.get("totals").get("quarantined_by_reason").fields().forEachRemaining(
+        e -> w.printf(Locale.ROOT, "  quarantined %-22s %d%n", e.getKey(), e.getValue().asLong()));
+    w.printf(Locale.ROOT, "dataset: %d requests, sessions %s (%s), %d input tokens, %.1f s span, block sizes %s%n",
+        ds.get("requests").asLong(), ds.get("sessions").isNull() ? "none" : ds.get("sessions").asText(),
+        ds.get("sessions_mode").asText(), ds.get("input_tokens").asLong(), ds.get("span_s").asDouble(),
+        ds.get("block_sizes").toString());
+    for (JsonNode f : s.get("findings")) w.println("finding: " + f.asText());
+    w.println("wrote " + r.out());
+    w.flush();
   }
 }

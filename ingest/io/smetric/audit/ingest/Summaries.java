@@ -1,0 +1,163 @@
+package io.smetric.audit.ingest;
+
+import static org.apache.spark.sql.functions.ceil;
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.countDistinct;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.max;
+import static org.apache.spark.sql.functions.min;
+import static org.apache.spark.sql.functions.size;
+import static org.apache.spark.sql.functions.sum;
+import static org.apache.spark.sql.functions.when;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.smetric.audit.common.BuildInfo;
+import io.smetric.audit.common.Json;
+import io.smetric.audit.model.Canonical;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+
+/** Builds ingest-summary.json: per-file accounting plus one aggregate pass over the final trace. */
+final class Summaries {
+  private Summaries() {}
+
+  static ObjectNode build(Dataset<Row> fin, List<FileStats> stats, Fixups fx, long originUs, IngestJob.Options o) {
+    ObjectNode root = Json.object();
+    root.put("tool", "smetric-audit");
+    root.put("version", BuildInfo.version());
+    root.put("contract", "trace-model v1.1");
+    ObjectNode params = root.putObject("parameters");
+    params.put("format", o.format() == null ? "auto" : o.format().id());
+    if (o.blockSize() == null) params.putNull("block_size");
+    else params.put("block_size", o.blockSize());
+    params.put("max_line_bytes", o.maxLineBytes());
+
+    ArrayNode files = root.putArray("files");
+    long read = 0, acc = 0, blank = 0, ooo = 0;
+    Map<String, Long> byReason = new TreeMap<>();
+    TreeSet<String> modes = new TreeSet<>();
+    List<String> findings = new ArrayList<>();
+    for (FileStats s : stats) {
+      ObjectNode f = files.addObject();
+      f.put("path", s.path);
+      f.put("format", s.format);
+      TraceFormat fmt = formatOf(s.format);
+      if (fmt != null) {
+        f.put("sessions", fmt.sessions());
+        if (s.accepted > 0) modes.add(fmt.sessions());
+      }
+      f.put("read", s.read);
+      f.put("accepted", s.accepted);
+      f.put("quarantined", s.quarantinedTotal());
+      ObjectNode qr = f.putObject("quarantined_by_reason");
+      s.quarantined.forEach(qr::put);
+      f.put("blank_lines", s.blankLines);
+      if (fmt == TraceFormat.PARQUET) f.putNull("out_of_order");
+      else f.put("out_of_order", s.outOfOrder);
+      f.put("block_count_mismatch", s.blockCountMismatch);
+      ArrayNode bs = f.putArray("block_sizes");
+      s.blockSizes.forEach(bs::add);
+      if (s.accepted > 0) {
+        f.put("first_arrival_s", s.minArrival);
+        f.put("last_arrival_s", s.maxArrival);
+      }
+      f.set("findings", IngestJob.strings(s.findings));
+      for (String x : s.findings) findings.add(s.path + ": " + x);
+      read += s.read;
+      acc += s.accepted;
+      blank += s.blankLines;
+      ooo += s.outOfOrder;
+      s.quarantined.forEach((k, v) -> byReason.merge(k, v, Long::sum));
+    }
+    long quar = byReason.values().stream().mapToLong(Long::longValue).sum();
+    ObjectNode tot = root.putObject("totals");
+    tot.put("files", stats.size());
+    tot.put("read", read);
+    tot.put("accepted", acc);
+    tot.put("quarantined", quar);
+    ObjectNode tq = tot.putObject("quarantined_by_reason");
+    byReason.forEach(tq::put);
+    tot.put("blank_lines", blank);
+    tot.put("out_of_order", ooo);
+    tot.put("files_overlapping_earlier_files", fx.filesOverlapping);
+    tot.put("sorted_on_output", true);
+
+    Row a =
+        fin.agg(
+                count(lit(1)),
+                countDistinct(col(Canonical.SESSION_ID)),
+                count(col(Canonical.SESSION_ID)),
+                count(col(Canonical.TURN)),
+                count(col(Canonical.BLOCKS)),
+                sum(when(col(Canonical.BLOCKS).isNotNull()
+                        .and(size(col(Canonical.BLOCKS)).notEqual(ceil(col(Canonical.INPUT_TOKENS).divide(col(Canonical.BLOCK_SIZE))))), lit(1L))
+                    .otherwise(lit(0L))),
+                sum(col(Canonical.INPUT_TOKENS).cast("long")),
+                sum(col(Canonical.OUTPUT_TOKENS).cast("long")),
+                min(col(Canonical.ARRIVAL_S)),
+                max(col(Canonical.ARRIVAL_S)),
+                org.apache.spark.sql.functions.collect_set(col(Canonical.BLOCK_SIZE)),
+                sum(when(col(Canonical.TURN).equalTo(0), lit(1L)).otherwise(lit(0L))),
+                sum(when(col(Canonical.BLOCKS).isNotNull(), size(col(Canonical.BLOCKS)).cast("long")).otherwise(lit(0L))))
+            .first();
+    ObjectNode ds = root.putObject("dataset");
+    long requests = a.getLong(0);
+    ds.put("requests", requests);
+    ds.put("sessions_mode", modes.size() == 1 ? modes.first() : modes.isEmpty() ? "absent" : "mixed");
+    long withSession = a.getLong(2);
+    if (withSession == 0) ds.putNull("sessions");
+    else ds.put("sessions", a.getLong(1));
+    ds.put("requests_with_session", withSession);
+    ds.put("requests_with_turn", a.getLong(3));
+    ds.put("requests_turn_0", a.isNullAt(11) ? 0 : a.getLong(11));
+    ds.put("requests_with_blocks", a.getLong(4));
+    ds.put("blocks", a.isNullAt(12) ? 0 : a.getLong(12));
+    ds.put("block_count_mismatch", a.isNullAt(5) ? 0 : a.getLong(5));
+    ds.put("input_tokens", a.getLong(6));
+    ds.put("output_tokens", a.getLong(7));
+    ds.put("first_arrival_s", a.getDouble(8));
+    ds.put("last_arrival_s", a.getDouble(9));
+    ds.put("span_s", a.getDouble(9) - a.getDouble(8));
+    ArrayNode bsz = ds.putArray("block_sizes");
+    new TreeSet<>(a.<Integer>getList(10)).forEach(bsz::add);
+    if (originUs != 0) {
+      ObjectNode t = ds.putObject("time_origin");
+      t.put("utc", Instant.ofEpochSecond(originUs / 1_000_000L).toString());
+      t.put("rule", "wall-clock timestamps are re-based to the start of the minute of the earliest first record");
+    }
+    if (fx.hasBailian()) {
+      ObjectNode b = root.putObject("bailian_sessions");
+      b.put("rule", "session = root of the parent chain; a link counts only if the parent is in the trace and arrived earlier");
+      b.put("orphan_parents", fx.orphanParents);
+      b.put("parent_not_earlier", fx.parentNotEarlier);
+      b.put("turns_shifted_by_minus_1", fx.turnShift);
+      b.put("pointer_jumping_rounds", fx.chainRounds);
+      if (fx.orphanParents > 0) findings.add(fx.orphanParents + " requests name a parent that is not in the trace; each starts its own session");
+      if (fx.parentNotEarlier > 0) findings.add(fx.parentNotEarlier + " requests name a parent that did not arrive earlier (a cycle or a clock problem); each starts its own session");
+    }
+    if (ooo > 0) findings.add(ooo + " records arrive earlier than a record before them in the same file; the output is sorted");
+    if (fx.filesOverlapping > 0) findings.add(fx.filesOverlapping + " files overlap an earlier file in time; the output is sorted");
+    long mismatch = a.isNullAt(5) ? 0 : a.getLong(5);
+    if (mismatch > 0) findings.add(mismatch + " records have a block count other than ceil(input_tokens / block_size); analyses use the first min(count, ceil) blocks");
+    if (a.getLong(4) == 0) findings.add("no block hashes: block-level analyses are not applicable");
+    if (withSession == 0) findings.add("no session ids: session metrics need session inference");
+    root.set("findings", IngestJob.strings(findings));
+    ObjectNode outs = root.putObject("outputs");
+    outs.put("trace", IngestJob.TRACE_DIR + "/");
+    outs.put("quarantine", IngestJob.QUARANTINE_DIR + "/");
+    return root;
+  }
+
+  private static TraceFormat formatOf(String id) {
+    for (TraceFormat f : TraceFormat.values()) if (f.id().equals(id)) return f;
+    return null;
+  }
+}
