@@ -106,16 +106,11 @@ public final class Characterization {
     }
   }
 
-  /** Request-level projection: no block arrays, block counts only. */
+  /** Request-level projection: scalar columns only (block arrays are read by {@link ReuseJob} alone). */
   static Dataset<Row> requests(Dataset<Row> trace) {
-    Column nBlocks = when(col(Canonical.BLOCKS).isNull(), lit(null)).otherwise(size(col(Canonical.BLOCKS)));
-    Column expected = when(col(Canonical.BLOCK_SIZE).isNull().or(col(Canonical.BLOCKS).isNull()), lit(null))
-        .otherwise(ceil(col(Canonical.INPUT_TOKENS).cast("double").divide(col(Canonical.BLOCK_SIZE))).cast("int"));
     return trace.select(col(Canonical.REQUEST_ID), col(Canonical.SESSION_ID), col(Canonical.PARENT_ID),
             col(Canonical.TURN), col(Canonical.TRIGGER), col(Canonical.ARRIVAL_S), col(Canonical.INPUT_TOKENS),
-            col(Canonical.OUTPUT_TOKENS), col(Canonical.BLOCK_SIZE), nBlocks.as("n_blocks"), expected.as("expected"))
-        .withColumn("used_blocks", when(col("n_blocks").isNull(), lit(0))
-            .otherwise(org.apache.spark.sql.functions.least(col("n_blocks"), col("expected"))))
+            col(Canonical.OUTPUT_TOKENS), col(Canonical.BLOCK_SIZE))
         .withColumn(Cols.MINUTE, floor(col(Canonical.ARRIVAL_S).divide(60)).cast("long"));
   }
 
@@ -125,22 +120,58 @@ public final class Characterization {
     persisted.add(req);
 
     Row s = req.agg(count(lit(1)), min(Canonical.ARRIVAL_S), max(Canonical.ARRIVAL_S),
-        count(Canonical.SESSION_ID), countDistinct(col(Canonical.SESSION_ID)), count("n_blocks"),
-        sum(when(col("n_blocks").notEqual(col("expected")), 1).otherwise(0)), sum(Canonical.INPUT_TOKENS),
-        sum("used_blocks"), count(Canonical.TURN), sum(when(col(Canonical.TURN).equalTo(0), 1).otherwise(0)),
+        count(Canonical.SESSION_ID), countDistinct(col(Canonical.SESSION_ID)), sum(Canonical.INPUT_TOKENS),
+        count(Canonical.TURN), sum(when(col(Canonical.TURN).equalTo(0), 1).otherwise(0)),
         org.apache.spark.sql.functions.sort_array(org.apache.spark.sql.functions.collect_set(Canonical.BLOCK_SIZE)),
-        sum(Canonical.OUTPUT_TOKENS),
-        sum(when(col("n_blocks").gt(col("expected")), 1).otherwise(0))).first();
+        sum(Canonical.OUTPUT_TOKENS)).first();
     long nReq = s.getLong(0);
     if (nReq == 0) throw new BadInputException(input.location(), "trace has no requests");
     double first = s.getDouble(1), last = s.getDouble(2);
-    long withSession = s.getLong(3), sessions = s.getLong(4), withBlocks = s.getLong(5);
-    long mismatch = s.isNullAt(6) ? 0 : s.getLong(6);
-    long mismatchLonger = s.isNullAt(13) ? 0 : s.getLong(13);
-    long prefill = s.getLong(7), usedBlocks = s.getLong(8), withTurn = s.getLong(9), turn0 = s.getLong(10);
-    List<Integer> blockSizes = s.getList(11);
+    long withSession = s.getLong(3), sessions = s.getLong(4);
+    long prefill = s.getLong(5), withTurn = s.getLong(6), turn0 = s.getLong(7);
+    List<Integer> blockSizes = s.getList(8);
+    long outputTokens = s.isNullAt(9) ? 0 : s.getLong(9);
     boolean hasSessions = withSession > 0;
-    boolean hasBlocks = withBlocks > 0 && !blockSizes.isEmpty();
+
+    // ---- block-level reuse (also counts blocks and block-count findings: one read of the arrays) ----
+    ReuseJob.Result reuse = null;
+    Map<Long, long[]> hitByMinute = new TreeMap<>(); // minute -> hit tokens[3], hit blocks[3], all blocks
+    Map<Long, long[]> hitByTurn = new TreeMap<>();
+    long[] hitTok = new long[3], hitBlk = new long[3];
+    long[] quality = new long[3];
+    long usedBlocks = 0;
+    Dataset<Row> intervalRows = null;
+    if (!blockSizes.isEmpty()) {
+      reuse = new ReuseJob(spark, input.trace()).templateMinSessions(opt.templateMinSessions()).execute();
+      persisted.add(reuse.aggregates());
+      spark.sparkContext().setJobGroup(JOB_GROUP, "characterization: assembling", false);
+      for (Row r : reuse.aggregates().filter(col(ReuseJob.KIND).notEqual(ReuseJob.KIND_INTERVAL)).collectAsList()) {
+        int kind = r.getInt(0), src = r.getInt(1);
+        long key = r.getLong(2), tok = r.getLong(3), blk = r.getLong(4);
+        if (kind == ReuseJob.KIND_QUALITY) {
+          quality[(int) key] += tok;
+          continue;
+        }
+        Map<Long, long[]> m = kind == ReuseJob.KIND_MINUTE ? hitByMinute : hitByTurn;
+        long[] v = m.computeIfAbsent(key, k -> new long[7]);
+        if (src == ReuseJob.SRC_ALL_BLOCKS) {
+          v[6] += blk;
+          if (kind == ReuseJob.KIND_MINUTE) usedBlocks += blk;
+          continue;
+        }
+        v[src] += tok;
+        v[3 + src] += blk;
+        if (kind == ReuseJob.KIND_MINUTE) {
+          hitTok[src] += tok;
+          hitBlk[src] += blk;
+        }
+      }
+      intervalRows = reuse.aggregates().filter(col(ReuseJob.KIND).equalTo(ReuseJob.KIND_INTERVAL));
+    }
+    long withBlocks = quality[ReuseJob.Q_WITH_BLOCKS];
+    long mismatch = quality[ReuseJob.Q_MISMATCH], mismatchLonger = quality[ReuseJob.Q_LONGER];
+    boolean hasBlocks = withBlocks > 0;
+    if (!hasBlocks) intervalRows = null;
 
     ObjectNode json = Json.object();
     json.put("format", FORMAT);
@@ -164,7 +195,7 @@ public final class Characterization {
     ArrayNode bs = tr.putArray("block_sizes");
     for (Integer b : blockSizes) bs.add(b);
     tr.put("prefill_tokens", prefill);
-    tr.put("output_tokens", s.isNullAt(12) ? 0 : s.getLong(12));
+    tr.put("output_tokens", outputTokens);
     tr.put("blocks", usedBlocks);
 
     ObjectNode dq = json.putObject("data_quality");
@@ -181,42 +212,20 @@ public final class Characterization {
 
     Map<String, Dataset<Row>> tables = new LinkedHashMap<>();
 
-    // ---- per-minute and per-turn request totals (driver: O(minutes + turns)) ----
-    List<Row> minuteRows = req.groupBy(Cols.MINUTE).agg(count(lit(1)), sum(Canonical.INPUT_TOKENS), sum("used_blocks"))
-        .orderBy(Cols.MINUTE).collectAsList();
-    List<Row> turnRows = req.filter(col(Canonical.TURN).isNotNull()).groupBy(Canonical.TURN)
-        .agg(count(lit(1)), sum(Canonical.INPUT_TOKENS), sum("used_blocks")).orderBy(Canonical.TURN).collectAsList();
-
-    // ---- block-level reuse ----
-    ReuseJob.Result reuse = null;
-    Map<Long, long[]> hitByMinute = new TreeMap<>(); // minute -> tokens[3], blocks[3]
-    Map<Long, long[]> hitByTurn = new TreeMap<>();
-    long[] hitTok = new long[3], hitBlk = new long[3];
-    Dataset<Row> intervalRows = null;
-    if (hasBlocks) {
-      reuse = new ReuseJob(spark, input.trace()).templateMinSessions(opt.templateMinSessions()).execute();
-      persisted.add(reuse.aggregates());
-      spark.sparkContext().setJobGroup(JOB_GROUP, "characterization: assembling", false);
-      for (Row r : reuse.aggregates().filter(col(ReuseJob.KIND).notEqual(ReuseJob.KIND_INTERVAL)).collectAsList()) {
-        int kind = r.getInt(0), src = r.getInt(1);
-        long key = r.getLong(2), tok = r.getLong(3), blk = r.getLong(4);
-        Map<Long, long[]> m = kind == ReuseJob.KIND_MINUTE ? hitByMinute : hitByTurn;
-        long[] v = m.computeIfAbsent(key, k -> new long[6]);
-        v[src] += tok;
-        v[3 + src] += blk;
-        if (kind == ReuseJob.KIND_MINUTE) {
-          hitTok[src] += tok;
-          hitBlk[src] += blk;
-        }
-      }
-      intervalRows = reuse.aggregates().filter(col(ReuseJob.KIND).equalTo(ReuseJob.KIND_INTERVAL));
+    if (reuse != null) {
       ObjectNode passes = json.putObject("plan_counters");
       passes.put("distinct_blocks", reuse.distinctBlocks());
-      passes.put("partition_block_pairs_shuffled", reuse.pairRecords());
+      passes.put("partition_block_pairs", reuse.pairRecords());
       passes.put("multi_fragment_blocks", reuse.multiFragmentBlocks());
       passes.put("template_blocks", reuse.templateBlocks());
-      passes.put("run_records_shuffled", reuse.runRecords());
+      passes.put("run_records", reuse.runRecords());
     }
+
+    // ---- per-minute and per-turn request totals (driver: O(minutes + turns)) ----
+    List<Row> minuteRows = req.groupBy(Cols.MINUTE).agg(count(lit(1)), sum(Canonical.INPUT_TOKENS))
+        .orderBy(Cols.MINUTE).collectAsList();
+    List<Row> turnRows = req.filter(col(Canonical.TURN).isNotNull()).groupBy(Canonical.TURN)
+        .agg(count(lit(1)), sum(Canonical.INPUT_TOKENS)).orderBy(Canonical.TURN).collectAsList();
 
     // ---- order statistics, one pass for every distribution ----
     List<Dataset<Row>> statInputs = new ArrayList<>();
@@ -472,10 +481,11 @@ public final class Characterization {
       .add(Cols.hitTokens(Source.INTER_SESSION), DataTypes.LongType)
       .add(Cols.REUSE_TOKEN, DataTypes.DoubleType).add(Cols.REUSE_BLOCK, DataTypes.DoubleType);
 
-  private static Object[] seriesValues(long n, long prefill, long blocks, long[] hit, boolean hasBlocks) {
+  private static Object[] seriesValues(long n, long prefill, long[] hit, boolean hasBlocks) {
     if (n == 0) return new Object[] {0L, null, null, null, null, null, null, null, null, null};
     if (!hasBlocks) return new Object[] {n, prefill, null, null, null, null, null, null, null, null};
-    long[] h = hit == null ? new long[6] : hit;
+    long[] h = hit == null ? new long[7] : hit;
+    long blocks = h[6];
     long ht = h[0] + h[1] + h[2], hb = h[3] + h[4] + h[5];
     return new Object[] {n, prefill, blocks, ht, hb, h[0], h[1], h[2],
         prefill == 0 ? null : (double) ht / prefill, blocks == 0 ? null : (double) hb / blocks};
@@ -488,8 +498,8 @@ public final class Characterization {
     List<Row> out = new ArrayList<>();
     for (long m = (long) Math.floor(first / 60.0); m <= (long) Math.floor(last / 60.0); m++) {
       Row r = byMinute.get(m);
-      Object[] v = r == null ? seriesValues(0, 0, 0, null, hasBlocks)
-          : seriesValues(r.getLong(1), r.getLong(2), r.getLong(3), hit.get(m), hasBlocks);
+      Object[] v = r == null ? seriesValues(0, 0, null, hasBlocks)
+          : seriesValues(r.getLong(1), r.getLong(2), hit.get(m), hasBlocks);
       Object[] row = new Object[v.length + 2];
       row[0] = m;
       row[1] = 60.0 * m;
@@ -505,7 +515,7 @@ public final class Characterization {
     List<Row> out = new ArrayList<>();
     for (Row r : turnRows) {
       int t = r.getInt(0);
-      Object[] v = seriesValues(r.getLong(1), r.getLong(2), r.getLong(3), hit.get((long) t), hasBlocks);
+      Object[] v = seriesValues(r.getLong(1), r.getLong(2), hit.get((long) t), hasBlocks);
       Object[] row = new Object[v.length + 1];
       row[0] = t;
       System.arraycopy(v, 0, row, 1, v.length);

@@ -1,17 +1,26 @@
 package io.smetric.audit.characterize;
 
 import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.collect_set;
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.countDistinct;
+import static org.apache.spark.sql.functions.explode;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.max;
 import static org.apache.spark.sql.functions.sum;
+import static org.apache.spark.sql.functions.when;
 
 import io.smetric.audit.model.Canonical;
 import it.unimi.dsi.fastutil.longs.Long2DoubleOpenHashMap;
 import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
-import it.unimi.dsi.fastutil.ints.IntArrayList;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
+import java.util.Set;
 import java.util.List;
 import org.apache.spark.Partitioner;
+import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Dataset;
@@ -24,6 +33,7 @@ import org.apache.spark.sql.catalyst.util.ArrayData;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
+import org.apache.spark.util.CollectionAccumulator;
 import org.apache.spark.util.LongAccumulator;
 import scala.Tuple2;
 
@@ -66,16 +76,19 @@ public final class ReuseJob {
   public static final int KIND_MINUTE = 1;
   public static final int KIND_TURN = 2;
   public static final int KIND_INTERVAL = 3;
+  /** Data-quality counters: key {@link #Q_WITH_BLOCKS}, {@link #Q_MISMATCH}, {@link #Q_LONGER}; tokens = count. */
+  public static final int KIND_QUALITY = 4;
+  public static final int Q_WITH_BLOCKS = 0;
+  public static final int Q_MISMATCH = 1;
+  public static final int Q_LONGER = 2;
+  /** Source slot of minute/turn rows holding all blocks the requests use (hit or not). */
+  public static final int SRC_ALL_BLOCKS = 3;
   private static final int KIND_RUN = 0;
 
   private static final StructType R1 = new StructType()
       .add("c", DataTypes.LongType, false).add("pid", DataTypes.IntegerType, false)
       .add("cnt", DataTypes.LongType, false).add("multi", DataTypes.BooleanType, false)
       .add("root", DataTypes.LongType, true);
-
-  private static final StructType R2 = new StructType()
-      .add("pid", DataTypes.IntegerType, false).add("c", DataTypes.LongType, false)
-      .add("cnt", DataTypes.LongType, false).add("tmpl", DataTypes.BooleanType, false);
 
   /** Runs (kind 0) and aggregates (kinds 1-3) share one schema so that one pass emits both. */
   private static final StructType R3 = new StructType()
@@ -115,64 +128,49 @@ public final class ReuseJob {
   }
 
   private Result run() {
-    Dataset<Row> sorted = trace.select(
-            col(Canonical.SESSION_ID), col(Canonical.REQUEST_ID), col(Canonical.TURN), col(Canonical.PARENT_ID),
-            col(Canonical.TRIGGER), col(Canonical.ARRIVAL_S), col(Canonical.INPUT_TOKENS), col(Canonical.BLOCK_SIZE),
-            col(Canonical.BLOCKS), col(Canonical.SEQ))
-        .sortWithinPartitions(Canonical.ARRIVAL_S, Canonical.SEQ);
+    // Input order is kept: ingest writes (arrival_s, seq) order, and pass 1 records which
+    // partitions are not sorted so that pass 3 sorts only those (in memory, one partition).
+    Dataset<Row> selected = trace.select(
+        col(Canonical.SESSION_ID), col(Canonical.REQUEST_ID), col(Canonical.TURN), col(Canonical.PARENT_ID),
+        col(Canonical.TRIGGER), col(Canonical.ARRIVAL_S), col(Canonical.INPUT_TOKENS), col(Canonical.BLOCK_SIZE),
+        col(Canonical.BLOCKS), col(Canonical.SEQ));
     // One RDD object for passes 1 and 3: the same partitions, recomputed deterministically.
-    JavaRDD<InternalRow> input = sorted.queryExecution().toRdd().toJavaRDD();
+    JavaRDD<InternalRow> input = selected.queryExecution().toRdd().toJavaRDD();
     int nParts = input.getNumPartitions();
 
-    LongAccumulator pairs = spark.sparkContext().longAccumulator("reuse.pairRecords");
-    LongAccumulator multiBlocks = spark.sparkContext().longAccumulator("reuse.multiFragmentBlocks");
-    LongAccumulator tmplBlocks = spark.sparkContext().longAccumulator("reuse.templateBlocks");
-    LongAccumulator distinct = spark.sparkContext().longAccumulator("reuse.distinctBlocks");
     LongAccumulator runs = spark.sparkContext().longAccumulator("reuse.runRecords");
+    CollectionAccumulator<Integer> unsorted = spark.sparkContext().collectionAccumulator("reuse.unsortedPartitions");
 
     // Pass 1: per (partition, block) counts, map side.
-    JavaRDD<Row> r1 = input.mapPartitionsWithIndex((pid, it) -> pass1(pid, it), true);
+    JavaRDD<Row> r1 = input.mapPartitionsWithIndex((pid, it) -> pass1(pid, it, unsorted), true);
     Dataset<Row> r1ds = spark.createDataFrame(r1, R1);
 
-    // Pass 2: per block; emit (partition, block, count, template) for multi-fragment blocks only.
-    final int k = templateMinSessions;
-    Dataset<Row> r2 = r1ds.groupByKey((org.apache.spark.api.java.function.MapFunction<Row, Long>) r -> r.getLong(0),
-            Encoders.LONG())
-        .flatMapGroups((org.apache.spark.api.java.function.FlatMapGroupsFunction<Long, Row, Row>) (c, it) -> {
-          IntArrayList pids = new IntArrayList();
-          LongOpenHashSet roots = new LongOpenHashSet();
-          long cnt = 0;
-          boolean multi = false;
-          while (it.hasNext()) {
-            Row r = it.next();
-            pairs.add(1);
-            if (!r.isNullAt(4)) {
-              roots.add(r.getLong(4));
-              continue;
-            }
-            pids.add(r.getInt(1));
-            cnt += r.getLong(2);
-            multi |= r.getBoolean(3);
-          }
-          distinct.add(1);
-          if (pids.size() > 1) multi = true;
-          List<Row> out = new ArrayList<>();
-          if (multi) {
-            boolean tmpl = roots.size() >= k;
-            multiBlocks.add(1);
-            if (tmpl) tmplBlocks.add(1);
-            for (int i = 0; i < pids.size(); i++) out.add(RowFactory.create(pids.getInt(i), c, cnt, tmpl));
-          }
-          return out.iterator();
-        }, Encoders.row(R2));
-
+    // Pass 2: per block (hash aggregate); for multi-fragment blocks, (partition, block, count, template).
+    Dataset<Row> perBlock = r1ds.groupBy("c").agg(
+        sum("cnt").as("cnt"),
+        sum(when(col("root").isNull(), 1).otherwise(0)).as("nrec"),
+        max(col("multi").cast("int")).as("multi"),
+        collect_set(when(col("root").isNull(), col("pid"))).as("pids"),
+        countDistinct(col("root")).as("roots"))
+        .persist(StorageLevel.MEMORY_AND_DISK());
+    Row counts = perBlock.agg(count(lit(1)), sum("nrec"), sum(when(col("nrec").gt(1).or(col("multi").equalTo(1)), 1).otherwise(0)),
+        sum(when(col("nrec").gt(1).or(col("multi").equalTo(1)).and(col("roots").geq(templateMinSessions)), 1)
+            .otherwise(0))).first();
+    long distinct = counts.getLong(0);
+    long pairs = counts.isNullAt(1) ? 0 : counts.getLong(1);
+    long multiBlocks = counts.isNullAt(2) ? 0 : counts.getLong(2);
+    long tmplBlocks = counts.isNullAt(3) ? 0 : counts.getLong(3);
+    Dataset<Row> r2 = perBlock.filter(col("nrec").gt(1).or(col("multi").equalTo(1)))
+        .select(explode(col("pids")).as("pid"), col("c"), col("cnt"),
+            col("roots").geq(templateMinSessions).as("tmpl"));
     JavaRDD<long[]> info = r2.javaRDD()
         .mapToPair(r -> new Tuple2<>(r.getInt(0), new long[] {r.getLong(1), r.getLong(2), r.getBoolean(3) ? 1 : 0}))
         .partitionBy(new IdentityPartitioner(nParts))
         .values();
+    Set<Integer> unsortedPids = new HashSet<>(unsorted.value());
 
     // Pass 3: local hits + run records.
-    JavaRDD<Row> r3 = input.zipPartitions(info, (in, inf) -> pass3(in, inf, runs));
+    JavaRDD<Row> r3 = input.zipPartitions(info, (in, inf) -> pass3(in, inf, runs, unsortedPids));
     Dataset<Row> r3ds = spark.createDataFrame(r3, R3).persist(StorageLevel.MEMORY_AND_DISK());
     try {
       // Pass 4: runs by key in time order.
@@ -184,9 +182,10 @@ public final class ReuseJob {
           .groupBy(KIND, SRC, KEY).agg(sum(TOKENS).as(TOKENS), sum(BLOCKS).as(BLOCKS))
           .persist(StorageLevel.MEMORY_AND_DISK());
       aggs.count();
-      return new Result(aggs, pairs.value(), multiBlocks.value(), tmplBlocks.value(), runs.value(), distinct.value());
+      return new Result(aggs, pairs, multiBlocks, tmplBlocks, runs.value(), distinct);
     } finally {
       r3ds.unpersist(false);
+      perBlock.unpersist(false);
     }
   }
 
@@ -243,13 +242,21 @@ public final class ReuseJob {
         && !Canonical.TRIGGER_SUBAGENT.equals(r.getUTF8String(I_TRIGGER).toString());
   }
 
-  static Iterator<Row> pass1(int pid, Iterator<InternalRow> it) {
+  static Iterator<Row> pass1(int pid, Iterator<InternalRow> it, CollectionAccumulator<Integer> unsorted) {
     Long2LongOpenHashMap cnt = new Long2LongOpenHashMap();
+    double lastA = Double.NEGATIVE_INFINITY;
+    long lastSeq = Long.MIN_VALUE;
+    boolean sorted = true;
     Long2LongOpenHashMap sess = new Long2LongOpenHashMap();
     LongOpenHashSet multi = new LongOpenHashSet();
     List<Row> out = new ArrayList<>();
     while (it.hasNext()) {
       InternalRow r = it.next();
+      double a0 = r.getDouble(I_ARRIVAL);
+      long q0 = r.getLong(I_SEQ);
+      if (a0 < lastA || (a0 == lastA && q0 < lastSeq)) sorted = false;
+      lastA = a0;
+      lastSeq = q0;
       int n = usedBlocks(r);
       if (n == 0) continue;
       long s = sessionKey(r);
@@ -263,6 +270,7 @@ public final class ReuseJob {
         if (root) out.add(RowFactory.create(c, pid, 0L, false, s));
       }
     }
+    if (!sorted) unsorted.add(pid);
     for (Long2LongOpenHashMap.Entry e : cnt.long2LongEntrySet()) {
       long c = e.getLongKey();
       out.add(RowFactory.create(c, pid, e.getLongValue(), multi.contains(c), null));
@@ -274,12 +282,12 @@ public final class ReuseJob {
 
   /** Token and block sums by (kind, source, key), folded locally before any shuffle. */
   static final class Agg {
-    final Long2LongOpenHashMap[][] tok = new Long2LongOpenHashMap[4][NSRC];
-    final Long2LongOpenHashMap[][] blk = new Long2LongOpenHashMap[4][NSRC];
+    final Long2LongOpenHashMap[][] tok = new Long2LongOpenHashMap[5][NSRC + 1];
+    final Long2LongOpenHashMap[][] blk = new Long2LongOpenHashMap[5][NSRC + 1];
 
     Agg() {
-      for (int k = 1; k <= 3; k++) {
-        for (int s = 0; s < NSRC; s++) {
+      for (int k = 1; k <= 4; k++) {
+        for (int s = 0; s <= NSRC; s++) {
           tok[k][s] = new Long2LongOpenHashMap();
           blk[k][s] = new Long2LongOpenHashMap();
         }
@@ -292,14 +300,24 @@ public final class ReuseJob {
       add(KIND_INTERVAL, src, intervalUs, tokens, blocks);
     }
 
+    /** All blocks a request uses (source slot {@link #SRC_ALL_BLOCKS}), by minute and turn. */
+    void request(long minute, int turnOrMin, long blocks) {
+      add(KIND_MINUTE, SRC_ALL_BLOCKS, minute, 0, blocks);
+      if (turnOrMin != Integer.MIN_VALUE) add(KIND_TURN, SRC_ALL_BLOCKS, turnOrMin, 0, blocks);
+    }
+
+    void quality(int key) {
+      add(KIND_QUALITY, 0, key, 1, 0);
+    }
+
     private void add(int kind, int src, long key, long tokens, long blocks) {
       tok[kind][src].addTo(key, tokens);
       blk[kind][src].addTo(key, blocks);
     }
 
     void emit(List<Row> out) {
-      for (int k = 1; k <= 3; k++) {
-        for (int s = 0; s < NSRC; s++) {
+      for (int k = 1; k <= 4; k++) {
+        for (int s = 0; s <= NSRC; s++) {
           for (Long2LongOpenHashMap.Entry e : tok[k][s].long2LongEntrySet()) {
             out.add(RowFactory.create(k, 0L, 0.0, 0L, 0L, s, e.getLongKey(), e.getLongValue(),
                 blk[k][s].get(e.getLongKey()), 0L, null, false));
@@ -313,7 +331,19 @@ public final class ReuseJob {
     return Math.round((now - prev) * 1e6);
   }
 
-  static Iterator<Row> pass3(Iterator<InternalRow> in, Iterator<long[]> info, LongAccumulator runs) {
+  static Iterator<Row> pass3(Iterator<InternalRow> rows, Iterator<long[]> info, LongAccumulator runs,
+      Set<Integer> unsortedPids) {
+    Iterator<InternalRow> in = rows;
+    if (unsortedPids.contains(TaskContext.getPartitionId())) {
+      // Fallback for inputs not in (arrival_s, seq) order: this partition is sorted in memory.
+      List<InternalRow> buf = new ArrayList<>();
+      while (rows.hasNext()) buf.add(rows.next().copy());
+      buf.sort((x, y) -> {
+        int c = Double.compare(x.getDouble(I_ARRIVAL), y.getDouble(I_ARRIVAL));
+        return c != 0 ? c : Long.compare(x.getLong(I_SEQ), y.getLong(I_SEQ));
+      });
+      in = buf.iterator();
+    }
     Long2LongOpenHashMap multiCnt = new Long2LongOpenHashMap();
     multiCnt.defaultReturnValue(-1);
     LongOpenHashSet tmpl = new LongOpenHashSet();
@@ -329,17 +359,24 @@ public final class ReuseJob {
     long nRuns = 0;
     while (in.hasNext()) {
       InternalRow r = in.next();
-      int n = usedBlocks(r);
-      if (n == 0) continue;
-      double a = r.getDouble(I_ARRIVAL);
-      long seq = r.getLong(I_SEQ);
-      long s = sessionKey(r);
-      long minute = (long) Math.floor(a / 60.0);
-      Integer turn = r.isNullAt(I_TURN) ? null : r.getInt(I_TURN);
-      int turnKey = turn == null ? Integer.MIN_VALUE : turn;
+      if (r.isNullAt(I_BLOCKS) || r.isNullAt(I_BSIZE) || r.getInt(I_BSIZE) <= 0) continue;
       int b = r.getInt(I_BSIZE);
       int input = r.getInt(I_INPUT);
       ArrayData arr = r.getArray(I_BLOCKS);
+      int len = arr.numElements();
+      int exp = Canonical.expectedBlocks(input, b);
+      double a = r.getDouble(I_ARRIVAL);
+      long minute = (long) Math.floor(a / 60.0);
+      Integer turn = r.isNullAt(I_TURN) ? null : r.getInt(I_TURN);
+      int turnKey = turn == null ? Integer.MIN_VALUE : turn;
+      int n = Math.min(len, exp);
+      agg.quality(Q_WITH_BLOCKS);
+      if (len != exp) agg.quality(Q_MISMATCH);
+      if (len > exp) agg.quality(Q_LONGER);
+      agg.request(minute, turnKey, n);
+      if (n == 0) continue;
+      long seq = r.getLong(I_SEQ);
+      long s = sessionKey(r);
       boolean inRun = false;
       long runC = 0, runCnt = 0, runW = 0, runNb = 0;
       for (int i = 0; i < n; i++) {
