@@ -11,7 +11,10 @@ import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.when;
 
 import io.smetric.audit.model.Canonical;
-import it.unimi.dsi.fastutil.longs.Long2DoubleOpenHashMap;
+import it.unimi.dsi.fastutil.doubles.DoubleArrayList;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import java.util.ArrayList;
@@ -242,14 +245,45 @@ public final class ReuseJob {
         && !Canonical.TRIGGER_SUBAGENT.equals(r.getUTF8String(I_TRIGGER).toString());
   }
 
+  /** Used block ids of a request, copied (rows are reused by the reader). */
+  private static long[] usedIds(InternalRow r, int n) {
+    long[] out = new long[n];
+    ArrayData a = r.getArray(I_BLOCKS);
+    for (int i = 0; i < n; i++) out[i] = a.getLong(i);
+    return out;
+  }
+
+  /** Length of the common prefix of x[0..nx) and y[0..ny): a plain array compare, no hashing. */
+  static int lcp(long[] x, int nx, long[] y, int ny) {
+    int m = Math.min(nx, ny);
+    int i = 0;
+    while (i < m && x[i] == y[i]) i++;
+    return i;
+  }
+
+  /** Pass-1 state of one session inside the partition: its latest request and when each position was first held. */
+  static final class Chain1 {
+    long[] prev = new long[0];
+    int[] since = new int[0];
+    int requests;
+  }
+
+  /**
+   * Occurrence counts without touching every occurrence: a request shares its first L blocks with
+   * the previous request of its session (L = common prefix), so those positions just stay "held";
+   * only the blocks that leave (positions >= L of the previous request: count += requests held)
+   * and the blocks that arrive (positions >= L of this one) are hashed. Counts are
+   * order-independent, so this pass needs no sorting.
+   */
   static Iterator<Row> pass1(int pid, Iterator<InternalRow> it, CollectionAccumulator<Integer> unsorted) {
     Long2LongOpenHashMap cnt = new Long2LongOpenHashMap();
+    Long2LongOpenHashMap sess = new Long2LongOpenHashMap();
+    LongOpenHashSet multi = new LongOpenHashSet();
+    Long2ObjectOpenHashMap<Chain1> chains = new Long2ObjectOpenHashMap<>();
+    List<Row> out = new ArrayList<>();
     double lastA = Double.NEGATIVE_INFINITY;
     long lastSeq = Long.MIN_VALUE;
     boolean sorted = true;
-    Long2LongOpenHashMap sess = new Long2LongOpenHashMap();
-    LongOpenHashSet multi = new LongOpenHashSet();
-    List<Row> out = new ArrayList<>();
     while (it.hasNext()) {
       InternalRow r = it.next();
       double a0 = r.getDouble(I_ARRIVAL);
@@ -258,17 +292,34 @@ public final class ReuseJob {
       lastA = a0;
       lastSeq = q0;
       int n = usedBlocks(r);
-      if (n == 0) continue;
+      boolean hasSession = !r.isNullAt(I_SESSION);
+      if (n == 0 && !hasSession) continue;
       long s = sessionKey(r);
-      boolean root = rootTurn0(r);
-      ArrayData a = r.getArray(I_BLOCKS);
-      for (int i = 0; i < n; i++) {
-        long c = a.getLong(i);
-        if (cnt.addTo(c, 1) == 0) sess.put(c, s);
-        else if (sess.get(c) != s) multi.add(c);
+      long[] cur = usedIds(r, n);
+      if (rootTurn0(r)) {
         // the reducer counts distinct sessions, so a repeated turn-0 request is harmless
-        if (root) out.add(RowFactory.create(c, pid, 0L, false, s));
+        for (int i = 0; i < n; i++) out.add(RowFactory.create(cur[i], pid, 0L, false, s));
       }
+      Chain1 ch = hasSession ? chains.computeIfAbsent(s, k -> new Chain1()) : new Chain1();
+      int l = lcp(ch.prev, ch.prev.length, cur, n);
+      for (int i = l; i < ch.prev.length; i++) cnt.addTo(ch.prev[i], ch.requests - ch.since[i]);
+      int[] since = new int[n];
+      System.arraycopy(ch.since, 0, since, 0, l);
+      for (int i = l; i < n; i++) {
+        since[i] = ch.requests;
+        long c = cur[i];
+        if (!sess.containsKey(c)) sess.put(c, s);
+        else if (sess.get(c) != s) multi.add(c);
+      }
+      ch.prev = cur;
+      ch.since = since;
+      ch.requests++;
+      if (!hasSession) {
+        for (int i = 0; i < n; i++) cnt.addTo(cur[i], 1);
+      }
+    }
+    for (Chain1 ch : chains.values()) {
+      for (int i = 0; i < ch.prev.length; i++) cnt.addTo(ch.prev[i], ch.requests - ch.since[i]);
     }
     if (!sorted) unsorted.add(pid);
     for (Long2LongOpenHashMap.Entry e : cnt.long2LongEntrySet()) {
@@ -331,6 +382,31 @@ public final class ReuseJob {
     return Math.round((now - prev) * 1e6);
   }
 
+  /** Pass-3 state of one session inside the partition. */
+  static final class Chain3 {
+    long[] prev = new long[0];
+    double arrival;
+    int[] runStart = new int[0];
+    int[] runEnd = new int[0];
+    long[] runKey = new long[0];
+    final DoubleArrayList arrivals = new DoubleArrayList();
+    final IntArrayList lcps = new IntArrayList();
+  }
+
+  /** Tokens of blocks [from, to) of a request: min(to B, input) - from B. */
+  static long tokens(int from, int to, int b, int input) {
+    if (to <= from) return 0;
+    return Math.min((long) to * b, input) - (long) from * b;
+  }
+
+  /**
+   * Hits of single-fragment blocks folded into aggregates, and one record per (request, run of
+   * multi-fragment blocks). The first L blocks a request shares with the previous request of its
+   * session are settled in O(runs): its single-fragment blocks are intra-session hits whose latest
+   * holder is that previous request, and its runs are the previous request's runs there (a run
+   * never straddles L: equal counts across L would force the same next block). Only blocks from
+   * L on are hashed.
+   */
   static Iterator<Row> pass3(Iterator<InternalRow> rows, Iterator<long[]> info, LongAccumulator runs,
       Set<Integer> unsortedPids) {
     Iterator<InternalRow> in = rows;
@@ -352,18 +428,21 @@ public final class ReuseJob {
       multiCnt.put(x[0], x[1]);
       if (x[2] != 0) tmpl.add(x[0]);
     }
-    Long2DoubleOpenHashMap last = new Long2DoubleOpenHashMap();
-    last.defaultReturnValue(Double.NaN);
+    // single-fragment block -> (request index in its session's chain << 32 | position) of its latest touch
+    Long2LongOpenHashMap touched = new Long2LongOpenHashMap();
+    touched.defaultReturnValue(-1);
+    Long2ObjectOpenHashMap<Chain3> chains = new Long2ObjectOpenHashMap<>();
     Agg agg = new Agg();
     List<Row> out = new ArrayList<>();
     long nRuns = 0;
+    IntArrayList rs = new IntArrayList(), re = new IntArrayList();
+    LongArrayList rk = new LongArrayList();
     while (in.hasNext()) {
       InternalRow r = in.next();
       if (r.isNullAt(I_BLOCKS) || r.isNullAt(I_BSIZE) || r.getInt(I_BSIZE) <= 0) continue;
       int b = r.getInt(I_BSIZE);
       int input = r.getInt(I_INPUT);
-      ArrayData arr = r.getArray(I_BLOCKS);
-      int len = arr.numElements();
+      int len = r.getArray(I_BLOCKS).numElements();
       int exp = Canonical.expectedBlocks(input, b);
       double a = r.getDouble(I_ARRIVAL);
       long minute = (long) Math.floor(a / 60.0);
@@ -374,44 +453,81 @@ public final class ReuseJob {
       if (len != exp) agg.quality(Q_MISMATCH);
       if (len > exp) agg.quality(Q_LONGER);
       agg.request(minute, turnKey, n);
-      if (n == 0) continue;
+      boolean hasSession = !r.isNullAt(I_SESSION);
+      if (n == 0 && !hasSession) continue;
       long seq = r.getLong(I_SEQ);
       long s = sessionKey(r);
-      boolean inRun = false;
-      long runC = 0, runCnt = 0, runW = 0, runNb = 0;
-      for (int i = 0; i < n; i++) {
-        long c = arr.getLong(i);
-        long w = Math.min(b, input - (long) i * b);
-        long cnt = multiCnt.get(c);
-        if (cnt >= 0) {
-          if (inRun && cnt == runCnt) {
-            runW += w;
-            runNb++;
-          } else {
-            if (inRun) {
-              out.add(runRow(runC, a, seq, s, runW, runNb, minute, turn, tmpl.contains(runC)));
-              nRuns++;
-            }
-            inRun = true;
-            runC = c;
-            runCnt = cnt;
-            runW = w;
-            runNb = 1;
-          }
-        } else {
-          if (inRun) {
-            out.add(runRow(runC, a, seq, s, runW, runNb, minute, turn, tmpl.contains(runC)));
-            nRuns++;
-            inRun = false;
-          }
-          // single-fragment block: every earlier occurrence is in this session and this partition
-          double prev = last.put(c, a);
-          if (!Double.isNaN(prev)) agg.hit(Source.INTRA_SESSION.ordinal(), minute, turnKey, intervalUs(a, prev), w, 1);
+      long[] cur = usedIds(r, n);
+      Chain3 ch = hasSession ? chains.computeIfAbsent(s, k -> new Chain3()) : null;
+      int l = ch == null ? 0 : lcp(ch.prev, ch.prev.length, cur, n);
+      int self = ch == null ? 0 : ch.arrivals.size(); // this request's index in the chain
+      rs.clear();
+      re.clear();
+      rk.clear();
+      // inherited region [0, l)
+      long multiBlocks = 0, multiTokens = 0;
+      if (ch != null) {
+        for (int k = 0; k < ch.runStart.length && ch.runEnd[k] <= l; k++) {
+          long t = tokens(ch.runStart[k], ch.runEnd[k], b, input);
+          out.add(runRow(ch.runKey[k], a, seq, s, t, ch.runEnd[k] - ch.runStart[k], minute, turn, tmpl.contains(ch.runKey[k])));
+          nRuns++;
+          multiBlocks += ch.runEnd[k] - ch.runStart[k];
+          multiTokens += t;
+          rs.add(ch.runStart[k]);
+          re.add(ch.runEnd[k]);
+          rk.add(ch.runKey[k]);
+        }
+        long singleBlocks = l - multiBlocks;
+        if (singleBlocks > 0) {
+          agg.hit(Source.INTRA_SESSION.ordinal(), minute, turnKey, intervalUs(a, ch.arrival),
+              tokens(0, l, b, input) - multiTokens, singleBlocks);
         }
       }
-      if (inRun) {
-        out.add(runRow(runC, a, seq, s, runW, runNb, minute, turn, tmpl.contains(runC)));
-        nRuns++;
+      // touched region [l, n)
+      int runFrom = -1;
+      long runC = 0, runCnt = 0;
+      for (int i = l; i <= n; i++) {
+        long c = i < n ? cur[i] : 0;
+        long cnt = i < n ? multiCnt.get(c) : -1;
+        if (runFrom >= 0 && (cnt < 0 || cnt != runCnt)) {
+          out.add(runRow(runC, a, seq, s, tokens(runFrom, i, b, input), i - runFrom, minute, turn, tmpl.contains(runC)));
+          nRuns++;
+          rs.add(runFrom);
+          re.add(i);
+          rk.add(runC);
+          runFrom = -1;
+        }
+        if (i == n) break;
+        if (cnt >= 0) {
+          if (runFrom < 0) {
+            runFrom = i;
+            runC = c;
+            runCnt = cnt;
+          }
+          continue;
+        }
+        // single-fragment block: all its occurrences are in this session and this partition
+        if (ch == null) continue; // a request without a session: never seen again
+        long t = touched.get(c);
+        if (t >= 0) {
+          // seen before but not in the previous request (the session went back to an older state):
+          // its latest holder is the end of the chain of requests that kept it after that touch
+          int k = (int) (t >>> 32);
+          int pos = (int) t;
+          while (k + 1 < self && ch.lcps.getInt(k + 1) > pos) k++;
+          agg.hit(Source.INTRA_SESSION.ordinal(), minute, turnKey, intervalUs(a, ch.arrivals.getDouble(k)),
+              tokens(i, i + 1, b, input), 1);
+        }
+        touched.put(c, ((long) self << 32) | i);
+      }
+      if (ch != null) {
+        ch.prev = cur;
+        ch.arrival = a;
+        ch.runStart = rs.toIntArray();
+        ch.runEnd = re.toIntArray();
+        ch.runKey = rk.toLongArray();
+        ch.arrivals.add(a);
+        ch.lcps.add(l);
       }
     }
     agg.emit(out);

@@ -261,4 +261,22 @@ class CharacterizationTest {
     assertEquals(0.0, v(j, "reuse_interval", "intra_session", "p50_s"), EPS);
     assertEquals(0.0, v(j, "sessions", "think_time_s", "p50"), EPS);
   }
+
+  // ---------- a session going back to an older prefix ----------
+  // r0 t=0 [1,2]; r1 t=10 [1,2,5] hits c1,c12 (32 tokens, 10 s); r2 t=20 [7] (history dropped);
+  // r3 t=30 [1,2,8] hits c1,c12 again: the latest request holding them is r1, so 20 s (not 30).
+  // hits 64 / prefill 32+48+16+48 = 144; intra intervals 32 @ 10 s, 32 @ 20 s -> p50 10, p90 20
+  @Test
+  void sessionReturnsToOlderPrefix_intervalFromLatestHolder() {
+    Dataset<Row> ds = Traces.builder()
+        .simple("r0", "A", 0, 0, 1, 2)
+        .simple("r1", "A", 1, 10, 1, 2, 5)
+        .simple("r2", "A", 2, 20, 7)
+        .simple("r3", "A", 3, 30, 1, 2, 8)
+        .toDataset(TestSpark.get()).coalesce(1);
+    ObjectNode j = analyze(ds, Characterization.Options.defaults(1));
+    assertEquals(64.0 / 144, v(j, "reuse", "token_weighted"), EPS);
+    assertEquals(10.0, v(j, "reuse_interval", "intra_session", "p50_s"), EPS);
+    assertEquals(20.0, v(j, "reuse_interval", "intra_session", "p90_s"), EPS);
+  }
 }

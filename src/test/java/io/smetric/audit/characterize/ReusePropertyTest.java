@@ -29,7 +29,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Property: on random traces (templates, forks, compaction, ties, partial and mismatching block
+ * Property: on random traces (templates, forks, compaction, retries from older states, ties, partial and mismatching block
  * counts, requests without a session, random partitioning), the distributed passes give exactly
  * what a plain sequential single pass over the requests in (arrival, seq) order gives.
  */
@@ -58,10 +58,14 @@ class ReusePropertyTest {
       }
       double t = rnd.nextInt(200) / 2.0;
       int turns = 1 + rnd.nextInt(6);
+      List<List<Long>> snapshots = new ArrayList<>();
       for (int k = 0; k < turns; k++) {
         if (k > 0 && rnd.nextInt(6) == 0) { // compaction: history replaced
           content = new ArrayList<>(content.subList(0, Math.min(2, content.size())));
+        } else if (k > 1 && rnd.nextInt(5) == 0) { // retry from an older state of the session
+          content = new ArrayList<>(snapshots.get(rnd.nextInt(snapshots.size() - 1)));
         }
+        snapshots.add(new ArrayList<>(content));
         int add = 1 + rnd.nextInt(3);
         for (int i = 0; i < add; i++) content.add(fresh++);
         long[] raw = content.stream().mapToLong(Long::longValue).toArray();
