@@ -104,6 +104,7 @@ final class FileScanner {
     if (s.tsAbsUs != null) st.minAbsUs = st.minAbsUs == null ? s.tsAbsUs : Math.min(st.minAbsUs, s.tsAbsUs);
     if (s.hasBlocks) {
       st.withBlocks++;
+      st.blocksTotal += s.blocks.size();
       st.blockSizes.add(s.blockSize);
       if (s.blocks.size() != Canonical.expectedBlocks((int) s.inputTokens, s.blockSize)) st.blockCountMismatch++;
     }

@@ -29,6 +29,7 @@ final class FileStats implements Serializable {
   final TreeSet<Integer> blockSizes = new TreeSet<>();
   long blockCountMismatch;
   long withBlocks;
+  long blocksTotal;
   long withSession;
   long withTurn;
   long turnZero;

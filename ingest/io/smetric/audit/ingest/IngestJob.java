@@ -188,7 +188,7 @@ public final class IngestJob {
         }
       }
       Dataset<Row> fin = spark.read().parquet(finalTrace);
-      ObjectNode summary = Summaries.build(fin, stats, fx, originUs, o);
+      ObjectNode summary = Summaries.build(fin, stats, fx, originUs, o, !rewrite);
       out.writeString(SUMMARY_FILE, Json.MAPPER.writeValueAsString(summary));
       out.commit();
       long read = stats.stream().mapToLong(s -> s.read).sum();

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
@@ -29,7 +30,8 @@ import org.apache.spark.sql.Row;
 final class Summaries {
   private Summaries() {}
 
-  static ObjectNode build(Dataset<Row> fin, List<FileStats> stats, Fixups fx, long originUs, IngestJob.Options o) {
+  static ObjectNode build(Dataset<Row> fin, List<FileStats> stats, Fixups fx, long originUs, IngestJob.Options o,
+      boolean exactFromTasks) {
     ObjectNode root = Json.object();
     root.put("tool", "smetric-audit");
     root.put("version", BuildInfo.version());
@@ -51,8 +53,10 @@ final class Summaries {
       f.put("format", s.format);
       TraceFormat fmt = formatOf(s.format);
       if (fmt != null) {
-        f.put("sessions", fmt.sessions());
-        if (s.accepted > 0) modes.add(fmt.sessions());
+        // a CSV is canonical (sessions given) or Azure (none): judge by what was read
+        String mode = fmt == TraceFormat.CSV && s.withSession == 0 ? "absent" : fmt.sessions();
+        f.put("sessions", mode);
+        if (s.accepted > 0) modes.add(mode);
       }
       f.put("read", s.read);
       f.put("accepted", s.accepted);
@@ -90,24 +94,34 @@ final class Summaries {
     tot.put("files_overlapping_earlier_files", fx.filesOverlapping);
     tot.put("sorted_on_output", true);
 
+    // block statistics need the whole blocks column; when the staged parts became the output
+    // unchanged, the tasks' own counts are exact and that scan is skipped
+    Column blocksCount = exactFromTasks ? lit(null).cast("long") : count(col(Canonical.BLOCKS));
+    Column mismatchSum = exactFromTasks ? lit(null).cast("long")
+        : sum(when(col(Canonical.BLOCKS).isNotNull()
+                .and(size(col(Canonical.BLOCKS)).notEqual(ceil(col(Canonical.INPUT_TOKENS).divide(col(Canonical.BLOCK_SIZE))))), lit(1L))
+            .otherwise(lit(0L)));
+    Column blocksSum = exactFromTasks ? lit(null).cast("long")
+        : sum(when(col(Canonical.BLOCKS).isNotNull(), size(col(Canonical.BLOCKS)).cast("long")).otherwise(lit(0L)));
     Row a =
         fin.agg(
                 count(lit(1)),
                 countDistinct(col(Canonical.SESSION_ID)),
                 count(col(Canonical.SESSION_ID)),
                 count(col(Canonical.TURN)),
-                count(col(Canonical.BLOCKS)),
-                sum(when(col(Canonical.BLOCKS).isNotNull()
-                        .and(size(col(Canonical.BLOCKS)).notEqual(ceil(col(Canonical.INPUT_TOKENS).divide(col(Canonical.BLOCK_SIZE))))), lit(1L))
-                    .otherwise(lit(0L))),
+                blocksCount,
+                mismatchSum,
                 sum(col(Canonical.INPUT_TOKENS).cast("long")),
                 sum(col(Canonical.OUTPUT_TOKENS).cast("long")),
                 min(col(Canonical.ARRIVAL_S)),
                 max(col(Canonical.ARRIVAL_S)),
                 org.apache.spark.sql.functions.collect_set(col(Canonical.BLOCK_SIZE)),
                 sum(when(col(Canonical.TURN).equalTo(0), lit(1L)).otherwise(lit(0L))),
-                sum(when(col(Canonical.BLOCKS).isNotNull(), size(col(Canonical.BLOCKS)).cast("long")).otherwise(lit(0L))))
+                blocksSum)
             .first();
+    long withBlocks = exactFromTasks ? stats.stream().mapToLong(s -> s.withBlocks).sum() : a.getLong(4);
+    long mismatch = exactFromTasks ? stats.stream().mapToLong(s -> s.blockCountMismatch).sum() : (a.isNullAt(5) ? 0 : a.getLong(5));
+    long blocksTotal = exactFromTasks ? stats.stream().mapToLong(s -> s.blocksTotal).sum() : (a.isNullAt(12) ? 0 : a.getLong(12));
     ObjectNode ds = root.putObject("dataset");
     long requests = a.getLong(0);
     ds.put("requests", requests);
@@ -118,9 +132,9 @@ final class Summaries {
     ds.put("requests_with_session", withSession);
     ds.put("requests_with_turn", a.getLong(3));
     ds.put("requests_turn_0", a.isNullAt(11) ? 0 : a.getLong(11));
-    ds.put("requests_with_blocks", a.getLong(4));
-    ds.put("blocks", a.isNullAt(12) ? 0 : a.getLong(12));
-    ds.put("block_count_mismatch", a.isNullAt(5) ? 0 : a.getLong(5));
+    ds.put("requests_with_blocks", withBlocks);
+    ds.put("blocks", blocksTotal);
+    ds.put("block_count_mismatch", mismatch);
     ds.put("input_tokens", a.getLong(6));
     ds.put("output_tokens", a.getLong(7));
     ds.put("first_arrival_s", a.getDouble(8));
@@ -145,9 +159,8 @@ final class Summaries {
     }
     if (ooo > 0) findings.add(ooo + " records arrive earlier than a record before them in the same file; the output is sorted");
     if (fx.filesOverlapping > 0) findings.add(fx.filesOverlapping + " files overlap an earlier file in time; the output is sorted");
-    long mismatch = a.isNullAt(5) ? 0 : a.getLong(5);
     if (mismatch > 0) findings.add(mismatch + " records have a block count other than ceil(input_tokens / block_size); analyses use the first min(count, ceil) blocks");
-    if (a.getLong(4) == 0) findings.add("no block hashes: block-level analyses are not applicable");
+    if (withBlocks == 0) findings.add("no block hashes: block-level analyses are not applicable");
     if (withSession == 0) findings.add("no session ids: session metrics need session inference");
     root.set("findings", IngestJob.strings(findings));
     ObjectNode outs = root.putObject("outputs");

@@ -1,0 +1,47 @@
+package io.smetric.audit.report.verdict;
+
+import java.util.Locale;
+
+/**
+ * One declarative check: {@code metric op threshold} at a level, with the paper figure that
+ * motivates it and the advice printed when it fails.
+ *
+ * @param id stable identifier (used in audit.json and to override thresholds)
+ * @param title what is checked, in words
+ * @param metric the metric name looked up in {@link Metrics}
+ * @param atLeast true for {@code >=}, false for {@code <=}
+ * @param threshold the bound; defaults are documented in docs/verdict.md with their source
+ * @param percent whether to print value and threshold as percentages
+ * @param level weight in the verdict
+ * @param source the paper figure or section behind the criterion
+ * @param condition the condition text a CONDITION-level failure adds to the verdict
+ * @param hint what a user can do or should know when it fails
+ */
+public record Criterion(
+    String id,
+    String title,
+    String metric,
+    boolean atLeast,
+    double threshold,
+    boolean percent,
+    Level level,
+    String source,
+    String condition,
+    String hint) {
+
+  public Criterion withThreshold(double t) {
+    return new Criterion(id, title, metric, atLeast, t, percent, level, source, condition, hint);
+  }
+
+  boolean passes(double v) {
+    return atLeast ? v >= threshold : v <= threshold;
+  }
+
+  String format(double v) {
+    return percent ? String.format(Locale.ROOT, "%.1f%%", 100 * v) : String.format(Locale.ROOT, "%.3g", v);
+  }
+
+  String op() {
+    return atLeast ? ">=" : "<=";
+  }
+}

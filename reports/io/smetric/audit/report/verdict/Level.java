@@ -1,0 +1,11 @@
+package io.smetric.audit.report.verdict;
+
+/** How much a failed criterion weighs in the verdict. */
+public enum Level {
+  /** A precondition of session-first routing: failing it means the routing does not fit. */
+  CRITICAL,
+  /** Failing it leaves a fit that holds only under a stated condition. */
+  CONDITION,
+  /** Reported with the evidence; never changes the verdict. */
+  INFO
+}

@@ -1,0 +1,49 @@
+package io.smetric.audit.report.verdict;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Judges metrics against criteria (Deequ's checks): the verdict is the worst failed level.
+ * <ul>
+ *   <li>a failed CRITICAL criterion: does not fit;</li>
+ *   <li>else a CRITICAL criterion that cannot be judged: inconclusive (the trace lacks what is needed);</li>
+ *   <li>else failed CONDITION criteria: fits with those conditions;</li>
+ *   <li>else: fits.</li>
+ * </ul>
+ */
+public final class VerdictEngine {
+  private VerdictEngine() {}
+
+  public static Verdict evaluate(Metrics m, List<Criterion> criteria) {
+    List<CriterionResult> results = new ArrayList<>();
+    List<String> failedCritical = new ArrayList<>();
+    List<String> naCritical = new ArrayList<>();
+    List<String> conditions = new ArrayList<>();
+    for (Criterion c : criteria) {
+      CriterionResult r = CriterionResult.judge(c, m.get(c.metric()));
+      results.add(r);
+      if (c.level() == Level.CRITICAL && r.status() == CriterionResult.Status.FAIL) failedCritical.add(c.title());
+      if (c.level() == Level.CRITICAL && r.status() == CriterionResult.Status.NOT_APPLICABLE) naCritical.add(c.title());
+      if (c.level() == Level.CONDITION && r.status() == CriterionResult.Status.FAIL) conditions.add(c.condition());
+    }
+    if (!failedCritical.isEmpty()) {
+      return new Verdict(Outcome.DOES_NOT_FIT,
+          "Session-first routing does not fit this workload: " + join(failedCritical) + " fails.", List.of(), results);
+    }
+    if (!naCritical.isEmpty()) {
+      return new Verdict(Outcome.INCONCLUSIVE,
+          "Inconclusive: the trace cannot support " + join(naCritical) + ".", List.of(), results);
+    }
+    if (!conditions.isEmpty()) {
+      return new Verdict(Outcome.FITS_WITH_CONDITIONS,
+          "Session-first routing fits this workload, on condition that " + join(conditions) + ".", conditions, results);
+    }
+    return new Verdict(Outcome.FITS, "Session-first routing fits this workload: every precondition holds.", List.of(), results);
+  }
+
+  private static String join(List<String> xs) {
+    if (xs.size() == 1) return xs.get(0);
+    return String.join("; ", xs.subList(0, xs.size() - 1)) + " and " + xs.get(xs.size() - 1);
+  }
+}
