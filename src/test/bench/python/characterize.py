@@ -7,6 +7,8 @@ prints the same headline numbers as `smetric-audit analyze` (trace-model.md sect
 token-weighted ideal reuse, source shares of hit tokens, interval p90 and share within the
 threshold, top-25% session token share.
 
+A generator smetric-format file (in arrival order) can be read directly (seq = line number).
+
 usage: characterize.py TRACE.jsonl [--template-min-sessions K] [--threshold S]
 """
 import argparse
@@ -17,10 +19,19 @@ from decimal import Decimal, ROUND_CEILING
 
 
 def used_blocks(r):
-    b, blocks = r.get("block_size"), r.get("blocks")
+    b, blocks = r.get("block_size"), r["blocks"]
     if b is None or blocks is None or b <= 0:
         return 0
     return min(len(blocks), (r["input_tokens"] + b - 1) // b)
+
+
+def load(line):
+    """A canonical JSONL record; a generator (smetric-format) line works too: its hash_ids are
+    numbered so that equal ids mean equal prefixes, which is all the chained ids provide."""
+    r = json.loads(line)
+    if "blocks" not in r:
+        r["blocks"] = r.get("hash_ids")
+    return r
 
 
 def session_key(r):
@@ -51,7 +62,7 @@ def main():
     roots = {}
     with open(a.trace, "rb") as f:
         for line in f:
-            r = json.loads(line)
+            r = load(line)
             if (r.get("session_id") is not None and r.get("turn") == 0 and r.get("parent_id") is None
                     and r.get("trigger") != "subagent"):
                 s = r["session_id"]
@@ -62,7 +73,7 @@ def main():
 
     # pass 2: requests in (arrival_s, seq) order
     last = {}            # block -> arrival of the latest request holding it
-    seen_in = set()      # (session, block) pairs seen so far
+    sess_of = {}         # block -> the session that held it, or the set of them once shared
     hit = [0, 0, 0]      # intra, system prompt, inter
     hist = {}            # interval in us -> hit tokens
     prefill = 0
@@ -70,9 +81,9 @@ def main():
     has_sessions = False
     prev = None
     with open(a.trace, "rb") as f:
-        for line in f:
-            r = json.loads(line)
-            key = (r["arrival_s"], r["seq"])
+        for no, line in enumerate(f):
+            r = load(line)
+            key = (r["arrival_s"], r.get("seq", no))
             if prev is not None and key < prev:
                 sys.exit("trace is not sorted by (arrival_s, seq)")
             prev = key
@@ -92,13 +103,22 @@ def main():
             for i in range(k):
                 c = blocks[i]
                 w = min(b, n_in - i * b)
-                src = 0 if (s, c) in seen_in else (1 if c in template else 2)
+                x = sess_of[c]
+                same = (s in x) if type(x) is set else (x == s)
+                src = 0 if same else (1 if c in template else 2)
                 hit[src] += w
                 us = math.floor((t - last[c]) * 1e6 + 0.5)  # Java Math.round, not round-half-even
                 hist[us] = hist.get(us, 0) + w
             for i in range(n):
-                last[blocks[i]] = t
-                seen_in.add((s, blocks[i]))
+                c = blocks[i]
+                last[c] = t
+                x = sess_of.get(c)
+                if x is None:
+                    sess_of[c] = s
+                elif type(x) is set:
+                    x.add(s)
+                elif x != s:
+                    sess_of[c] = {x, s}
 
     total_hit = sum(hit)
     out = {"reuse_token_weighted": total_hit / prefill if prefill else None}

@@ -222,10 +222,13 @@ public final class Characterization {
     }
 
     // ---- per-minute and per-turn request totals (driver: O(minutes + turns)) ----
-    List<Row> minuteRows = req.groupBy(Cols.MINUTE).agg(count(lit(1)), sum(Canonical.INPUT_TOKENS))
-        .orderBy(Cols.MINUTE).collectAsList();
-    List<Row> turnRows = req.filter(col(Canonical.TURN).isNotNull()).groupBy(Canonical.TURN)
-        .agg(count(lit(1)), sum(Canonical.INPUT_TOKENS)).orderBy(Canonical.TURN).collectAsList();
+    // sorted on the driver: these lists are O(minutes) and O(turns), and a global orderBy costs a job
+    List<Row> minuteRows = new ArrayList<>(req.groupBy(Cols.MINUTE).agg(count(lit(1)), sum(Canonical.INPUT_TOKENS))
+        .collectAsList());
+    minuteRows.sort((x, y) -> Long.compare(x.getLong(0), y.getLong(0)));
+    List<Row> turnRows = new ArrayList<>(req.filter(col(Canonical.TURN).isNotNull()).groupBy(Canonical.TURN)
+        .agg(count(lit(1)), sum(Canonical.INPUT_TOKENS)).collectAsList());
+    turnRows.sort((x, y) -> Integer.compare(x.getInt(0), y.getInt(0)));
 
     // ---- order statistics, one pass for every distribution ----
     List<Dataset<Row>> statInputs = new ArrayList<>();
@@ -262,7 +265,7 @@ public final class Characterization {
               round(col(Canonical.ARRIVAL_S).minus(col("p_arrival")).multiply(1e6)).cast("long").as(SortedStats.V),
               lit(1L).as(SortedStats.N), lit(1L).as(SortedStats.W));
       statInputs.add(think);
-      followUps = fu.count();
+      followUps = turnRows.stream().filter(r -> r.getInt(0) > 0).mapToLong(r -> r.getLong(1)).sum();
     }
     Map<String, SortedStats.Stats> st = Map.of();
     double[] lorenzP = new double[101];
@@ -371,8 +374,9 @@ public final class Characterization {
     }
     se.set("first_turn_fraction", Metric.ratio(turn0, nReq, "requests with turn 0", "requests", "no requests").toJson());
     // trigger mix
-    List<Row> trig = req.groupBy(Canonical.TRIGGER).agg(count(lit(1)).as("n"),
-        sum(when(col(Canonical.TURN).gt(0), 1).otherwise(0)).as("f")).orderBy(Canonical.TRIGGER).collectAsList();
+    List<Row> trig = new ArrayList<>(req.groupBy(Canonical.TRIGGER).agg(count(lit(1)).as("n"),
+        sum(when(col(Canonical.TURN).gt(0), 1).otherwise(0)).as("f")).collectAsList());
+    trig.sort((x, y) -> x.getString(0).compareTo(y.getString(0)));
     ObjectNode mix = se.putObject("trigger_mix");
     ObjectNode allM = mix.putObject("all_requests");
     ObjectNode fuM = mix.putObject("follow_ups");
@@ -397,7 +401,8 @@ public final class Characterization {
     for (int i = 0; i < Q.length; i++) tp.set(QN[i], Metric.of(turns.quantiles()[i]).toJson());
     tp.set("max", Metric.of(turns.max()).toJson());
     tp.put("table", T_TURNS);
-    tables.put(T_TURNS, sess.groupBy(col(Cols.REQUESTS)).agg(count(lit(1)).as(Cols.SESSIONS)).orderBy(Cols.REQUESTS));
+    tables.put(T_TURNS, sess.groupBy(col(Cols.REQUESTS)).agg(count(lit(1)).as(Cols.SESSIONS))
+        .coalesce(1).sortWithinPartitions(Cols.REQUESTS));
 
     SortedStats.Stats dur = st.get("duration_us");
     ObjectNode du = se.putObject("duration_s");
@@ -429,7 +434,7 @@ public final class Characterization {
     for (int i = 0; i < lorenzP.length; i++) lz.add(RowFactory.create(tok.lorenzPopulation()[i], tok.lorenzShare()[i]));
     tables.put(T_LORENZ, spark.createDataFrame(lz, new StructType().add(Cols.POPULATION_SHARE, DataTypes.DoubleType)
         .add(Cols.TOKEN_SHARE, DataTypes.DoubleType)));
-    tables.put(T_SESSIONS, sess.orderBy(Cols.SESSION_ID));
+    tables.put(T_SESSIONS, sess.coalesce(1).sortWithinPartitions(Cols.SESSION_ID));
   }
 
   private void ratioSection(ObjectNode o, List<Row> minuteRows, double first, double last,
@@ -542,6 +547,6 @@ public final class Characterization {
                 .divide(1e6)).as(Cols.INTERVAL_LE_S),
             col(Cols.TOKENS),
             sum(Cols.TOKENS).over(w).divide(sum(Cols.TOKENS).over(wAll)).as(Cols.CUM_SHARE))
-        .orderBy(Cols.SOURCE, Cols.INTERVAL_LE_S);
+        .coalesce(1).sortWithinPartitions(Cols.SOURCE, Cols.INTERVAL_LE_S);
   }
 }

@@ -1,10 +1,11 @@
 package io.smetric.audit.characterize;
 
 import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.collect_set;
+import static org.apache.spark.sql.functions.bit_or;
+import static org.apache.spark.sql.functions.floor;
+import static org.apache.spark.sql.functions.pmod;
+import static org.apache.spark.sql.functions.pow;
 import static org.apache.spark.sql.functions.count;
-import static org.apache.spark.sql.functions.countDistinct;
-import static org.apache.spark.sql.functions.explode;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.max;
 import static org.apache.spark.sql.functions.sum;
@@ -26,6 +27,7 @@ import org.apache.spark.Partitioner;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
@@ -91,7 +93,7 @@ public final class ReuseJob {
   private static final StructType R1 = new StructType()
       .add("c", DataTypes.LongType, false).add("pid", DataTypes.IntegerType, false)
       .add("cnt", DataTypes.LongType, false).add("multi", DataTypes.BooleanType, false)
-      .add("root", DataTypes.LongType, true);
+      .add("roots", DataTypes.LongType, false);
 
   /** Runs (kind 0) and aggregates (kinds 1-3) share one schema so that one pass emits both. */
   private static final StructType R3 = new StructType()
@@ -148,26 +150,40 @@ public final class ReuseJob {
     JavaRDD<Row> r1 = input.mapPartitionsWithIndex((pid, it) -> pass1(pid, it, unsorted), true);
     Dataset<Row> r1ds = spark.createDataFrame(r1, R1);
 
-    // Pass 2: per block (hash aggregate); for multi-fragment blocks, (partition, block, count, template).
-    Dataset<Row> perBlock = r1ds.groupBy("c").agg(
-        sum("cnt").as("cnt"),
-        sum(when(col("root").isNull(), 1).otherwise(0)).as("nrec"),
-        max(col("multi").cast("int")).as("multi"),
-        collect_set(when(col("root").isNull(), col("pid"))).as("pids"),
-        countDistinct(col("root")).as("roots"))
+    // Pass 2: per block, a plain hash aggregate (fixed-width columns only: the partitions holding a
+    // block are a bit mask, 63 partitions per column so that 2^bit fits a long); for multi-fragment blocks,
+    // (partition, block, count, template) go back to those partitions.
+    int maskCols = (nParts + 62) / 63;
+    List<Column> blockAggs = new ArrayList<>(List.of(sum("cnt").as("cnt"), count(lit(1)).as("nrec"),
+        max(col("multi").cast("int")).as("multi"), sum("roots").as("roots")));
+    for (int g = 0; g < maskCols; g++) {
+      blockAggs.add(bit_or(when(floor(col("pid").divide(63)).equalTo(g), pow(lit(2.0), pmod(col("pid"), lit(63))).cast("long"))
+          .otherwise(lit(0L))).as("m" + g));
+    }
+    Column isMulti = col("nrec").gt(1).or(col("multi").equalTo(1));
+    Dataset<Row> perBlock = r1ds.groupBy("c").agg(blockAggs.get(0), blockAggs.subList(1, blockAggs.size()).toArray(new Column[0]))
         .persist(StorageLevel.MEMORY_AND_DISK());
-    Row counts = perBlock.agg(count(lit(1)), sum("nrec"), sum(when(col("nrec").gt(1).or(col("multi").equalTo(1)), 1).otherwise(0)),
-        sum(when(col("nrec").gt(1).or(col("multi").equalTo(1)).and(col("roots").geq(templateMinSessions)), 1)
-            .otherwise(0))).first();
+    Row counts = perBlock.agg(count(lit(1)), sum("nrec"), sum(when(isMulti, 1).otherwise(0)),
+        sum(when(isMulti.and(col("roots").geq(templateMinSessions)), 1).otherwise(0))).first();
     long distinct = counts.getLong(0);
     long pairs = counts.isNullAt(1) ? 0 : counts.getLong(1);
     long multiBlocks = counts.isNullAt(2) ? 0 : counts.getLong(2);
     long tmplBlocks = counts.isNullAt(3) ? 0 : counts.getLong(3);
-    Dataset<Row> r2 = perBlock.filter(col("nrec").gt(1).or(col("multi").equalTo(1)))
-        .select(explode(col("pids")).as("pid"), col("c"), col("cnt"),
-            col("roots").geq(templateMinSessions).as("tmpl"));
-    JavaRDD<long[]> info = r2.javaRDD()
-        .mapToPair(r -> new Tuple2<>(r.getInt(0), new long[] {r.getLong(1), r.getLong(2), r.getBoolean(3) ? 1 : 0}))
+    final int k = templateMinSessions;
+    JavaRDD<long[]> info = perBlock.filter(isMulti).javaRDD()
+        .flatMapToPair(r -> {
+          List<Tuple2<Integer, long[]>> o = new ArrayList<>();
+          long[] v = {r.getLong(0), r.getLong(1), r.getLong(4) >= k ? 1 : 0};
+          for (int g = 0; g < maskCols; g++) {
+            long m = r.getLong(5 + g);
+            while (m != 0) {
+              int bit = Long.numberOfTrailingZeros(m);
+              o.add(new Tuple2<>(g * 63 + bit, v));
+              m &= m - 1;
+            }
+          }
+          return o.iterator();
+        })
         .partitionBy(new IdentityPartitioner(nParts))
         .values();
     Set<Integer> unsortedPids = new HashSet<>(unsorted.value());
@@ -280,7 +296,8 @@ public final class ReuseJob {
     Long2LongOpenHashMap sess = new Long2LongOpenHashMap();
     LongOpenHashSet multi = new LongOpenHashSet();
     Long2ObjectOpenHashMap<Chain1> chains = new Long2ObjectOpenHashMap<>();
-    List<Row> out = new ArrayList<>();
+    Long2LongOpenHashMap roots = new Long2LongOpenHashMap();
+    LongOpenHashSet rootSessions = new LongOpenHashSet();
     double lastA = Double.NEGATIVE_INFINITY;
     long lastSeq = Long.MIN_VALUE;
     boolean sorted = true;
@@ -296,9 +313,9 @@ public final class ReuseJob {
       if (n == 0 && !hasSession) continue;
       long s = sessionKey(r);
       long[] cur = usedIds(r, n);
-      if (rootTurn0(r)) {
-        // the reducer counts distinct sessions, so a repeated turn-0 request is harmless
-        for (int i = 0; i < n; i++) out.add(RowFactory.create(cur[i], pid, 0L, false, s));
+      if (rootTurn0(r) && rootSessions.add(s)) {
+        // a session counts once per partition, with its first root turn-0 request
+        for (int i = 0; i < n; i++) roots.addTo(cur[i], 1);
       }
       Chain1 ch = hasSession ? chains.computeIfAbsent(s, k -> new Chain1()) : new Chain1();
       int l = lcp(ch.prev, ch.prev.length, cur, n);
@@ -322,11 +339,22 @@ public final class ReuseJob {
       for (int i = 0; i < ch.prev.length; i++) cnt.addTo(ch.prev[i], ch.requests - ch.since[i]);
     }
     if (!sorted) unsorted.add(pid);
-    for (Long2LongOpenHashMap.Entry e : cnt.long2LongEntrySet()) {
-      long c = e.getLongKey();
-      out.add(RowFactory.create(c, pid, e.getLongValue(), multi.contains(c), null));
-    }
-    return out.iterator();
+    chains.clear();
+    // rows are made lazily from the map: a partition's distinct blocks are never held as Rows
+    var entries = cnt.long2LongEntrySet().fastIterator();
+    return new Iterator<Row>() {
+      @Override
+      public boolean hasNext() {
+        return entries.hasNext();
+      }
+
+      @Override
+      public Row next() {
+        Long2LongOpenHashMap.Entry e = entries.next();
+        long c = e.getLongKey();
+        return RowFactory.create(c, pid, e.getLongValue(), multi.contains(c), roots.get(c));
+      }
+    };
   }
 
   private static final int NSRC = 3;

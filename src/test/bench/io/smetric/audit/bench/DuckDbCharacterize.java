@@ -22,6 +22,9 @@ public final class DuckDbCharacterize {
     Class.forName("org.duckdb.DuckDBDriver");
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
       st.execute("SET preserve_insertion_order = false");
+      // Bounded like the Spark run's heap, spilling to disk beyond it (the machine is shared).
+      st.execute("SET memory_limit = '" + System.getProperty("duckdb.memory", "6GB") + "'");
+      st.execute("SET temp_directory = '" + System.getProperty("java.io.tmpdir") + "/duckdb-bench-spill'");
       if (args[0].equals("--export")) {
         st.execute("COPY (SELECT request_id, session_id, parent_id, turn, trigger, arrival_s, input_tokens, "
             + "output_tokens, block_size, blocks, seq FROM read_parquet('" + glob(args[1]) + "') "
