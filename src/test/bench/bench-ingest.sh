@@ -3,7 +3,7 @@
 # (one thread of Jackson streaming over the same file, src/test/bench/.../JacksonFloor.java).
 # Usage: src/test/bench/bench-ingest.sh TRACE.jsonl [more traces...]   (run on an idle machine)
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 cd "$here"
 mvn -q -B package -DskipTests
 mvn -q -B test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test-classpath.txt >/dev/null

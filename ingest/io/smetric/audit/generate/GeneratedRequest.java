@@ -28,6 +28,8 @@ public final class GeneratedRequest {
   int framework;
   /** text, search, image or file (emitted only by the bailian format). */
   String type;
+  /** The session is a single-request auxiliary call (its prompt starts with the framework's auxiliary prompt). */
+  boolean aux;
   /** The session is a sub-agent forked from another session's request. */
   boolean fork;
   /** The prompt replaced the history by a summary: it shares only the system prompt with its parent. */
@@ -57,6 +59,8 @@ public final class GeneratedRequest {
   public String type() { return type; }
 
   public boolean fork() { return fork; }
+
+  public boolean aux() { return aux; }
 
   public boolean compacted() { return compacted; }
 

@@ -25,6 +25,21 @@ final class IdList {
     textLen = k == 0 ? 0 : ends[k - 1];
   }
 
+  /**
+   * Appends a warm-up id (negative) without text: warm-up lists hold only such ids, and
+   * {@link #resolve} writes their text when they first reach the output.
+   */
+  void appendOld(long id) {
+    if (count == ids.length) {
+      int n = count * 2;
+      ids = Arrays.copyOf(ids, n);
+      ends = Arrays.copyOf(ends, n);
+    }
+    ends[count] = textLen;
+    ids[count++] = id;
+    hasOld = true;
+  }
+
   void append(long id) {
     if (count == ids.length) {
       int n = count * 2;

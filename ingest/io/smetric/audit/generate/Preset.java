@@ -90,6 +90,7 @@ public enum Preset {
   }
 
   private static void agent(Map<Param, Double> v) {
+    v.put(Param.WARMUP_S, 28_800.0);
     v.put(Param.FRAMEWORKS, 4.0);
     v.put(Param.SYSTEM_PROMPT_TOKENS, 10_000.0);
     v.put(Param.AUX_PROB, 0.6);

@@ -36,6 +36,7 @@ final class TraceWriter implements RequestSink, AutoCloseable {
   private static final byte[] T_FORK = JsonlOut.ascii(",\"fork\":");
   private static final byte[] T_COMPACTED = JsonlOut.ascii(",\"compacted\":");
   private static final byte[] T_FRAMEWORK = JsonlOut.ascii(",\"framework\":");
+  private static final byte[] T_AUX = JsonlOut.ascii(",\"aux\":");
 
   private final TraceFormat format;
   private final JsonlOut out;
@@ -73,7 +74,7 @@ final class TraceWriter implements RequestSink, AutoCloseable {
         .raw(T_FRAMEWORK);
     if (r.framework < 0) truth.raw(NULL);
     else truth.num(r.framework);
-    truth.ch('}').ch('\n');
+    truth.raw(T_AUX).raw(r.aux ? TRUE : FALSE).ch('}').ch('\n');
   }
 
   private static final byte[] NULL = JsonlOut.ascii("null");

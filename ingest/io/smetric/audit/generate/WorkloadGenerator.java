@@ -156,7 +156,8 @@ public final class WorkloadGenerator {
     ids.truncate(Math.min(ids.count, s.nextKeep / blockSize));
     if (inWindow && ids.hasOld) nextId = ids.resolve(oldIds, nextId);
     int blocks = (int) ((s.nextTokens + (long) blockSize - 1) / blockSize);
-    for (int i = ids.count; i < blocks; i++) ids.append(inWindow ? nextId++ : nextOldId--);
+    if (inWindow) for (int i = ids.count; i < blocks; i++) ids.append(nextId++);
+    else for (int i = ids.count; i < blocks; i++) ids.appendOld(nextOldId--);
 
     Rng rng = s.rng;
     int out = rng.lognormalInt(c.get(Param.OUTPUT_TOKENS_MEDIAN), c.get(Param.OUTPUT_TOKENS_SIGMA), 1,
@@ -186,6 +187,7 @@ public final class WorkloadGenerator {
     r.framework = s.framework;
     r.type = type;
     r.fork = s.parent != null;
+    r.aux = s.prompt >= frameworks;
     r.compacted = s.nextCompacted;
     r.blocks = ids;
     sink.accept(r);
@@ -207,7 +209,10 @@ public final class WorkloadGenerator {
     if (l == null) {
       l = new IdList();
       int n = sysTokens[fw] / blockSize; // only full blocks: the straddling block is session-specific
-      for (int i = 0; i < n; i++) l.append(inWindow ? nextId++ : nextOldId--);
+      for (int i = 0; i < n; i++) {
+        if (inWindow) l.append(nextId++);
+        else l.appendOld(nextOldId--);
+      }
       sysIds[fw] = l;
     }
     if (inWindow && l.hasOld) nextId = l.resolve(oldIds, nextId);

@@ -117,13 +117,12 @@ public final class IngestJob {
         }
       }
       long originUs = azureOrigin(files, formats, conf, o.maxLineBytes());
-      int idFormats = 0;
-      for (TraceFormat f : formats) if (f == TraceFormat.MOONCAKE || f == TraceFormat.CSV) idFormats++;
       for (int i = 0; i < files.size(); i++) {
         TraceFormat fmt = formats[i];
         if (fmt == null || fmt == TraceFormat.PARQUET) continue;
-        // line-number ids are plain when one file has them, else prefixed to stay unique
-        String prefix = idFormats > 1 ? "f" + i + ":" : "";
+        // line-number ids are plain for a single input file, else prefixed with the file index so
+        // that they cannot collide with another file's ids (line numbers or real ids)
+        String prefix = files.size() > 1 ? "f" + i + ":" : "";
         tasks.add(new FileScanner.Task(i, files.get(i).toString(), fmt,
             new TraceFormat.ParseContext(o.blockSize(), prefix, originUs), o.maxLineBytes(), stTrace, stQuar));
       }

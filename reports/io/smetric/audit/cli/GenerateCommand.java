@@ -25,9 +25,9 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description = {
       "Writes a synthetic workload trace with ground truth (docs/generator.md).",
-      "The truth side file <out>.truth.jsonl (x.jsonl.gz -> x.jsonl.truth.jsonl.gz) holds, per line of the",
-      "trace, the true session, parent line, turn, trigger, fork and compaction flags. The same options and",
-      "seed give the same bytes."
+      "Truth per line (session, parent line, turn, trigger, fork, compacted) goes to",
+      "<out>.truth.jsonl (for x.jsonl.gz: x.jsonl.truth.jsonl.gz).",
+      "The same options and seed give the same bytes."
     })
 public final class GenerateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

@@ -23,6 +23,7 @@ import picocli.CommandLine.Command;
       CommandLine.HelpCommand.class,
       IngestCommand.class,
       GenerateCommand.class,
+      HashCommand.class,
       AnalyzeCommand.class,
     },
     exitCodeListHeading = "%nExit codes:%n",

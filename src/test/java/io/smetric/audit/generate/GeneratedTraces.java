@@ -20,15 +20,22 @@ final class GeneratedTraces {
   static final ObjectMapper M = new ObjectMapper();
 
   static WorkloadGenerator generator(Preset p, long seed, int blockSize) {
-    GeneratorConfig c = p.config();
+    return generator(p.config(), seed, blockSize);
+  }
+
+  static WorkloadGenerator generator(GeneratorConfig c, long seed, int blockSize) {
     double rate = 32 * c.get(Param.REQUESTS_PER_INSTANCE_MINUTE) / 60.0 / c.expectedRequestsPerRootSession();
     return new WorkloadGenerator(c, seed, blockSize, rate);
   }
 
   static Path write(Path dir, String name, Preset p, long seed, long n, TraceFormat f, int blockSize) {
+    return write(dir, name, p.config(), seed, n, f, blockSize);
+  }
+
+  static Path write(Path dir, String name, GeneratorConfig c, long seed, long n, TraceFormat f, int blockSize) {
     try {
       Path out = dir.resolve(name);
-      TraceGeneration.write(generator(p, seed, blockSize), n, f, out, false);
+      TraceGeneration.write(generator(c, seed, blockSize), n, f, out, false);
       return out;
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -24,15 +24,15 @@ class PresetStatisticsTest {
   void agentPreset_20kRequests_hitsDocumentedTolerances() throws IOException {
     Path f = GeneratedTraces.write(dir, "agent.jsonl", Preset.AGENT, 20260529, 20_000, TraceFormat.SMETRIC, 16);
     TraceOracle.Result r = TraceOracle.compute(f);
-    within("ideal reuse", r.reuse(), 0.77, 0.85);
+    within("ideal reuse", r.reuse(), 0.76, 0.85);
     within("intra-session share of hit tokens", r.intraShare(), 0.63, 0.76);
     within("system-prompt share of hit tokens", r.systemShare(), 0.12, 0.21);
-    within("inter-session share of hit tokens", r.interShare(), 0.09, 0.17);
-    within("share of hit tokens reused within 100 s", r.within100s(), 0.87, 0.95);
-    within("top-25% sessions' token share", r.top25TokenShare, 0.75, 0.90);
+    within("inter-session share of hit tokens", r.interShare(), 0.09, 0.18);
+    within("share of hit tokens reused within 100 s", r.within100s(), 0.87, 0.96);
+    within("top-25% sessions' token share", r.top25TokenShare, 0.70, 0.90);
     within("tool-triggered share of follow-ups", r.toolShareOfFollowUps(), 0.92, 0.96);
-    within("first-turn fraction", r.firstTurnFraction(), 0.38, 0.48);
-    within("mean input tokens", r.meanInput(), 15_000, 24_000);
+    within("first-turn fraction", r.firstTurnFraction(), 0.30, 0.45);
+    within("mean input tokens", r.meanInput(), 15_000, 26_000);
   }
 
   @Test

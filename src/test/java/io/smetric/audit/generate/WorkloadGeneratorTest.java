@@ -28,6 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 class WorkloadGeneratorTest {
   static final int N = 3000;
   static final int B = 16;
+  /** The agent preset with a 30-minute warm-up (enough sessions in flight; the 8 h default is for steady-state statistics). */
+  static final GeneratorConfig AGENT = Preset.AGENT.config().with(Param.WARMUP_S, 1800);
 
   @TempDir static Path dir;
   static Path smetric;
@@ -37,15 +39,15 @@ class WorkloadGeneratorTest {
 
   @BeforeAll
   static void generate() {
-    smetric = GeneratedTraces.write(dir, "agent.jsonl", Preset.AGENT, 7, N, TraceFormat.SMETRIC, B);
+    smetric = GeneratedTraces.write(dir, "agent.jsonl", AGENT, 7, N, TraceFormat.SMETRIC, B);
     recs = lines(smetric);
     truth = lines(TraceGeneration.truthPathFor(smetric));
-    sysTokens = GeneratedTraces.generator(Preset.AGENT, 7, B).systemPromptTokens();
+    sysTokens = GeneratedTraces.generator(AGENT, 7, B).systemPromptTokens();
   }
 
   @Test
   void sameSeed_writesIdenticalBytes() throws IOException {
-    Path again = GeneratedTraces.write(dir, "again.jsonl", Preset.AGENT, 7, N, TraceFormat.SMETRIC, B);
+    Path again = GeneratedTraces.write(dir, "again.jsonl", AGENT, 7, N, TraceFormat.SMETRIC, B);
     assertArrayEquals(Files.readAllBytes(smetric), Files.readAllBytes(again));
     assertArrayEquals(Files.readAllBytes(TraceGeneration.truthPathFor(smetric)),
         Files.readAllBytes(TraceGeneration.truthPathFor(again)));
@@ -63,7 +65,7 @@ class WorkloadGeneratorTest {
 
   @Test
   void differentSeed_writesDifferentBytes() throws IOException {
-    Path other = GeneratedTraces.write(dir, "other.jsonl", Preset.AGENT, 8, N, TraceFormat.SMETRIC, B);
+    Path other = GeneratedTraces.write(dir, "other.jsonl", AGENT, 8, N, TraceFormat.SMETRIC, B);
     assertFalse(java.util.Arrays.equals(Files.readAllBytes(smetric), Files.readAllBytes(other)));
   }
 
@@ -163,9 +165,10 @@ class WorkloadGeneratorTest {
       if (r.get("turn").asInt() != 0 || t.get("fork").asBoolean()) continue;
       long[] c = ids(r);
       int fw = t.get("framework").asInt();
-      int sysBlocks = sysTokens[fw] / B;
-      if (c.length * B < sysTokens[fw]) continue; // an auxiliary call (short prompt of its own)
-      long[] prev = first.putIfAbsent(fw, c);
+      boolean aux = t.get("aux").asBoolean();
+      // auxiliary calls start with the framework's short auxiliary prompt instead
+      int sysBlocks = (aux ? Preset.AGENT.config().getInt(Param.AUX_SYSTEM_PROMPT_TOKENS) : sysTokens[fw]) / B;
+      long[] prev = first.putIfAbsent(aux ? -1 - fw : fw, c);
       if (prev == null) continue;
       // the block straddling the end of the system prompt carries the session's own text
       assertEquals(sysBlocks, commonPrefix(c, prev), r.get("request_id").asText());
@@ -201,8 +204,8 @@ class WorkloadGeneratorTest {
 
   @Test
   void bailianAndMooncake_describeTheSameWorkload() {
-    Path bai = GeneratedTraces.write(dir, "agent.bailian.jsonl", Preset.AGENT, 7, N, TraceFormat.BAILIAN, B);
-    Path moon = GeneratedTraces.write(dir, "agent.mooncake.jsonl", Preset.AGENT, 7, N, TraceFormat.MOONCAKE, 512);
+    Path bai = GeneratedTraces.write(dir, "agent.bailian.jsonl", AGENT, 7, N, TraceFormat.BAILIAN, B);
+    Path moon = GeneratedTraces.write(dir, "agent.mooncake.jsonl", AGENT, 7, N, TraceFormat.MOONCAKE, 512);
     List<JsonNode> b = lines(bai), m = lines(moon);
     List<JsonNode> mt = lines(TraceGeneration.truthPathFor(moon));
     assertEquals(truth, lines(TraceGeneration.truthPathFor(bai)));

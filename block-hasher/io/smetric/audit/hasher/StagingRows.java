@@ -1,0 +1,89 @@
+package io.smetric.audit.hasher;
+
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * The rows the per-file hashing tasks emit, before the driver-side steps (parents, rebased
+ * arrivals, optional dense ids, chaining). One schema carries three kinds of row, so that a file
+ * is read exactly once: {@code request} rows, {@code skip} rows (a record not used, with its
+ * reason) and one {@code file} row per input (counters as a small JSON text).
+ */
+public final class StagingRows {
+  private StagingRows() {}
+
+  public static final String KIND = "kind";
+  public static final String REQUEST_ID = "request_id";
+  public static final String SESSION_ID = "session_id";
+  /** A parent named by the log itself (a sub-agent's spawning request); else the previous request. */
+  public static final String EXPLICIT_PARENT = "explicit_parent";
+  public static final String TURN = "turn";
+  public static final String TRIGGER = "trigger";
+  /** Epoch seconds from the log; for a synthetic arrival, the offset within its conversation. */
+  public static final String TIME_S = "time_s";
+  /** Synthetic arrivals: the index, within its file, of the conversation (or timestamp-less record). */
+  public static final String SYNTH_INDEX = "synth_index";
+  public static final String SYNTHETIC = "synthetic_time";
+  public static final String INPUT_TOKENS = "input_tokens";
+  public static final String OUTPUT_TOKENS = "output_tokens";
+  public static final String BLOCK_SIZE = "block_size";
+  public static final String HASH_IDS = "hash_ids";
+  public static final String SEQ = "seq";
+  public static final String FILE_INDEX = "file_index";
+  public static final String DETAIL = "detail";
+
+  public static final String KIND_REQUEST = "request";
+  public static final String KIND_SKIP = "skip";
+  public static final String KIND_FILE = "file";
+
+  public static final StructType SCHEMA =
+      new StructType(
+          new StructField[] {
+            f(KIND, DataTypes.StringType, false),
+            f(REQUEST_ID, DataTypes.StringType, true),
+            f(SESSION_ID, DataTypes.StringType, true),
+            f(EXPLICIT_PARENT, DataTypes.StringType, true),
+            f(TURN, DataTypes.IntegerType, true),
+            f(TRIGGER, DataTypes.StringType, true),
+            f(TIME_S, DataTypes.DoubleType, true),
+            f(SYNTHETIC, DataTypes.BooleanType, true),
+            f(SYNTH_INDEX, DataTypes.LongType, true),
+            f(INPUT_TOKENS, DataTypes.IntegerType, true),
+            f(OUTPUT_TOKENS, DataTypes.IntegerType, true),
+            f(BLOCK_SIZE, DataTypes.IntegerType, true),
+            f(HASH_IDS, DataTypes.createArrayType(DataTypes.LongType, false), true),
+            f(SEQ, DataTypes.LongType, false),
+            f(FILE_INDEX, DataTypes.IntegerType, false),
+            f(DETAIL, DataTypes.StringType, true)
+          });
+
+  private static StructField f(String n, org.apache.spark.sql.types.DataType t, boolean nullable) {
+    return new StructField(n, t, nullable, Metadata.empty());
+  }
+
+  /** Rows carry the schema, so that tests and readers can use field names. */
+  private static Row row(Object... values) {
+    return new GenericRowWithSchema(values, SCHEMA);
+  }
+
+  public static Row request(String requestId, String sessionId, String explicitParent, int turn, String trigger,
+      double timeS, boolean synthetic, long synthIndex, int inputTokens, int outputTokens, int blockSize, long[] hashIds,
+      long seq, int fileIndex) {
+    return row(KIND_REQUEST, requestId, sessionId, explicitParent, turn, trigger, timeS, synthetic, synthIndex,
+        inputTokens, outputTokens, blockSize, hashIds, seq, fileIndex, null);
+  }
+
+  public static Row skip(long seq, int fileIndex, String reason) {
+    return row(KIND_SKIP, null, null, null, null, null, null, null, null, null, null, null, null,
+        seq, fileIndex, reason);
+  }
+
+  public static Row file(int fileIndex, String countersJson) {
+    return row(KIND_FILE, null, null, null, null, null, null, null, null, null, null, null, null,
+        -1L, fileIndex, countersJson);
+  }
+}

@@ -1,0 +1,102 @@
+package io.smetric.audit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.smetric.audit.common.ExitCodes;
+import io.smetric.audit.common.Json;
+import io.smetric.audit.testing.TestSpark;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class HashCommandTest {
+  static final Path REPO = Path.of(System.getProperty("smetric.repo", "."));
+  static final String OPENAI = REPO.resolve("src/test/resources/hasher/openai-requests.jsonl").toString();
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void shareTheTestSession() {
+    TestSpark.get(); // the command's getOrCreate then reuses the one test session
+  }
+
+  record Run(int code, String out, String err) {}
+
+  static Run run(String... args) {
+    StringWriter o = new StringWriter();
+    StringWriter e = new StringWriter();
+    int code = Main.run(args, new PrintWriter(o, true), new PrintWriter(e, true));
+    return new Run(code, o.toString(), e.toString());
+  }
+
+  Path salt(String s) throws Exception {
+    Path p = dir.resolve("salt");
+    Files.writeString(p, s);
+    return p;
+  }
+
+  @Test
+  void hash_openAiFixture_writesTraceSummaryAndJsonl() throws Exception {
+    Path out = dir.resolve("out");
+    Run r = run("hash", OPENAI, "--log-format", "openai", "--salt-file", salt("0123456789abcdef0123\n").toString(),
+        "--out", out.toString(), "--jsonl");
+    assertEquals(ExitCodes.OK, r.code(), r.err());
+    assertTrue(r.out().contains("hashed 7 requests"), r.out());
+    assertTrue(r.out().contains("2 record(s) skipped"), r.out());
+    assertTrue(Files.isDirectory(out.resolve("trace")));
+    assertEquals(7, Files.readAllLines(out.resolve("trace.jsonl")).size());
+  }
+
+  @Test
+  void hash_hfTokenizerFile_isUsedAndNamedInTheSummary() throws Exception {
+    Path out = dir.resolve("out-hf");
+    Run r = run("hash", OPENAI, "--tokenizer", "hf:" + REPO.resolve("src/test/resources/hasher/wordlevel-tokenizer.json"),
+        "--salt-file", salt("0123456789abcdef0123").toString(), "--out", out.toString());
+    assertEquals(ExitCodes.OK, r.code(), r.err());
+    JsonNode s = Json.MAPPER.readTree(out.resolve("hash-summary.json").toFile());
+    assertEquals("hf:wordlevel-tokenizer.json", s.get("tokenizer").asText());
+  }
+
+  @Test
+  void hash_noSaltGiven_isAUsageErrorNamingTheVariable() {
+    Run r = run("hash", OPENAI, "--salt-env", "SMETRIC_TEST_SALT_THAT_IS_NOT_SET", "--out", dir.resolve("o").toString());
+    assertEquals(ExitCodes.USAGE, r.code());
+    assertTrue(r.err().contains("SMETRIC_TEST_SALT_THAT_IS_NOT_SET"), r.err());
+    assertFalse(Files.exists(dir.resolve("o")));
+  }
+
+  @Test
+  void hash_shortSalt_isAUsageError() throws Exception {
+    Run r = run("hash", OPENAI, "--salt-file", salt("short").toString(), "--out", dir.resolve("o").toString());
+    assertEquals(ExitCodes.USAGE, r.code());
+    assertTrue(r.err().contains("at least 16"), r.err());
+  }
+
+  @Test
+  void hash_saltOnTheCommandLine_isNotAnOption() {
+    Run r = run("hash", OPENAI, "--salt", "0123456789abcdef0123", "--out", dir.resolve("o").toString());
+    assertEquals(ExitCodes.USAGE, r.code());
+  }
+
+  @Test
+  void hash_unknownTokenizer_isAUsageError() throws Exception {
+    Run r = run("hash", OPENAI, "--tokenizer", "gpt2", "--salt-file", salt("0123456789abcdef0123").toString(),
+        "--out", dir.resolve("o").toString());
+    assertEquals(ExitCodes.USAGE, r.code());
+  }
+
+  @Test
+  void hash_missingInput_isBadInput() throws Exception {
+    Run r = run("hash", dir.resolve("nope.jsonl").toString(), "--salt-file", salt("0123456789abcdef0123").toString(),
+        "--out", dir.resolve("o").toString());
+    assertEquals(ExitCodes.BAD_INPUT, r.code(), r.err());
+    assertTrue(r.err().contains("nope.jsonl"), r.err());
+  }
+}
