@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
       HashCommand.class,
       InferSessionsCommand.class,
       ReplayCommand.class,
+      AnalyzeCommand.class,
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {

@@ -1,0 +1,552 @@
+package io.smetric.audit.characterize;
+
+import static org.apache.spark.sql.functions.ceil;
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.countDistinct;
+import static org.apache.spark.sql.functions.floor;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.log10;
+import static org.apache.spark.sql.functions.max;
+import static org.apache.spark.sql.functions.min;
+import static org.apache.spark.sql.functions.round;
+import static org.apache.spark.sql.functions.size;
+import static org.apache.spark.sql.functions.sum;
+import static org.apache.spark.sql.functions.when;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.smetric.audit.common.BadInputException;
+import io.smetric.audit.common.Json;
+import io.smetric.audit.model.Canonical;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.expressions.Window;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.storage.StorageLevel;
+
+/**
+ * Runs every metric of trace-model.md sections 2-5 and 7 on one canonical trace and assembles
+ * characterization.json plus its tables (docs/characterization.md lists both). The block-level
+ * work is {@link ReuseJob}; everything else reads one request-level projection (no block arrays),
+ * and all order statistics go through a single {@link SortedStats} pass.
+ */
+public final class Characterization {
+  public static final String JOB_GROUP = "smetric-characterize";
+  public static final String FORMAT = "smetric-characterization/1";
+
+  public static final String NO_SESSIONS = "trace has no sessions (session_id is null in every request)";
+  public static final String NO_BLOCKS = "trace has no block hashes (blocks or block_size null in every request)";
+  public static final String NO_HITS = "no block of the trace is ever reused";
+  public static final String NO_FOLLOW_UP_PARENTS = "no follow-up request (turn > 0) has its parent in the trace";
+  public static final String NO_WHOLE_MINUTE = "the trace spans no whole minute";
+  public static final String NO_TURNS = "trace has no turn numbers";
+
+  /** Table names (Parquet folders under the output). */
+  public static final String T_REUSE_MINUTE = "reuse_by_minute";
+  public static final String T_REUSE_TURN = "reuse_by_turn";
+  public static final String T_INTERVAL_CDF = "reuse_interval_cdf";
+  public static final String T_SESSIONS = "sessions";
+  public static final String T_TURNS = "turns_per_session";
+  public static final String T_LORENZ = "session_token_lorenz";
+  public static final String T_TRIGGERS = "trigger_mix";
+  public static final String T_RATIO = "request_instance_ratio";
+
+  static final double[] Q = {0.5, 0.9, 0.99};
+  static final String[] QN = {"p50", "p90", "p99"};
+
+  public record Options(int instances, int templateMinSessions, double intervalThresholdS) {
+    public Options {
+      if (instances < 1) throw new IllegalArgumentException("instances must be >= 1, got " + instances);
+      if (templateMinSessions < 1) throw new IllegalArgumentException("template_min_sessions must be >= 1");
+      if (!(intervalThresholdS >= 0)) throw new IllegalArgumentException("interval threshold must be >= 0");
+    }
+
+    public static Options defaults(int instances) {
+      return new Options(instances, 3, 100.0);
+    }
+  }
+
+  /** The JSON document and the tables (lazy Datasets over persisted data: write them, then close). */
+  public record Result(ObjectNode json, Map<String, Dataset<Row>> tables, List<Dataset<Row>> persisted)
+      implements AutoCloseable {
+    @Override
+    public void close() {
+      for (Dataset<Row> d : persisted) d.unpersist(false);
+    }
+  }
+
+  private final SparkSession spark;
+  private final TraceInput input;
+  private final Options opt;
+
+  public Characterization(SparkSession spark, TraceInput input, Options opt) {
+    this.spark = spark;
+    this.input = input;
+    this.opt = opt;
+  }
+
+  public Result execute() {
+    List<Dataset<Row>> persisted = new ArrayList<>();
+    try {
+      Result r = run(persisted);
+      return r;
+    } catch (RuntimeException e) {
+      for (Dataset<Row> d : persisted) d.unpersist(false);
+      throw e;
+    }
+  }
+
+  /** Request-level projection: scalar columns only (block arrays are read by {@link ReuseJob} alone). */
+  static Dataset<Row> requests(Dataset<Row> trace) {
+    return trace.select(col(Canonical.REQUEST_ID), col(Canonical.SESSION_ID), col(Canonical.PARENT_ID),
+            col(Canonical.TURN), col(Canonical.TRIGGER), col(Canonical.ARRIVAL_S), col(Canonical.INPUT_TOKENS),
+            col(Canonical.OUTPUT_TOKENS), col(Canonical.BLOCK_SIZE))
+        .withColumn(Cols.MINUTE, floor(col(Canonical.ARRIVAL_S).divide(60)).cast("long"));
+  }
+
+  private Result run(List<Dataset<Row>> persisted) {
+    spark.sparkContext().setJobGroup(JOB_GROUP, "characterization: request-level metrics", false);
+    Dataset<Row> req = requests(input.trace()).persist(StorageLevel.MEMORY_AND_DISK());
+    persisted.add(req);
+
+    Row s = req.agg(count(lit(1)), min(Canonical.ARRIVAL_S), max(Canonical.ARRIVAL_S),
+        count(Canonical.SESSION_ID), countDistinct(col(Canonical.SESSION_ID)), sum(Canonical.INPUT_TOKENS),
+        count(Canonical.TURN), sum(when(col(Canonical.TURN).equalTo(0), 1).otherwise(0)),
+        org.apache.spark.sql.functions.sort_array(org.apache.spark.sql.functions.collect_set(Canonical.BLOCK_SIZE)),
+        sum(Canonical.OUTPUT_TOKENS)).first();
+    long nReq = s.getLong(0);
+    if (nReq == 0) throw new BadInputException(input.location(), "trace has no requests");
+    double first = s.getDouble(1), last = s.getDouble(2);
+    long withSession = s.getLong(3), sessions = s.getLong(4);
+    long prefill = s.getLong(5), withTurn = s.getLong(6), turn0 = s.getLong(7);
+    List<Integer> blockSizes = s.getList(8);
+    long outputTokens = s.isNullAt(9) ? 0 : s.getLong(9);
+    boolean hasSessions = withSession > 0;
+
+    // ---- block-level reuse (also counts blocks and block-count findings: one read of the arrays) ----
+    ReuseJob.Result reuse = null;
+    Map<Long, long[]> hitByMinute = new TreeMap<>(); // minute -> hit tokens[3], hit blocks[3], all blocks
+    Map<Long, long[]> hitByTurn = new TreeMap<>();
+    long[] hitTok = new long[3], hitBlk = new long[3];
+    long[] quality = new long[3];
+    long usedBlocks = 0;
+    Dataset<Row> intervalRows = null;
+    if (!blockSizes.isEmpty()) {
+      reuse = new ReuseJob(spark, input.trace()).templateMinSessions(opt.templateMinSessions()).execute();
+      persisted.add(reuse.aggregates());
+      spark.sparkContext().setJobGroup(JOB_GROUP, "characterization: assembling", false);
+      for (Row r : reuse.aggregates().filter(col(ReuseJob.KIND).notEqual(ReuseJob.KIND_INTERVAL)).collectAsList()) {
+        int kind = r.getInt(0), src = r.getInt(1);
+        long key = r.getLong(2), tok = r.getLong(3), blk = r.getLong(4);
+        if (kind == ReuseJob.KIND_QUALITY) {
+          quality[(int) key] += tok;
+          continue;
+        }
+        Map<Long, long[]> m = kind == ReuseJob.KIND_MINUTE ? hitByMinute : hitByTurn;
+        long[] v = m.computeIfAbsent(key, k -> new long[7]);
+        if (src == ReuseJob.SRC_ALL_BLOCKS) {
+          v[6] += blk;
+          if (kind == ReuseJob.KIND_MINUTE) usedBlocks += blk;
+          continue;
+        }
+        v[src] += tok;
+        v[3 + src] += blk;
+        if (kind == ReuseJob.KIND_MINUTE) {
+          hitTok[src] += tok;
+          hitBlk[src] += blk;
+        }
+      }
+      intervalRows = reuse.aggregates().filter(col(ReuseJob.KIND).equalTo(ReuseJob.KIND_INTERVAL));
+    }
+    long withBlocks = quality[ReuseJob.Q_WITH_BLOCKS];
+    long mismatch = quality[ReuseJob.Q_MISMATCH], mismatchLonger = quality[ReuseJob.Q_LONGER];
+    boolean hasBlocks = withBlocks > 0;
+    if (!hasBlocks) intervalRows = null;
+
+    ObjectNode json = Json.object();
+    json.put("format", FORMAT);
+    ObjectNode params = json.putObject("parameters");
+    params.put("input", input.location());
+    params.put("instances", opt.instances());
+    params.put("template_min_sessions", opt.templateMinSessions());
+    params.put("interval_threshold_s", opt.intervalThresholdS());
+    params.put("interval_rounding_us", 1);
+    params.put("minute_clock", "arrival_s as given: minute m = [60m, 60m + 60)");
+    params.put("percentiles", "weighted: smallest v whose cumulative weight reaches q; unweighted: nearest rank");
+
+    ObjectNode tr = json.putObject("trace");
+    tr.put("requests", nReq);
+    tr.put("first_arrival_s", first);
+    tr.put("last_arrival_s", last);
+    tr.put("has_sessions", hasSessions);
+    tr.put("has_blocks", hasBlocks);
+    if (hasSessions) tr.put("sessions", sessions);
+    else tr.putNull("sessions");
+    ArrayNode bs = tr.putArray("block_sizes");
+    for (Integer b : blockSizes) bs.add(b);
+    tr.put("prefill_tokens", prefill);
+    tr.put("output_tokens", outputTokens);
+    tr.put("blocks", usedBlocks);
+
+    ObjectNode dq = json.putObject("data_quality");
+    if (input.ingestSummary() != null) dq.set("ingest", input.ingestSummary());
+    else dq.put("ingest", "no " + TraceInput.INGEST_SUMMARY + " next to the trace");
+    ObjectNode findings = dq.putObject("analysis");
+    findings.put("block_count_mismatch_requests", mismatch);
+    findings.put("block_count_mismatch_longer", mismatchLonger);
+    findings.put("block_count_mismatch_shorter", mismatch - mismatchLonger);
+    findings.put("block_count_mismatch_rule", "analyses use the first min(count, ceil(input_tokens / block_size)) blocks");
+    findings.put("requests_without_blocks", nReq - withBlocks);
+    findings.put("requests_without_session", nReq - withSession);
+    findings.put("requests_without_turn", nReq - withTurn);
+
+    Map<String, Dataset<Row>> tables = new LinkedHashMap<>();
+
+    if (reuse != null) {
+      ObjectNode passes = json.putObject("plan_counters");
+      passes.put("distinct_blocks", reuse.distinctBlocks());
+      passes.put("partition_block_pairs", reuse.pairRecords());
+      passes.put("multi_fragment_blocks", reuse.multiFragmentBlocks());
+      passes.put("template_blocks", reuse.templateBlocks());
+      passes.put("run_records", reuse.runRecords());
+    }
+
+    // ---- per-minute and per-turn request totals (driver: O(minutes + turns)) ----
+    // sorted on the driver: these lists are O(minutes) and O(turns), and a global orderBy costs a job
+    List<Row> minuteRows = new ArrayList<>(req.groupBy(Cols.MINUTE).agg(count(lit(1)), sum(Canonical.INPUT_TOKENS))
+        .collectAsList());
+    minuteRows.sort((x, y) -> Long.compare(x.getLong(0), y.getLong(0)));
+    List<Row> turnRows = new ArrayList<>(req.filter(col(Canonical.TURN).isNotNull()).groupBy(Canonical.TURN)
+        .agg(count(lit(1)), sum(Canonical.INPUT_TOKENS)).collectAsList());
+    turnRows.sort((x, y) -> Integer.compare(x.getInt(0), y.getInt(0)));
+
+    // ---- order statistics, one pass for every distribution ----
+    List<Dataset<Row>> statInputs = new ArrayList<>();
+    if (intervalRows != null) {
+      Column g = when(col(ReuseJob.SRC).equalTo(0), lit("interval:" + Source.INTRA_SESSION.label))
+          .when(col(ReuseJob.SRC).equalTo(1), lit("interval:" + Source.SYSTEM_PROMPT.label))
+          .otherwise(lit("interval:" + Source.INTER_SESSION.label));
+      statInputs.add(intervalRows.select(g.as(SortedStats.G), col(ReuseJob.KEY).as(SortedStats.V),
+          col(ReuseJob.BLOCKS).as(SortedStats.N), col(ReuseJob.TOKENS).as(SortedStats.W)));
+      statInputs.add(intervalRows.select(lit("interval:" + Source.ALL).as(SortedStats.G), col(ReuseJob.KEY).as(SortedStats.V),
+          col(ReuseJob.BLOCKS).as(SortedStats.N), col(ReuseJob.TOKENS).as(SortedStats.W)));
+    }
+    Dataset<Row> sess = null;
+    long followUps = 0, followUpsWithParent = 0;
+    if (hasSessions) {
+      sess = req.filter(col(Canonical.SESSION_ID).isNotNull()).groupBy(Canonical.SESSION_ID)
+          .agg(count(lit(1)).as(Cols.REQUESTS), min(Canonical.ARRIVAL_S).as(Cols.FIRST_ARRIVAL_S),
+              max(Canonical.ARRIVAL_S).as("last"),
+              sum(col(Canonical.INPUT_TOKENS).plus(col(Canonical.OUTPUT_TOKENS))).as(Cols.TOKENS))
+          .withColumn(Cols.DURATION_S, col("last").minus(col(Cols.FIRST_ARRIVAL_S))).drop("last")
+          .persist(StorageLevel.MEMORY_AND_DISK());
+      persisted.add(sess);
+      statInputs.add(sess.select(lit("turns").as(SortedStats.G), col(Cols.REQUESTS).as(SortedStats.V),
+          lit(1L).as(SortedStats.N), lit(1L).as(SortedStats.W)));
+      statInputs.add(sess.select(lit("duration_us").as(SortedStats.G),
+          round(col(Cols.DURATION_S).multiply(1e6)).cast("long").as(SortedStats.V), lit(1L).as(SortedStats.N),
+          lit(1L).as(SortedStats.W)));
+      statInputs.add(sess.select(lit("tokens").as(SortedStats.G), col(Cols.TOKENS).as(SortedStats.V),
+          lit(1L).as(SortedStats.N), col(Cols.TOKENS).as(SortedStats.W)));
+      Dataset<Row> fu = req.filter(col(Canonical.TURN).gt(0));
+      Dataset<Row> parents = req.select(col(Canonical.REQUEST_ID).as("p_id"), col(Canonical.ARRIVAL_S).as("p_arrival"));
+      Dataset<Row> think = fu.join(parents, fu.col(Canonical.PARENT_ID).equalTo(parents.col("p_id")), "inner")
+          .select(lit("think_us").as(SortedStats.G),
+              round(col(Canonical.ARRIVAL_S).minus(col("p_arrival")).multiply(1e6)).cast("long").as(SortedStats.V),
+              lit(1L).as(SortedStats.N), lit(1L).as(SortedStats.W));
+      statInputs.add(think);
+      followUps = turnRows.stream().filter(r -> r.getInt(0) > 0).mapToLong(r -> r.getLong(1)).sum();
+    }
+    Map<String, SortedStats.Stats> st = Map.of();
+    double[] lorenzP = new double[101];
+    for (int i = 0; i <= 100; i++) lorenzP[i] = i / 100.0;
+    if (!statInputs.isEmpty()) {
+      Dataset<Row> all = statInputs.get(0);
+      for (int i = 1; i < statInputs.size(); i++) all = all.unionByName(statInputs.get(i));
+      st = SortedStats.compute(spark, all, Q, lorenzP, 0.25);
+    }
+    if (st.containsKey("think_us")) followUpsWithParent = st.get("think_us").items();
+
+    // ---- section 2: ideal reuse ----
+    long hitTokens = hitTok[0] + hitTok[1] + hitTok[2];
+    long hitBlocks = hitBlk[0] + hitBlk[1] + hitBlk[2];
+    ObjectNode reuseJ = json.putObject("reuse");
+    if (hasBlocks) {
+      reuseJ.set("token_weighted", Metric.ratio(hitTokens, prefill, "hit tokens",
+          "prefill tokens (sum of input_tokens)", "trace has no prefill tokens").toJson());
+      reuseJ.set("block_weighted", Metric.ratio(hitBlocks, usedBlocks, "hit blocks",
+          "blocks (first min(count, ceil(input_tokens / block_size)) per request)", "trace has no blocks").toJson());
+      reuseJ.put("hit_tokens", hitTokens);
+      reuseJ.put("hit_blocks", hitBlocks);
+    } else {
+      reuseJ.set("token_weighted", Metric.na(NO_BLOCKS).toJson());
+      reuseJ.set("block_weighted", Metric.na(NO_BLOCKS).toJson());
+    }
+    reuseJ.put("per_minute_table", T_REUSE_MINUTE);
+    reuseJ.put("per_turn_table", T_REUSE_TURN);
+    tables.put(T_REUSE_MINUTE, minuteTable(minuteRows, hitByMinute, first, last, hasBlocks));
+    if (withTurn > 0) tables.put(T_REUSE_TURN, turnTable(turnRows, hitByTurn, hasBlocks));
+
+    // ---- section 3: sources ----
+    ObjectNode src = json.putObject("reuse_by_source");
+    src.put("template_min_sessions", opt.templateMinSessions());
+    for (Source so : Source.values()) {
+      ObjectNode o = src.putObject(so.label);
+      if (!hasBlocks) {
+        o.set("share_of_hit_tokens", Metric.na(NO_BLOCKS).toJson());
+        o.set("share_of_prefill_tokens", Metric.na(NO_BLOCKS).toJson());
+      } else if (!hasSessions) {
+        o.set("share_of_hit_tokens", Metric.na(NO_SESSIONS).toJson());
+        o.set("share_of_prefill_tokens", Metric.na(NO_SESSIONS).toJson());
+      } else {
+        o.set("share_of_hit_tokens", Metric.ratio(hitTok[so.ordinal()], hitTokens, so.label + " hit tokens",
+            "hit tokens", NO_HITS).toJson());
+        o.set("share_of_prefill_tokens", Metric.ratio(hitTok[so.ordinal()], prefill, so.label + " hit tokens",
+            "prefill tokens", "trace has no prefill tokens").toJson());
+        o.put("hit_tokens", hitTok[so.ordinal()]);
+      }
+    }
+
+    // ---- section 4: intervals ----
+    ObjectNode iv = json.putObject("reuse_interval");
+    iv.put("threshold_s", opt.intervalThresholdS());
+    iv.put("cdf_table", T_INTERVAL_CDF);
+    Map<String, Long> within = new TreeMap<>();
+    if (intervalRows != null) {
+      long thrUs = Math.round(opt.intervalThresholdS() * 1e6);
+      for (Row r : intervalRows.filter(col(ReuseJob.KEY).leq(thrUs)).groupBy(ReuseJob.SRC).agg(sum(ReuseJob.TOKENS))
+          .collectAsList()) {
+        within.put(Source.values()[r.getInt(0)].label, r.getLong(1));
+      }
+      within.put(Source.ALL, within.values().stream().mapToLong(Long::longValue).sum());
+      tables.put(T_INTERVAL_CDF, intervalCdf(intervalRows));
+    }
+    List<String> ivGroups = new ArrayList<>(List.of(Source.ALL));
+    for (Source so : Source.values()) ivGroups.add(so.label);
+    for (String gname : ivGroups) {
+      ObjectNode o = iv.putObject(gname);
+      String reason = !hasBlocks ? NO_BLOCKS : (!hasSessions && !gname.equals(Source.ALL)) ? NO_SESSIONS : null;
+      SortedStats.Stats x = st.get("interval:" + gname);
+      if (reason == null && x == null) reason = gname.equals(Source.ALL) ? NO_HITS : "no hit tokens from this source";
+      for (int i = 0; i < Q.length; i++) {
+        o.set(QN[i] + "_s", reason != null ? Metric.na(reason).toJson() : Metric.of(x.quantiles()[i] / 1e6, "s").toJson());
+      }
+      o.set("share_within_threshold", reason != null ? Metric.na(reason).toJson()
+          : Metric.ratio(within.getOrDefault(gname, 0L), x.weight(), "hit tokens with interval <= threshold",
+              "hit tokens", NO_HITS).toJson());
+      if (reason == null) o.put("hit_tokens", x.weight());
+    }
+
+    // ---- section 5: sessions ----
+    ObjectNode se = json.putObject("sessions");
+    sessionSection(se, req, st, hasSessions, nReq, turn0, followUps, followUpsWithParent, tables, sess, lorenzP);
+
+    // ---- section 7: request / instance ratio ----
+    ratioSection(json.putObject("request_instance_ratio"), minuteRows, first, last, tables);
+
+    ObjectNode tj = json.putObject("tables");
+    for (String t : tables.keySet()) tj.put(t, t + "/");
+    return new Result(json, tables, persisted);
+  }
+
+  private void sessionSection(ObjectNode se, Dataset<Row> req, Map<String, SortedStats.Stats> st, boolean hasSessions,
+      long nReq, long turn0, long followUps, long followUpsWithParent, Map<String, Dataset<Row>> tables,
+      Dataset<Row> sess, double[] lorenzP) {
+    String[] keys = {"first_turn_fraction"};
+    if (!hasSessions) {
+      for (String k : keys) se.set(k, Metric.na(NO_SESSIONS).toJson());
+      se.set("trigger_mix", Metric.na(NO_SESSIONS).toJson());
+      se.set("turns_per_session", Metric.na(NO_SESSIONS).toJson());
+      se.set("duration_s", Metric.na(NO_SESSIONS).toJson());
+      se.set("think_time_s", Metric.na(NO_SESSIONS).toJson());
+      se.set("token_skew", Metric.na(NO_SESSIONS).toJson());
+      return;
+    }
+    se.set("first_turn_fraction", Metric.ratio(turn0, nReq, "requests with turn 0", "requests", "no requests").toJson());
+    // trigger mix
+    List<Row> trig = new ArrayList<>(req.groupBy(Canonical.TRIGGER).agg(count(lit(1)).as("n"),
+        sum(when(col(Canonical.TURN).gt(0), 1).otherwise(0)).as("f")).collectAsList());
+    trig.sort((x, y) -> x.getString(0).compareTo(y.getString(0)));
+    ObjectNode mix = se.putObject("trigger_mix");
+    ObjectNode allM = mix.putObject("all_requests");
+    ObjectNode fuM = mix.putObject("follow_ups");
+    List<Row> trigRows = new ArrayList<>();
+    for (Row r : trig) {
+      String t = r.getString(0);
+      long n = r.getLong(1), f = r.getLong(2);
+      allM.set(t, Metric.ratio(n, nReq, "requests with trigger " + t, "requests", "no requests").toJson());
+      fuM.set(t, Metric.ratio(f, followUps, "follow-ups with trigger " + t, "follow-ups (turn > 0)",
+          "trace has no follow-up requests").toJson());
+      trigRows.add(RowFactory.create("all_requests", t, n, (double) n / nReq));
+      trigRows.add(RowFactory.create("follow_ups", t, f, followUps == 0 ? null : (double) f / followUps));
+    }
+    tables.put(T_TRIGGERS, spark.createDataFrame(trigRows, new StructType().add(Cols.SCOPE, DataTypes.StringType)
+        .add(Cols.TRIGGER, DataTypes.StringType).add(Cols.REQUESTS, DataTypes.LongType)
+        .add(Cols.SHARE, DataTypes.DoubleType)));
+    se.put("follow_ups", followUps);
+
+    SortedStats.Stats turns = st.get("turns");
+    ObjectNode tp = se.putObject("turns_per_session");
+    tp.set("mean", Metric.of(turns.mean()).toJson());
+    for (int i = 0; i < Q.length; i++) tp.set(QN[i], Metric.of(turns.quantiles()[i]).toJson());
+    tp.set("max", Metric.of(turns.max()).toJson());
+    tp.put("table", T_TURNS);
+    tables.put(T_TURNS, sess.groupBy(col(Cols.REQUESTS)).agg(count(lit(1)).as(Cols.SESSIONS))
+        .coalesce(1).sortWithinPartitions(Cols.REQUESTS));
+
+    SortedStats.Stats dur = st.get("duration_us");
+    ObjectNode du = se.putObject("duration_s");
+    du.set("mean", Metric.of(dur.mean() / 1e6, "s").toJson());
+    for (int i = 0; i < Q.length; i++) du.set(QN[i], Metric.of(dur.quantiles()[i] / 1e6, "s").toJson());
+    du.set("max", Metric.of(dur.max() / 1e6, "s").toJson());
+
+    SortedStats.Stats th = st.get("think_us");
+    ObjectNode tt = se.putObject("think_time_s");
+    tt.put("follow_ups_with_parent_in_trace", followUpsWithParent);
+    tt.put("follow_ups_without_parent_in_trace", followUps - followUpsWithParent);
+    if (th == null) {
+      for (String k : new String[] {"mean", "p50", "p90", "p99", "max"}) tt.set(k, Metric.na(NO_FOLLOW_UP_PARENTS).toJson());
+    } else {
+      tt.set("mean", Metric.of(th.mean() / 1e6, "s").toJson());
+      for (int i = 0; i < Q.length; i++) tt.set(QN[i], Metric.of(th.quantiles()[i] / 1e6, "s").toJson());
+      tt.set("max", Metric.of(th.max() / 1e6, "s").toJson());
+    }
+
+    SortedStats.Stats tok = st.get("tokens");
+    ObjectNode sk = se.putObject("token_skew");
+    sk.put("session_tokens", "input_tokens + output_tokens over the session's requests");
+    sk.put("top_sessions", (long) Math.ceil(0.25 * tok.items()));
+    String reason = tok.weight() == 0 ? "sessions hold no tokens" : null;
+    sk.set("top_25pct_share", reason != null ? Metric.na(reason).toJson() : Metric.of(tok.topShare()).toJson());
+    sk.set("gini", reason != null ? Metric.na(reason).toJson() : Metric.of(tok.gini()).toJson());
+    sk.put("lorenz_table", T_LORENZ);
+    List<Row> lz = new ArrayList<>();
+    for (int i = 0; i < lorenzP.length; i++) lz.add(RowFactory.create(tok.lorenzPopulation()[i], tok.lorenzShare()[i]));
+    tables.put(T_LORENZ, spark.createDataFrame(lz, new StructType().add(Cols.POPULATION_SHARE, DataTypes.DoubleType)
+        .add(Cols.TOKEN_SHARE, DataTypes.DoubleType)));
+    tables.put(T_SESSIONS, sess.coalesce(1).sortWithinPartitions(Cols.SESSION_ID));
+  }
+
+  private void ratioSection(ObjectNode o, List<Row> minuteRows, double first, double last,
+      Map<String, Dataset<Row>> tables) {
+    o.put("instances", opt.instances());
+    long mFirst = (long) Math.ceil(first / 60.0);
+    long mLast = (long) Math.floor(last / 60.0) - 1; // [60m, 60m + 60) must end by the last arrival
+    Map<Long, Long> arrivals = new TreeMap<>();
+    for (Row r : minuteRows) arrivals.put(r.getLong(0), r.getLong(1));
+    List<Row> rows = new ArrayList<>();
+    List<Double> ratios = new ArrayList<>();
+    for (long m = mFirst; m <= mLast; m++) {
+      long a = arrivals.getOrDefault(m, 0L);
+      double ratio = (double) a / opt.instances();
+      ratios.add(ratio);
+      rows.add(RowFactory.create(m, 60.0 * m, a, ratio));
+    }
+    o.put("whole_minutes", ratios.size());
+    o.put("table", T_RATIO);
+    tables.put(T_RATIO, spark.createDataFrame(rows, new StructType().add(Cols.MINUTE, DataTypes.LongType)
+        .add(Cols.MINUTE_START_S, DataTypes.DoubleType).add(Cols.ARRIVALS, DataTypes.LongType)
+        .add(Cols.RATIO, DataTypes.DoubleType)));
+    if (ratios.isEmpty()) {
+      for (String k : new String[] {"mean", "min", "p5", "p50"}) o.set(k, Metric.na(NO_WHOLE_MINUTE).toJson());
+      return;
+    }
+    double sumR = 0;
+    for (double r : ratios) sumR += r;
+    List<Double> sorted = new ArrayList<>(ratios);
+    sorted.sort(Double::compare);
+    o.set("mean", Metric.of(sumR / ratios.size()).toJson());
+    o.set("min", Metric.of(sorted.get(0)).toJson());
+    o.set("p5", Metric.of(nearestRank(sorted, 0.05)).toJson());
+    o.set("p50", Metric.of(nearestRank(sorted, 0.5)).toJson());
+  }
+
+  /** Unweighted nearest rank: sorted[ceil(q n) - 1]. */
+  static double nearestRank(List<Double> sorted, double q) {
+    int idx = (int) Math.ceil(new java.math.BigDecimal(Double.toString(q))
+        .multiply(java.math.BigDecimal.valueOf(sorted.size())).doubleValue()) - 1;
+    return sorted.get(Math.max(0, Math.min(sorted.size() - 1, idx)));
+  }
+
+  private static final StructType SERIES = new StructType()
+      .add(Cols.REQUESTS, DataTypes.LongType).add(Cols.PREFILL_TOKENS, DataTypes.LongType)
+      .add(Cols.BLOCKS, DataTypes.LongType).add(Cols.HIT_TOKENS, DataTypes.LongType)
+      .add(Cols.HIT_BLOCKS, DataTypes.LongType).add(Cols.hitTokens(Source.INTRA_SESSION), DataTypes.LongType)
+      .add(Cols.hitTokens(Source.SYSTEM_PROMPT), DataTypes.LongType)
+      .add(Cols.hitTokens(Source.INTER_SESSION), DataTypes.LongType)
+      .add(Cols.REUSE_TOKEN, DataTypes.DoubleType).add(Cols.REUSE_BLOCK, DataTypes.DoubleType);
+
+  private static Object[] seriesValues(long n, long prefill, long[] hit, boolean hasBlocks) {
+    if (n == 0) return new Object[] {0L, null, null, null, null, null, null, null, null, null};
+    if (!hasBlocks) return new Object[] {n, prefill, null, null, null, null, null, null, null, null};
+    long[] h = hit == null ? new long[7] : hit;
+    long blocks = h[6];
+    long ht = h[0] + h[1] + h[2], hb = h[3] + h[4] + h[5];
+    return new Object[] {n, prefill, blocks, ht, hb, h[0], h[1], h[2],
+        prefill == 0 ? null : (double) ht / prefill, blocks == 0 ? null : (double) hb / blocks};
+  }
+
+  private Dataset<Row> minuteTable(List<Row> minuteRows, Map<Long, long[]> hit, double first, double last,
+      boolean hasBlocks) {
+    Map<Long, Row> byMinute = new TreeMap<>();
+    for (Row r : minuteRows) byMinute.put(r.getLong(0), r);
+    List<Row> out = new ArrayList<>();
+    for (long m = (long) Math.floor(first / 60.0); m <= (long) Math.floor(last / 60.0); m++) {
+      Row r = byMinute.get(m);
+      Object[] v = r == null ? seriesValues(0, 0, null, hasBlocks)
+          : seriesValues(r.getLong(1), r.getLong(2), hit.get(m), hasBlocks);
+      Object[] row = new Object[v.length + 2];
+      row[0] = m;
+      row[1] = 60.0 * m;
+      System.arraycopy(v, 0, row, 2, v.length);
+      out.add(RowFactory.create(row));
+    }
+    StructType schema = new StructType().add(Cols.MINUTE, DataTypes.LongType).add(Cols.MINUTE_START_S, DataTypes.DoubleType);
+    for (var f : SERIES.fields()) schema = schema.add(f);
+    return spark.createDataFrame(out, schema);
+  }
+
+  private Dataset<Row> turnTable(List<Row> turnRows, Map<Long, long[]> hit, boolean hasBlocks) {
+    List<Row> out = new ArrayList<>();
+    for (Row r : turnRows) {
+      int t = r.getInt(0);
+      Object[] v = seriesValues(r.getLong(1), r.getLong(2), hit.get((long) t), hasBlocks);
+      Object[] row = new Object[v.length + 1];
+      row[0] = t;
+      System.arraycopy(v, 0, row, 1, v.length);
+      out.add(RowFactory.create(row));
+    }
+    StructType schema = new StructType().add(Cols.TURN, DataTypes.IntegerType);
+    for (var f : SERIES.fields()) schema = schema.add(f);
+    return spark.createDataFrame(out, schema);
+  }
+
+  /** Token-weighted CDF on log buckets (20 per decade of microseconds), per source and overall. */
+  private static Dataset<Row> intervalCdf(Dataset<Row> intervalRows) {
+    Column bucket = when(col(ReuseJob.KEY).leq(0), lit(-1))
+        .otherwise(ceil(log10(col(ReuseJob.KEY).cast("double")).multiply(20).minus(1e-9)).cast("int"));
+    Column srcName = when(col(ReuseJob.SRC).equalTo(0), lit(Source.INTRA_SESSION.label))
+        .when(col(ReuseJob.SRC).equalTo(1), lit(Source.SYSTEM_PROMPT.label)).otherwise(lit(Source.INTER_SESSION.label));
+    Dataset<Row> b = intervalRows.select(srcName.as(Cols.SOURCE), bucket.as("b"), col(ReuseJob.TOKENS));
+    Dataset<Row> all = b.withColumn(Cols.SOURCE, lit(Source.ALL)).unionByName(b)
+        .groupBy(Cols.SOURCE, "b").agg(sum(ReuseJob.TOKENS).as(Cols.TOKENS));
+    var w = Window.partitionBy(Cols.SOURCE).orderBy("b");
+    var wAll = Window.partitionBy(Cols.SOURCE);
+    return all.select(col(Cols.SOURCE),
+            when(col("b").lt(0), lit(0.0)).otherwise(org.apache.spark.sql.functions.pow(lit(10.0), col("b").divide(20.0))
+                .divide(1e6)).as(Cols.INTERVAL_LE_S),
+            col(Cols.TOKENS),
+            sum(Cols.TOKENS).over(w).divide(sum(Cols.TOKENS).over(wAll)).as(Cols.CUM_SHARE))
+        .coalesce(1).sortWithinPartitions(Cols.SOURCE, Cols.INTERVAL_LE_S);
+  }
+}

@@ -1,0 +1,603 @@
+package io.smetric.audit.characterize;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.bit_or;
+import static org.apache.spark.sql.functions.floor;
+import static org.apache.spark.sql.functions.pmod;
+import static org.apache.spark.sql.functions.pow;
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.max;
+import static org.apache.spark.sql.functions.sum;
+import static org.apache.spark.sql.functions.when;
+
+import io.smetric.audit.model.Canonical;
+import it.unimi.dsi.fastutil.doubles.DoubleArrayList;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.Set;
+import java.util.List;
+import org.apache.spark.Partitioner;
+import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.util.ArrayData;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.storage.StorageLevel;
+import org.apache.spark.util.CollectionAccumulator;
+import org.apache.spark.util.LongAccumulator;
+import scala.Tuple2;
+
+/**
+ * Ideal prefix reuse, its sources and its intervals (trace-model.md sections 2-4) in four passes
+ * whose shuffles carry distinct (fragment, block) pairs and runs, never every block occurrence.
+ *
+ * <p>A <em>fragment</em> is the part of one session inside one input partition. A block whose
+ * occurrences all lie in one fragment (most history blocks of an agent session) is settled inside
+ * that partition: its first occurrence is the global first (a miss) and every later one is an
+ * intra-session hit whose interval is the gap to the previous occurrence. Only blocks seen in two
+ * or more fragments (system prompts, fork-shared context, sessions split across partitions) need
+ * a cross-partition timeline, and those are compressed: consecutive blocks of a request with the
+ * same global occurrence count have the same set of requests (chained ids: an extension's set is a
+ * subset of its prefix's), hence the same hits, sources and intervals, so one record per
+ * (request, run) stands for the whole run.
+ *
+ * <ol>
+ *   <li>per partition: occurrence count, fragment count and root turn-0 sessions per block
+ *       (map side; shuffle = distinct (partition, block) pairs);
+ *   <li>per block: global count, multi-fragment flag, template flag; sent back only for
+ *       multi-fragment blocks to the partitions that hold them;
+ *   <li>per partition again (zipped with that info): local hits of single-fragment blocks folded
+ *       into small aggregates, one run record per (request, run of multi-fragment blocks);
+ *   <li>per run key, in (arrival, seq) order: hits, sources and intervals of the runs.
+ * </ol>
+ * Output: one small table of token and block sums by (kind, source, key) where kind is minute,
+ * turn or interval (microseconds).
+ */
+public final class ReuseJob {
+  public static final String JOB_GROUP = "smetric-characterize-reuse";
+
+  /** Aggregate table columns. */
+  public static final String KIND = "kind";
+  public static final String SRC = "src";
+  public static final String KEY = "key";
+  public static final String TOKENS = "tokens";
+  public static final String BLOCKS = "blocks";
+
+  public static final int KIND_MINUTE = 1;
+  public static final int KIND_TURN = 2;
+  public static final int KIND_INTERVAL = 3;
+  /** Data-quality counters: key {@link #Q_WITH_BLOCKS}, {@link #Q_MISMATCH}, {@link #Q_LONGER}; tokens = count. */
+  public static final int KIND_QUALITY = 4;
+  public static final int Q_WITH_BLOCKS = 0;
+  public static final int Q_MISMATCH = 1;
+  public static final int Q_LONGER = 2;
+  /** Source slot of minute/turn rows holding all blocks the requests use (hit or not). */
+  public static final int SRC_ALL_BLOCKS = 3;
+  private static final int KIND_RUN = 0;
+
+  private static final StructType R1 = new StructType()
+      .add("c", DataTypes.LongType, false).add("pid", DataTypes.IntegerType, false)
+      .add("cnt", DataTypes.LongType, false).add("multi", DataTypes.BooleanType, false)
+      .add("roots", DataTypes.LongType, false);
+
+  /** Runs (kind 0) and aggregates (kinds 1-3) share one schema so that one pass emits both. */
+  private static final StructType R3 = new StructType()
+      .add(KIND, DataTypes.IntegerType, false).add("c", DataTypes.LongType, false)
+      .add("arrival", DataTypes.DoubleType, false).add("seq", DataTypes.LongType, false)
+      .add("sess", DataTypes.LongType, false).add(SRC, DataTypes.IntegerType, false)
+      .add(KEY, DataTypes.LongType, false).add(TOKENS, DataTypes.LongType, false)
+      .add(BLOCKS, DataTypes.LongType, false).add("minute", DataTypes.LongType, false)
+      .add("turn", DataTypes.IntegerType, true).add("tmpl", DataTypes.BooleanType, false);
+
+  private final SparkSession spark;
+  private final Dataset<Row> trace;
+  private int templateMinSessions = 3;
+
+  public ReuseJob(SparkSession spark, Dataset<Row> trace) {
+    this.spark = spark;
+    this.trace = trace;
+  }
+
+  public ReuseJob templateMinSessions(int k) {
+    if (k < 1) throw new IllegalArgumentException("template_min_sessions must be >= 1, got " + k);
+    this.templateMinSessions = k;
+    return this;
+  }
+
+  /** Aggregates (kind, src, key, tokens, blocks) persisted; the caller unpersists. Plus pass counters. */
+  public record Result(Dataset<Row> aggregates, long pairRecords, long multiFragmentBlocks, long templateBlocks,
+      long runRecords, long distinctBlocks) {}
+
+  public Result execute() {
+    spark.sparkContext().setJobGroup(JOB_GROUP, "ideal prefix reuse, sources and intervals", false);
+    try {
+      return run();
+    } finally {
+      spark.sparkContext().clearJobGroup();
+    }
+  }
+
+  private Result run() {
+    // Input order is kept: ingest writes (arrival_s, seq) order, and pass 1 records which
+    // partitions are not sorted so that pass 3 sorts only those (in memory, one partition).
+    Dataset<Row> selected = trace.select(
+        col(Canonical.SESSION_ID), col(Canonical.REQUEST_ID), col(Canonical.TURN), col(Canonical.PARENT_ID),
+        col(Canonical.TRIGGER), col(Canonical.ARRIVAL_S), col(Canonical.INPUT_TOKENS), col(Canonical.BLOCK_SIZE),
+        col(Canonical.BLOCKS), col(Canonical.SEQ));
+    // One RDD object for passes 1 and 3: the same partitions, recomputed deterministically.
+    JavaRDD<InternalRow> input = selected.queryExecution().toRdd().toJavaRDD();
+    int nParts = input.getNumPartitions();
+
+    LongAccumulator runs = spark.sparkContext().longAccumulator("reuse.runRecords");
+    CollectionAccumulator<Integer> unsorted = spark.sparkContext().collectionAccumulator("reuse.unsortedPartitions");
+
+    // Pass 1: per (partition, block) counts, map side.
+    JavaRDD<Row> r1 = input.mapPartitionsWithIndex((pid, it) -> pass1(pid, it, unsorted), true);
+    Dataset<Row> r1ds = spark.createDataFrame(r1, R1);
+
+    // Pass 2: per block, a plain hash aggregate (fixed-width columns only: the partitions holding a
+    // block are a bit mask, 63 partitions per column so that 2^bit fits a long); for multi-fragment blocks,
+    // (partition, block, count, template) go back to those partitions.
+    int maskCols = (nParts + 62) / 63;
+    List<Column> blockAggs = new ArrayList<>(List.of(sum("cnt").as("cnt"), count(lit(1)).as("nrec"),
+        max(col("multi").cast("int")).as("multi"), sum("roots").as("roots")));
+    for (int g = 0; g < maskCols; g++) {
+      blockAggs.add(bit_or(when(floor(col("pid").divide(63)).equalTo(g), pow(lit(2.0), pmod(col("pid"), lit(63))).cast("long"))
+          .otherwise(lit(0L))).as("m" + g));
+    }
+    Column isMulti = col("nrec").gt(1).or(col("multi").equalTo(1));
+    Dataset<Row> perBlock = r1ds.groupBy("c").agg(blockAggs.get(0), blockAggs.subList(1, blockAggs.size()).toArray(new Column[0]))
+        .persist(StorageLevel.MEMORY_AND_DISK());
+    Row counts = perBlock.agg(count(lit(1)), sum("nrec"), sum(when(isMulti, 1).otherwise(0)),
+        sum(when(isMulti.and(col("roots").geq(templateMinSessions)), 1).otherwise(0))).first();
+    long distinct = counts.getLong(0);
+    long pairs = counts.isNullAt(1) ? 0 : counts.getLong(1);
+    long multiBlocks = counts.isNullAt(2) ? 0 : counts.getLong(2);
+    long tmplBlocks = counts.isNullAt(3) ? 0 : counts.getLong(3);
+    final int k = templateMinSessions;
+    JavaRDD<long[]> info = perBlock.filter(isMulti).javaRDD()
+        .flatMapToPair(r -> {
+          List<Tuple2<Integer, long[]>> o = new ArrayList<>();
+          long[] v = {r.getLong(0), r.getLong(1), r.getLong(4) >= k ? 1 : 0};
+          for (int g = 0; g < maskCols; g++) {
+            long m = r.getLong(5 + g);
+            while (m != 0) {
+              int bit = Long.numberOfTrailingZeros(m);
+              o.add(new Tuple2<>(g * 63 + bit, v));
+              m &= m - 1;
+            }
+          }
+          return o.iterator();
+        })
+        .partitionBy(new IdentityPartitioner(nParts))
+        .values();
+    Set<Integer> unsortedPids = new HashSet<>(unsorted.value());
+
+    // Pass 3: local hits + run records.
+    JavaRDD<Row> r3 = input.zipPartitions(info, (in, inf) -> pass3(in, inf, runs, unsortedPids));
+    Dataset<Row> r3ds = spark.createDataFrame(r3, R3).persist(StorageLevel.MEMORY_AND_DISK());
+    try {
+      // Pass 4: runs by key in time order.
+      Dataset<Row> runAggs = r3ds.filter(col(KIND).equalTo(KIND_RUN))
+          .repartition(col("c")).sortWithinPartitions("c", "arrival", "seq")
+          .mapPartitions((org.apache.spark.api.java.function.MapPartitionsFunction<Row, Row>) ReuseJob::pass4,
+              Encoders.row(R3));
+      Dataset<Row> aggs = r3ds.filter(col(KIND).notEqual(KIND_RUN)).union(runAggs)
+          .groupBy(KIND, SRC, KEY).agg(sum(TOKENS).as(TOKENS), sum(BLOCKS).as(BLOCKS))
+          .persist(StorageLevel.MEMORY_AND_DISK());
+      aggs.count();
+      return new Result(aggs, pairs, multiBlocks, tmplBlocks, runs.value(), distinct);
+    } finally {
+      r3ds.unpersist(false);
+      perBlock.unpersist(false);
+    }
+  }
+
+  /** Partition id -> the same partition id, for zipping pass-2 output with pass-3 input. */
+  static final class IdentityPartitioner extends Partitioner {
+    private static final long serialVersionUID = 1L;
+    private final int n;
+
+    IdentityPartitioner(int n) {
+      this.n = n;
+    }
+
+    @Override
+    public int numPartitions() {
+      return n;
+    }
+
+    @Override
+    public int getPartition(Object key) {
+      return (Integer) key;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof IdentityPartitioner p && p.n == n;
+    }
+
+    @Override
+    public int hashCode() {
+      return n;
+    }
+  }
+
+  // ---- per-request field access on the selected columns ----
+  private static final int I_SESSION = 0, I_REQUEST = 1, I_TURN = 2, I_PARENT = 3, I_TRIGGER = 4, I_ARRIVAL = 5,
+      I_INPUT = 6, I_BSIZE = 7, I_BLOCKS = 8, I_SEQ = 9;
+
+  private static long sessionKey(InternalRow r) {
+    return r.isNullAt(I_SESSION) ? Hashing.lonelyRequest(r.getUTF8String(I_REQUEST).getBytes())
+        : Hashing.session(r.getUTF8String(I_SESSION).getBytes());
+  }
+
+  /** Blocks analyses use: the first min(count, ceil(input / B)) (section 1, "Tokens of a block"). */
+  private static int usedBlocks(InternalRow r) {
+    if (r.isNullAt(I_BLOCKS) || r.isNullAt(I_BSIZE)) return 0;
+    int b = r.getInt(I_BSIZE);
+    if (b <= 0) return 0;
+    return Math.min(r.getArray(I_BLOCKS).numElements(), Canonical.expectedBlocks(r.getInt(I_INPUT), b));
+  }
+
+  /** A root session's turn-0 request: turn 0, no parent, not a sub-agent (forks never make templates). */
+  private static boolean rootTurn0(InternalRow r) {
+    return !r.isNullAt(I_SESSION) && !r.isNullAt(I_TURN) && r.getInt(I_TURN) == 0 && r.isNullAt(I_PARENT)
+        && !Canonical.TRIGGER_SUBAGENT.equals(r.getUTF8String(I_TRIGGER).toString());
+  }
+
+  /** Used block ids of a request, copied (rows are reused by the reader). */
+  private static long[] usedIds(InternalRow r, int n) {
+    long[] out = new long[n];
+    ArrayData a = r.getArray(I_BLOCKS);
+    for (int i = 0; i < n; i++) out[i] = a.getLong(i);
+    return out;
+  }
+
+  /** Length of the common prefix of x[0..nx) and y[0..ny): a plain array compare, no hashing. */
+  static int lcp(long[] x, int nx, long[] y, int ny) {
+    int m = Math.min(nx, ny);
+    int i = 0;
+    while (i < m && x[i] == y[i]) i++;
+    return i;
+  }
+
+  /** Pass-1 state of one session inside the partition: its latest request and when each position was first held. */
+  static final class Chain1 {
+    long[] prev = new long[0];
+    int[] since = new int[0];
+    int requests;
+  }
+
+  /**
+   * Occurrence counts without touching every occurrence: a request shares its first L blocks with
+   * the previous request of its session (L = common prefix), so those positions just stay "held";
+   * only the blocks that leave (positions >= L of the previous request: count += requests held)
+   * and the blocks that arrive (positions >= L of this one) are hashed. Counts are
+   * order-independent, so this pass needs no sorting.
+   */
+  static Iterator<Row> pass1(int pid, Iterator<InternalRow> it, CollectionAccumulator<Integer> unsorted) {
+    Long2LongOpenHashMap cnt = new Long2LongOpenHashMap();
+    Long2LongOpenHashMap sess = new Long2LongOpenHashMap();
+    LongOpenHashSet multi = new LongOpenHashSet();
+    Long2ObjectOpenHashMap<Chain1> chains = new Long2ObjectOpenHashMap<>();
+    Long2LongOpenHashMap roots = new Long2LongOpenHashMap();
+    LongOpenHashSet rootSessions = new LongOpenHashSet();
+    double lastA = Double.NEGATIVE_INFINITY;
+    long lastSeq = Long.MIN_VALUE;
+    boolean sorted = true;
+    while (it.hasNext()) {
+      InternalRow r = it.next();
+      double a0 = r.getDouble(I_ARRIVAL);
+      long q0 = r.getLong(I_SEQ);
+      if (a0 < lastA || (a0 == lastA && q0 < lastSeq)) sorted = false;
+      lastA = a0;
+      lastSeq = q0;
+      int n = usedBlocks(r);
+      boolean hasSession = !r.isNullAt(I_SESSION);
+      if (n == 0 && !hasSession) continue;
+      long s = sessionKey(r);
+      long[] cur = usedIds(r, n);
+      if (rootTurn0(r) && rootSessions.add(s)) {
+        // a session counts once per partition, with its first root turn-0 request
+        for (int i = 0; i < n; i++) roots.addTo(cur[i], 1);
+      }
+      Chain1 ch = hasSession ? chains.computeIfAbsent(s, k -> new Chain1()) : new Chain1();
+      int l = lcp(ch.prev, ch.prev.length, cur, n);
+      for (int i = l; i < ch.prev.length; i++) cnt.addTo(ch.prev[i], ch.requests - ch.since[i]);
+      int[] since = new int[n];
+      System.arraycopy(ch.since, 0, since, 0, l);
+      for (int i = l; i < n; i++) {
+        since[i] = ch.requests;
+        long c = cur[i];
+        if (!sess.containsKey(c)) sess.put(c, s);
+        else if (sess.get(c) != s) multi.add(c);
+      }
+      ch.prev = cur;
+      ch.since = since;
+      ch.requests++;
+      if (!hasSession) {
+        for (int i = 0; i < n; i++) cnt.addTo(cur[i], 1);
+      }
+    }
+    for (Chain1 ch : chains.values()) {
+      for (int i = 0; i < ch.prev.length; i++) cnt.addTo(ch.prev[i], ch.requests - ch.since[i]);
+    }
+    if (!sorted) unsorted.add(pid);
+    chains.clear();
+    // rows are made lazily from the map: a partition's distinct blocks are never held as Rows
+    var entries = cnt.long2LongEntrySet().fastIterator();
+    return new Iterator<Row>() {
+      @Override
+      public boolean hasNext() {
+        return entries.hasNext();
+      }
+
+      @Override
+      public Row next() {
+        Long2LongOpenHashMap.Entry e = entries.next();
+        long c = e.getLongKey();
+        return RowFactory.create(c, pid, e.getLongValue(), multi.contains(c), roots.get(c));
+      }
+    };
+  }
+
+  private static final int NSRC = 3;
+
+  /** Token and block sums by (kind, source, key), folded locally before any shuffle. */
+  static final class Agg {
+    final Long2LongOpenHashMap[][] tok = new Long2LongOpenHashMap[5][NSRC + 1];
+    final Long2LongOpenHashMap[][] blk = new Long2LongOpenHashMap[5][NSRC + 1];
+
+    Agg() {
+      for (int k = 1; k <= 4; k++) {
+        for (int s = 0; s <= NSRC; s++) {
+          tok[k][s] = new Long2LongOpenHashMap();
+          blk[k][s] = new Long2LongOpenHashMap();
+        }
+      }
+    }
+
+    void hit(int src, long minute, int turnOrMin, long intervalUs, long tokens, long blocks) {
+      add(KIND_MINUTE, src, minute, tokens, blocks);
+      if (turnOrMin != Integer.MIN_VALUE) add(KIND_TURN, src, turnOrMin, tokens, blocks);
+      add(KIND_INTERVAL, src, intervalUs, tokens, blocks);
+    }
+
+    /** All blocks a request uses (source slot {@link #SRC_ALL_BLOCKS}), by minute and turn. */
+    void request(long minute, int turnOrMin, long blocks) {
+      add(KIND_MINUTE, SRC_ALL_BLOCKS, minute, 0, blocks);
+      if (turnOrMin != Integer.MIN_VALUE) add(KIND_TURN, SRC_ALL_BLOCKS, turnOrMin, 0, blocks);
+    }
+
+    void quality(int key) {
+      add(KIND_QUALITY, 0, key, 1, 0);
+    }
+
+    private void add(int kind, int src, long key, long tokens, long blocks) {
+      tok[kind][src].addTo(key, tokens);
+      blk[kind][src].addTo(key, blocks);
+    }
+
+    void emit(List<Row> out) {
+      for (int k = 1; k <= 4; k++) {
+        for (int s = 0; s <= NSRC; s++) {
+          for (Long2LongOpenHashMap.Entry e : tok[k][s].long2LongEntrySet()) {
+            out.add(RowFactory.create(k, 0L, 0.0, 0L, 0L, s, e.getLongKey(), e.getLongValue(),
+                blk[k][s].get(e.getLongKey()), 0L, null, false));
+          }
+        }
+      }
+    }
+  }
+
+  static long intervalUs(double now, double prev) {
+    return Math.round((now - prev) * 1e6);
+  }
+
+  /** Pass-3 state of one session inside the partition. */
+  static final class Chain3 {
+    long[] prev = new long[0];
+    double arrival;
+    int[] runStart = new int[0];
+    int[] runEnd = new int[0];
+    long[] runKey = new long[0];
+    final DoubleArrayList arrivals = new DoubleArrayList();
+    final IntArrayList lcps = new IntArrayList();
+  }
+
+  /** Tokens of blocks [from, to) of a request: min(to B, input) - from B. */
+  static long tokens(int from, int to, int b, int input) {
+    if (to <= from) return 0;
+    return Math.min((long) to * b, input) - (long) from * b;
+  }
+
+  /**
+   * Hits of single-fragment blocks folded into aggregates, and one record per (request, run of
+   * multi-fragment blocks). The first L blocks a request shares with the previous request of its
+   * session are settled in O(runs): its single-fragment blocks are intra-session hits whose latest
+   * holder is that previous request, and its runs are the previous request's runs there (a run
+   * never straddles L: equal counts across L would force the same next block). Only blocks from
+   * L on are hashed.
+   */
+  static Iterator<Row> pass3(Iterator<InternalRow> rows, Iterator<long[]> info, LongAccumulator runs,
+      Set<Integer> unsortedPids) {
+    Iterator<InternalRow> in = rows;
+    if (unsortedPids.contains(TaskContext.getPartitionId())) {
+      // Fallback for inputs not in (arrival_s, seq) order: this partition is sorted in memory.
+      List<InternalRow> buf = new ArrayList<>();
+      while (rows.hasNext()) buf.add(rows.next().copy());
+      buf.sort((x, y) -> {
+        int c = Double.compare(x.getDouble(I_ARRIVAL), y.getDouble(I_ARRIVAL));
+        return c != 0 ? c : Long.compare(x.getLong(I_SEQ), y.getLong(I_SEQ));
+      });
+      in = buf.iterator();
+    }
+    Long2LongOpenHashMap multiCnt = new Long2LongOpenHashMap();
+    multiCnt.defaultReturnValue(-1);
+    LongOpenHashSet tmpl = new LongOpenHashSet();
+    while (info.hasNext()) {
+      long[] x = info.next();
+      multiCnt.put(x[0], x[1]);
+      if (x[2] != 0) tmpl.add(x[0]);
+    }
+    // single-fragment block -> (request index in its session's chain << 32 | position) of its latest touch
+    Long2LongOpenHashMap touched = new Long2LongOpenHashMap();
+    touched.defaultReturnValue(-1);
+    Long2ObjectOpenHashMap<Chain3> chains = new Long2ObjectOpenHashMap<>();
+    Agg agg = new Agg();
+    List<Row> out = new ArrayList<>();
+    long nRuns = 0;
+    IntArrayList rs = new IntArrayList(), re = new IntArrayList();
+    LongArrayList rk = new LongArrayList();
+    while (in.hasNext()) {
+      InternalRow r = in.next();
+      if (r.isNullAt(I_BLOCKS) || r.isNullAt(I_BSIZE) || r.getInt(I_BSIZE) <= 0) continue;
+      int b = r.getInt(I_BSIZE);
+      int input = r.getInt(I_INPUT);
+      int len = r.getArray(I_BLOCKS).numElements();
+      int exp = Canonical.expectedBlocks(input, b);
+      double a = r.getDouble(I_ARRIVAL);
+      long minute = (long) Math.floor(a / 60.0);
+      Integer turn = r.isNullAt(I_TURN) ? null : r.getInt(I_TURN);
+      int turnKey = turn == null ? Integer.MIN_VALUE : turn;
+      int n = Math.min(len, exp);
+      agg.quality(Q_WITH_BLOCKS);
+      if (len != exp) agg.quality(Q_MISMATCH);
+      if (len > exp) agg.quality(Q_LONGER);
+      agg.request(minute, turnKey, n);
+      boolean hasSession = !r.isNullAt(I_SESSION);
+      if (n == 0 && !hasSession) continue;
+      long seq = r.getLong(I_SEQ);
+      long s = sessionKey(r);
+      long[] cur = usedIds(r, n);
+      Chain3 ch = hasSession ? chains.computeIfAbsent(s, k -> new Chain3()) : null;
+      int l = ch == null ? 0 : lcp(ch.prev, ch.prev.length, cur, n);
+      int self = ch == null ? 0 : ch.arrivals.size(); // this request's index in the chain
+      rs.clear();
+      re.clear();
+      rk.clear();
+      // inherited region [0, l)
+      long multiBlocks = 0, multiTokens = 0;
+      if (ch != null) {
+        for (int k = 0; k < ch.runStart.length && ch.runEnd[k] <= l; k++) {
+          long t = tokens(ch.runStart[k], ch.runEnd[k], b, input);
+          out.add(runRow(ch.runKey[k], a, seq, s, t, ch.runEnd[k] - ch.runStart[k], minute, turn, tmpl.contains(ch.runKey[k])));
+          nRuns++;
+          multiBlocks += ch.runEnd[k] - ch.runStart[k];
+          multiTokens += t;
+          rs.add(ch.runStart[k]);
+          re.add(ch.runEnd[k]);
+          rk.add(ch.runKey[k]);
+        }
+        long singleBlocks = l - multiBlocks;
+        if (singleBlocks > 0) {
+          agg.hit(Source.INTRA_SESSION.ordinal(), minute, turnKey, intervalUs(a, ch.arrival),
+              tokens(0, l, b, input) - multiTokens, singleBlocks);
+        }
+      }
+      // touched region [l, n)
+      int runFrom = -1;
+      long runC = 0, runCnt = 0;
+      for (int i = l; i <= n; i++) {
+        long c = i < n ? cur[i] : 0;
+        long cnt = i < n ? multiCnt.get(c) : -1;
+        if (runFrom >= 0 && (cnt < 0 || cnt != runCnt)) {
+          out.add(runRow(runC, a, seq, s, tokens(runFrom, i, b, input), i - runFrom, minute, turn, tmpl.contains(runC)));
+          nRuns++;
+          rs.add(runFrom);
+          re.add(i);
+          rk.add(runC);
+          runFrom = -1;
+        }
+        if (i == n) break;
+        if (cnt >= 0) {
+          if (runFrom < 0) {
+            runFrom = i;
+            runC = c;
+            runCnt = cnt;
+          }
+          continue;
+        }
+        // single-fragment block: all its occurrences are in this session and this partition
+        if (ch == null) continue; // a request without a session: never seen again
+        long t = touched.get(c);
+        if (t >= 0) {
+          // seen before but not in the previous request (the session went back to an older state):
+          // its latest holder is the end of the chain of requests that kept it after that touch
+          int k = (int) (t >>> 32);
+          int pos = (int) t;
+          while (k + 1 < self && ch.lcps.getInt(k + 1) > pos) k++;
+          agg.hit(Source.INTRA_SESSION.ordinal(), minute, turnKey, intervalUs(a, ch.arrivals.getDouble(k)),
+              tokens(i, i + 1, b, input), 1);
+        }
+        touched.put(c, ((long) self << 32) | i);
+      }
+      if (ch != null) {
+        ch.prev = cur;
+        ch.arrival = a;
+        ch.runStart = rs.toIntArray();
+        ch.runEnd = re.toIntArray();
+        ch.runKey = rk.toLongArray();
+        ch.arrivals.add(a);
+        ch.lcps.add(l);
+      }
+    }
+    agg.emit(out);
+    runs.add(nRuns);
+    return out.iterator();
+  }
+
+  private static Row runRow(long c, double a, long seq, long s, long w, long nb, long minute, Integer turn,
+      boolean tmpl) {
+    return RowFactory.create(KIND_RUN, c, a, seq, s, 0, 0L, w, nb, minute, turn, tmpl);
+  }
+
+  static Iterator<Row> pass4(Iterator<Row> it) {
+    Agg agg = new Agg();
+    LongOpenHashSet sessions = new LongOpenHashSet();
+    boolean any = false;
+    long c = 0;
+    double prev = 0;
+    while (it.hasNext()) {
+      Row r = it.next();
+      long rc = r.getLong(1);
+      double a = r.getDouble(2);
+      long s = r.getLong(4);
+      if (!any || rc != c) {
+        any = true;
+        c = rc;
+        if (sessions.size() > 4096) sessions = new LongOpenHashSet(); // clear() would keep a huge table
+        else sessions.clear();
+        sessions.add(s);
+        prev = a;
+        continue; // the first request with this run anywhere in the trace: a miss
+      }
+      int src = sessions.contains(s) ? Source.INTRA_SESSION.ordinal()
+          : r.getBoolean(11) ? Source.SYSTEM_PROMPT.ordinal() : Source.INTER_SESSION.ordinal();
+      int turnKey = r.isNullAt(10) ? Integer.MIN_VALUE : r.getInt(10);
+      agg.hit(src, r.getLong(9), turnKey, intervalUs(a, prev), r.getLong(7), r.getLong(8));
+      sessions.add(s);
+      prev = a;
+    }
+    List<Row> out = new ArrayList<>();
+    agg.emit(out);
+    return out.iterator();
+  }
+
+}

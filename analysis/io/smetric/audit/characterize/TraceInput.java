@@ -1,0 +1,59 @@
+package io.smetric.audit.characterize;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.smetric.audit.common.BadInputException;
+import io.smetric.audit.common.Json;
+import io.smetric.audit.model.Canonical;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * A canonical dataset as the ingest writes it: {@code DIR/trace/} (Parquet, {@link Canonical#SCHEMA})
+ * and {@code DIR/ingest-summary.json} (data-quality findings). Either DIR or the Parquet folder
+ * itself is accepted; the summary is looked up next to the Parquet folder in the second case.
+ */
+public record TraceInput(Dataset<Row> trace, String location, JsonNode ingestSummary) {
+  public static final String TRACE_DIR = "trace";
+  public static final String INGEST_SUMMARY = "ingest-summary.json";
+
+  public static TraceInput load(SparkSession spark, String dir) {
+    try {
+      Path p = new Path(dir);
+      FileSystem fs = p.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      if (!fs.exists(p)) throw new BadInputException(dir, "no such file or folder");
+      Path parquet = fs.exists(new Path(p, TRACE_DIR)) ? new Path(p, TRACE_DIR) : p;
+      Path summary = new Path(parquet.equals(p) ? p.getParent() : p, INGEST_SUMMARY);
+      JsonNode s = null;
+      if (summary != null && fs.exists(summary)) {
+        try (InputStream in = fs.open(summary)) {
+          s = Json.MAPPER.readTree(in);
+        } catch (IOException e) {
+          throw new BadInputException(summary.toString(), "unreadable ingest summary: " + e.getMessage());
+        }
+      }
+      Dataset<Row> ds;
+      try {
+        ds = spark.read().parquet(parquet.toString());
+      } catch (RuntimeException e) {
+        throw new BadInputException(parquet.toString(), "not a canonical Parquet dataset: " + e.getMessage());
+      }
+      List<String> have = Arrays.asList(ds.columns());
+      for (String f : Canonical.SCHEMA.fieldNames()) {
+        if (!have.contains(f) && !f.equals(Canonical.REQUEST_TYPE)) {
+          throw new BadInputException(parquet.toString(), -1, f, "column missing (expected the canonical schema)");
+        }
+      }
+      return new TraceInput(ds, parquet.toString(), s);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Characterization benchmark (docs/benchmarks.md, "Characterization"): runs smetric-audit analyze
+# (Spark), the DuckDB peer and the plain-Python peer on one canonical trace, one after the other
+# in the same run, each in its own process under /usr/bin/time (wall time, peak RSS), then checks
+# that the three report the same headline numbers.
+# usage: src/test/bench/characterize-bench.sh CANONICAL_DIR NAME [SPARK_XMX] [PYTHON_INPUT]
+# PYTHON_INPUT: a generator smetric JSONL to give the Python peer directly (else a canonical export).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
+canon="$1"; name="$2"; xmx="${3:-2g}"
+work="${BENCH_WORK:-/tmp/char-bench}/$name"
+mkdir -p "$work"
+cd "$here"
+mvn -q -B -o package -DskipTests >&2
+mvn -q -B -o test-compile >&2
+mvn -q -B -o dependency:build-classpath -Dmdep.outputFile="$work/test-cp.txt" -Dmdep.includeScope=test >&2
+cp_test="target/test-classes:target/classes:$(cat "$work/test-cp.txt")"
+# Python reads a JSONL export in (arrival_s, seq) order (not timed; same records as the Parquet).
+pyin="${4:-$work/trace.jsonl}"
+[[ -f "$pyin" ]] || java -Xmx2g -cp "$cp_test" io.smetric.audit.bench.DuckDbCharacterize --export "$canon/trace" "$work/trace.jsonl"
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$work/report.txt"
+/usr/bin/time -f "spark wall_s=%e peak_rss_kb=%M" -o "$work/spark.time" \
+  java @jvm.args -Xmx"$xmx" -cp "target/smetric-audit-0.1.0.jar:$(cat target/classpath.txt)" io.smetric.audit.cli.Main \
+  analyze "$canon" --instances 32 --out "$work/spark-out" --overwrite > "$work/spark.stdout" 2> "$work/spark.stderr"
+/usr/bin/time -f "duckdb wall_s=%e peak_rss_kb=%M" -o "$work/duckdb.time" \
+  java -Xmx1g -cp "$cp_test" io.smetric.audit.bench.DuckDbCharacterize "$canon/trace" > "$work/duckdb.json" 2> "$work/duckdb.stderr"
+/usr/bin/time -f "python wall_s=%e peak_rss_kb=%M" -o "$work/python.time" \
+  python3 src/test/bench/python/characterize.py "$pyin" > "$work/python.json"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$work/report.txt"
+cat "$work/spark.time" "$work/duckdb.time" "$work/python.time" | tee -a "$work/report.txt"
+python3 - "$work" <<'PY' | tee -a "$work/report.txt"
+import json, sys
+w = sys.argv[1]
+ch = json.load(open(w + "/spark-out/characterization.json"))
+def val(*p):
+    x = ch
+    for k in p: x = x[k]
+    return x.get("value")
+spark = {"reuse_token_weighted": val("reuse", "token_weighted"),
+         "share_intra_session": val("reuse_by_source", "intra_session", "share_of_hit_tokens"),
+         "share_system_prompt": val("reuse_by_source", "system_prompt", "share_of_hit_tokens"),
+         "share_inter_session": val("reuse_by_source", "inter_session", "share_of_hit_tokens"),
+         "interval_p90_s": val("reuse_interval", "all", "p90_s"),
+         "interval_share_within_threshold": val("reuse_interval", "all", "share_within_threshold"),
+         "top_25pct_session_token_share": (ch["sessions"].get("token_skew") or {}).get("top_25pct_share", {}).get("value")}
+spark = {k: v for k, v in spark.items() if v is not None}
+duck = json.load(open(w + "/duckdb.json")); py = json.load(open(w + "/python.json"))
+ok = True
+for k in sorted(spark):
+    d, p = duck.get(k), py.get(k)
+    same = d is not None and p is not None and abs(spark[k] - d) < 1e-9 and abs(spark[k] - p) < 1e-9
+    ok &= same
+    print("%-34s spark=%.12g duckdb=%s python=%s %s" % (k, spark[k], d, p, "agree" if same else "DIFFER"))
+print("all three agree" if ok else "MISMATCH")
+PY
