@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.BadInputException;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.common.OutputDir;
+import io.smetric.audit.common.SerializableConf;
 import io.smetric.audit.model.BlockChain;
 import io.smetric.audit.model.Canonical;
 import java.io.BufferedWriter;
