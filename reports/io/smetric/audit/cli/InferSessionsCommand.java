@@ -72,8 +72,7 @@ public final class InferSessionsCommand implements Callable<Integer> {
       throw new BadInputException(tracePath, "cannot read the canonical dataset (run 'ingest' first): " + e.getMessage());
     }
     try (OutputDir dir = OutputDir.open(out, overwrite, spark.sparkContext().hadoopConfiguration())) {
-      SessionInference.Result r = new SessionInference(spark, o).execute(canonical);
-      InferenceOutput.write(r, dir);
+      SessionInference.Result r = inferInto(spark, canonical, o, dir);
       ObjectNode acc = null;
       if (truth != null) {
         InferenceAccuracy a = new InferenceAccuracy(spark);
@@ -88,6 +87,13 @@ public final class InferSessionsCommand implements Callable<Integer> {
       r.links().unpersist();
     }
     return ExitCodes.OK;
+  }
+
+  /** Infers sessions on a canonical dataset and writes the result into {@code dir} (not committed). */
+  static SessionInference.Result inferInto(SparkSession spark, Dataset<Row> canonical, InferenceOptions o, OutputDir dir) {
+    SessionInference.Result r = new SessionInference(spark, o).execute(canonical);
+    InferenceOutput.write(r, dir);
+    return r;
   }
 
   static void print(PrintWriter w, JsonNode s, JsonNode acc) {

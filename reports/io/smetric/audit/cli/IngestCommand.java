@@ -53,11 +53,11 @@ public final class IngestCommand implements Callable<Integer> {
           "continuation (docs/session-inference.md) into DIR/" + INFERRED + "/ (a canonical dataset of its own)."})
   boolean inferSessions;
 
-  @Option(names = "--infer-window-s", defaultValue = "3600",
+  @Option(names = "--infer-window-s", defaultValue = "" + io.smetric.audit.infer.InferenceOptions.DEFAULT_WINDOW_S,
       description = "Session inference: how long a prompt stays a candidate parent (default: ${DEFAULT-VALUE}).")
   double inferWindowS;
 
-  @Option(names = "--infer-template-fanout", defaultValue = "8",
+  @Option(names = "--infer-template-fanout", defaultValue = "" + io.smetric.audit.infer.InferenceOptions.DEFAULT_TEMPLATE_FANOUT,
       description = "Session inference: distinct continuations that make a block a shared template (default: ${DEFAULT-VALUE}).")
   int inferTemplateFanout;
 
@@ -81,10 +81,8 @@ public final class IngestCommand implements Callable<Integer> {
             spark.read().schema(io.smetric.audit.model.Canonical.SCHEMA).parquet(r.out() + "/" + IngestJob.TRACE_DIR);
         try (io.smetric.audit.common.OutputDir dir = io.smetric.audit.common.OutputDir.open(
             r.out() + "/" + INFERRED, false, spark.sparkContext().hadoopConfiguration())) {
-          io.smetric.audit.infer.SessionInference.Result inf =
-              new io.smetric.audit.infer.SessionInference(spark,
-                  new io.smetric.audit.infer.InferenceOptions(inferWindowS, inferTemplateFanout)).execute(canonical);
-          io.smetric.audit.infer.InferenceOutput.write(inf, dir);
+          io.smetric.audit.infer.SessionInference.Result inf = InferSessionsCommand.inferInto(spark, canonical,
+              new io.smetric.audit.infer.InferenceOptions(inferWindowS, inferTemplateFanout), dir);
           dir.commit();
           InferSessionsCommand.print(w, io.smetric.audit.infer.InferenceOutput.summary(inf), null);
           w.println("wrote " + dir.targetPath() + " (sessions inferred)");
