@@ -68,7 +68,8 @@ public final class Charts {
     style(c.getStyler());
     for (int k = 0; k < names.size(); k++) {
       List<Double> v = new ArrayList<>();
-      for (double d : values.get(k)) v.add(Double.isNaN(d) ? 0.0 : d);
+      // a missing value stays a gap (null), never a drawn zero
+      for (double d : values.get(k)) v.add(Double.isNaN(d) ? null : d);
       c.addSeries(names.get(k), categories, v);
     }
     return c;
@@ -76,6 +77,11 @@ public final class Charts {
 
   /** A heatmap of {@code z[row][col]}: rows are instances, columns time windows. */
   public static HeatMapChart heatmap(String title, String xTitle, String yTitle, double[][] z) {
+    return heatmap(title, xTitle, yTitle, z, Double.NaN, Double.NaN);
+  }
+
+  /** A heatmap with a fixed colour range (so several heatmaps share one scale); NaN = from the data. */
+  public static HeatMapChart heatmap(String title, String xTitle, String yTitle, double[][] z, double min, double max) {
     HeatMapChart c = new HeatMapChartBuilder().width(W).height(H).title(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
     c.getStyler().setChartBackgroundColor(Color.WHITE);
     c.getStyler().setLegendVisible(true);
@@ -89,16 +95,28 @@ public final class Charts {
     List<Number[]> heat = new ArrayList<>();
     for (int i = 0; i < rows; i++) for (int j = 0; j < cols; j++) heat.add(new Number[] {j, i, z[i][j]});
     c.getStyler().setShowValue(false);
+    c.getStyler().setHeatMapValueDecimalPattern("0.##");
+    if (!Double.isNaN(min)) c.getStyler().setMin(min);
+    if (!Double.isNaN(max)) c.getStyler().setMax(max);
     c.getStyler().setXAxisTicksVisible(cols <= 40);
     if (rows > 0 && cols > 0) c.addSeries("load / mean", xs, ys, heat);
     return c;
   }
 
-  private static void style(Styler s) {
+  static void style(Styler s) {
     s.setChartBackgroundColor(Color.WHITE);
     s.setPlotBackgroundColor(Color.WHITE);
     s.setLegendPosition(Styler.LegendPosition.InsideNE);
     s.setAntiAlias(true);
+  }
+
+  /** The chart as PNG bytes (written through Hadoop FileSystem by the report). */
+  public static byte[] pngBytes(IChart chart) {
+    try {
+      return BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot encode chart: " + e.getMessage(), e);
+    }
   }
 
   public static void png(IChart chart, Path file) {

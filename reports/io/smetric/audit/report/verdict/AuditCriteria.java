@@ -3,6 +3,7 @@ package io.smetric.audit.report.verdict;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -21,6 +22,8 @@ public final class AuditCriteria {
   public static final String RATIO_P5 = "characterization:/request_instance_ratio/p5";
   public static final String GAIN_WITH_GLOBAL = "replay:smetric_best_gain_with_global_tier";
   public static final String GAIN_NO_GLOBAL = "replay:smetric_gain_without_global_tier";
+  /** The reason the replay metrics carry when the audit folder has no replay. */
+  public static final String NO_REPLAY = "the replay was not run in this audit (no replay/replay.json)";
 
   public static List<Criterion> defaults() {
     List<Criterion> c = new ArrayList<>();
@@ -79,11 +82,61 @@ public final class AuditCriteria {
     return MetricValue.na(na != null ? na.asText() : what + " has no value");
   }
 
-  /** Fills the characterization metrics the criteria use. */
+  /** Fills the characterization metrics the criteria use; {@code ch == null}: all not applicable. */
   public static void addCharacterization(Metrics m, JsonNode ch) {
     for (String name : List.of(REUSE, INTRA, SYSTEM, FIRST_TURN, WITHIN, RATIO_P5)) {
       String pointer = name.substring(name.indexOf(':') + 1);
+      if (ch == null) {
+        m.put(name, MetricValue.na("the audit has no characterization (no characterization/characterization.json)"));
+        continue;
+      }
       m.put(name, fromJson(ch.at(pointer), pointer));
     }
+  }
+
+  /**
+   * Fills the replay metrics from replay.json's "comparison" block (SMetric's TPS within SLO
+   * against the best baseline at each global-tier capacity). {@code replay == null} (no replay
+   * in the audit) makes both not applicable with {@code reasonIfAbsent} (or {@link #NO_REPLAY}).
+   * When the comparison names the smallest global-tier capacity at which SMetric gains, the
+   * "without a global tier" criterion's condition names that capacity.
+   */
+  public static void addReplay(Metrics m, JsonNode replay, String reasonIfAbsent) {
+    if (replay == null || replay.isMissingNode() || replay.isNull()) {
+      String why = reasonIfAbsent != null ? reasonIfAbsent : NO_REPLAY;
+      m.put(GAIN_WITH_GLOBAL, MetricValue.na(why));
+      m.put(GAIN_NO_GLOBAL, MetricValue.na(why));
+      return;
+    }
+    JsonNode cmp = replay.path("comparison");
+    if (!cmp.isObject()) {
+      String why = "replay.json has no comparison block (SMetric against the best baseline was not computed)";
+      m.put(GAIN_WITH_GLOBAL, MetricValue.na(why));
+      m.put(GAIN_NO_GLOBAL, MetricValue.na(why));
+      return;
+    }
+    m.put(GAIN_WITH_GLOBAL, fromJson(cmp.path("smetric_best_gain_with_global_tier"), "SMetric's best gain with a global tier"));
+    m.put(GAIN_NO_GLOBAL, fromJson(cmp.path("smetric_gain_without_global_tier"), "SMetric's gain without a global tier"));
+    JsonNode min = cmp.path("min_global_ratio_for_gain");
+    JsonNode v = min.path("value");
+    if (v.isNumber()) {
+      JsonNode t = min.path("threshold");
+      String gain = t.isNumber() ? String.format(Locale.ROOT, " (the smallest replayed capacity where SMetric gains at least %s over the best baseline)",
+          signedPercent(t.asDouble())) : "";
+      m.putCondition(GAIN_NO_GLOBAL, String.format(Locale.ROOT,
+          "a global KV tier of at least %sx the cluster's local KV capacity is deployed%s", plain(v.asDouble()), gain));
+    }
+  }
+
+  public static void addReplay(Metrics m, JsonNode replay) {
+    addReplay(m, replay, null);
+  }
+
+  static String plain(double x) {
+    return java.math.BigDecimal.valueOf(x).stripTrailingZeros().toPlainString();
+  }
+
+  static String signedPercent(double x) {
+    return String.format(Locale.ROOT, "%+.1f%%", 100 * x);
   }
 }

@@ -33,15 +33,16 @@ public record Criterion(
     return new Criterion(id, title, metric, atLeast, t, percent, level, source, condition, hint);
   }
 
-  boolean passes(double v) {
+  public boolean passes(double v) {
     return atLeast ? v >= threshold : v <= threshold;
   }
 
-  String format(double v) {
+  /** The value as the evidence table prints it (a percentage for shares). */
+  public String format(double v) {
     return percent ? String.format(Locale.ROOT, "%.1f%%", 100 * v) : String.format(Locale.ROOT, "%.3g", v);
   }
 
-  String op() {
+  public String op() {
     return atLeast ? ">=" : "<=";
   }
 }

@@ -13,6 +13,10 @@ public record MetricValue(Double value, String notApplicable) {
     return new MetricValue(null, reason);
   }
 
+  public String notApplicableOr(String fallback) {
+    return notApplicable != null ? notApplicable : fallback;
+  }
+
   public boolean present() {
     return value != null && !value.isNaN();
   }

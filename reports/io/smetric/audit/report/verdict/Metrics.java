@@ -6,6 +6,7 @@ import java.util.TreeMap;
 /** The named metrics a verdict is judged on; a missing name reads as not computed. */
 public final class Metrics {
   private final Map<String, MetricValue> values = new TreeMap<>();
+  private final Map<String, String> conditions = new TreeMap<>();
 
   public Metrics put(String name, MetricValue v) {
     values.put(name, v);
@@ -19,6 +20,20 @@ public final class Metrics {
   public MetricValue get(String name) {
     MetricValue v = values.get(name);
     return v != null ? v : MetricValue.na("not computed in this audit");
+  }
+
+  /**
+   * A measured condition for the criterion on this metric, replacing the criterion's generic
+   * condition text when it fails (e.g. "a global KV tier of at least 0.4x ... is deployed").
+   */
+  public Metrics putCondition(String name, String condition) {
+    conditions.put(name, condition);
+    return this;
+  }
+
+  /** The measured condition for a metric, or null. */
+  public String condition(String name) {
+    return conditions.get(name);
   }
 
   public Map<String, MetricValue> all() {

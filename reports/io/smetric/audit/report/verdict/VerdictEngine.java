@@ -8,7 +8,8 @@ import java.util.List;
  * <ul>
  *   <li>a failed CRITICAL criterion: does not fit;</li>
  *   <li>else a CRITICAL criterion that cannot be judged: inconclusive (the trace lacks what is needed);</li>
- *   <li>else failed CONDITION criteria: fits with those conditions;</li>
+ *   <li>else failed CONDITION criteria: fits with those conditions (a condition measured on this
+ *       audit, {@link Metrics#condition}, replaces the criterion's generic text);</li>
  *   <li>else: fits.</li>
  * </ul>
  */
@@ -24,16 +25,22 @@ public final class VerdictEngine {
       CriterionResult r = CriterionResult.judge(c, m.get(c.metric()));
       results.add(r);
       if (c.level() == Level.CRITICAL && r.status() == CriterionResult.Status.FAIL) failedCritical.add(c.title());
-      if (c.level() == Level.CRITICAL && r.status() == CriterionResult.Status.NOT_APPLICABLE) naCritical.add(c.title());
-      if (c.level() == Level.CONDITION && r.status() == CriterionResult.Status.FAIL) conditions.add(c.condition());
+      if (c.level() == Level.CRITICAL && r.status() == CriterionResult.Status.NOT_APPLICABLE) {
+        naCritical.add(c.title() + " (" + m.get(c.metric()).notApplicableOr("no value") + ")");
+      }
+      if (c.level() == Level.CONDITION && r.status() == CriterionResult.Status.FAIL) {
+        String measured = m.condition(c.metric());
+        conditions.add(measured != null ? measured : c.condition());
+      }
     }
     if (!failedCritical.isEmpty()) {
       return new Verdict(Outcome.DOES_NOT_FIT,
-          "Session-first routing does not fit this workload: " + join(failedCritical) + " fails.", List.of(), results);
+          "Session-first routing does not fit this workload: " + join(failedCritical)
+              + (failedCritical.size() == 1 ? " fails." : " fail."), List.of(), results);
     }
     if (!naCritical.isEmpty()) {
       return new Verdict(Outcome.INCONCLUSIVE,
-          "Inconclusive: the trace cannot support " + join(naCritical) + ".", List.of(), results);
+          "Inconclusive: the audit cannot judge " + join(naCritical) + ".", List.of(), results);
     }
     if (!conditions.isEmpty()) {
       return new Verdict(Outcome.FITS_WITH_CONDITIONS,

@@ -1,0 +1,33 @@
+package io.smetric.audit.report;
+
+import java.util.Arrays;
+import org.apache.spark.sql.Row;
+
+/** Null-tolerant access to result-table rows by column name (a missing column reads as null). */
+final class Rows {
+  private Rows() {}
+
+  static boolean has(Row r, String col) {
+    return Arrays.asList(r.schema().fieldNames()).contains(col);
+  }
+
+  static Double d(Row r, String col) {
+    if (!has(r, col)) return null;
+    int i = r.fieldIndex(col);
+    if (r.isNullAt(i)) return null;
+    Object o = r.get(i);
+    return o instanceof Number n ? n.doubleValue() : null;
+  }
+
+  /** A double, NaN where null. */
+  static double nan(Row r, String col) {
+    Double d = d(r, col);
+    return d == null ? Double.NaN : d;
+  }
+
+  static String s(Row r, String col) {
+    if (!has(r, col)) return null;
+    int i = r.fieldIndex(col);
+    return r.isNullAt(i) ? null : String.valueOf(r.get(i));
+  }
+}

@@ -1,0 +1,242 @@
+package io.smetric.audit.report;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.smetric.audit.common.Json;
+import io.smetric.audit.testing.TestSpark;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * A hand-made audit folder with the documented layouts (docs/characterization.md, docs/replay.md,
+ * docs/report.md) and tiny tables whose numbers the tests can check by hand.
+ *
+ * <p>Metric values (default criteria): reuse 0.82 (>= 0.70 pass), intra 0.67 (>= 0.50 pass),
+ * system prompt 0.18 (>= 0.05 pass), first turn 0.07 (<= 0.25 pass), within 100 s 0.90 (>= 0.80
+ * pass), ratio p5 35 (>= 30 pass). Replay: SMetric 90 vs least-load 100 at global 0 (gain
+ * 90/100 - 1 = -0.10 < -0.02: fail, CONDITION), 112 vs 100 at 0.4 (+0.12 >= 0.02 pass): the verdict
+ * is "fits with conditions", the condition naming 0.4x (min_global_ratio_for_gain).
+ */
+final class AuditFixture {
+  /** Strings that end up in the report (policy label, session id, input path, finding). */
+  String policyLabel = "least-load";
+  String sessionId = "session-big";
+  String inputPath = "/data/trace.jsonl";
+  String finding = "trace.jsonl: 3 records arrive earlier than a record before them in the same file; the output is sorted";
+  boolean withReplay = true;
+  boolean withComparison = true;
+  boolean withProvenance = true;
+  double gainWithout = -0.10;
+  double reuse = 0.82;
+
+  /** Writes the folder; returns its path. */
+  Path write(Path dir) throws IOException {
+    SparkSession spark = TestSpark.get();
+    Files.createDirectories(dir.resolve("characterization"));
+    Files.writeString(dir.resolve("characterization/characterization.json"), characterization());
+    tables(spark, dir.resolve("characterization"));
+    Files.createDirectories(dir.resolve("ingest"));
+    Files.writeString(dir.resolve("ingest/ingest-summary.json"), ingest());
+    if (withProvenance) Files.writeString(dir.resolve("provenance.json"), provenance());
+    if (withReplay) replay(spark, dir.resolve("replay"));
+    return dir;
+  }
+
+  String characterization() throws IOException {
+    ObjectNode c = Json.object();
+    c.put("format", "smetric-characterization/1");
+    ObjectNode p = c.putObject("parameters");
+    p.put("instances", 2);
+    p.put("template_min_sessions", 3);
+    p.put("interval_threshold_s", 100.0);
+    ObjectNode t = c.putObject("trace");
+    t.put("requests", 270);
+    t.put("sessions", 20);
+    t.put("has_sessions", true);
+    t.put("has_blocks", true);
+    ObjectNode dq = c.putObject("data_quality");
+    dq.putObject("analysis").put("block_count_mismatch_requests", 2).put("requests_without_session", 0);
+    c.putObject("reuse").set("token_weighted", metric(reuse));
+    ObjectNode src = c.putObject("reuse_by_source");
+    src.putObject("intra_session").set("share_of_hit_tokens", metric(0.67));
+    src.putObject("system_prompt").set("share_of_hit_tokens", metric(0.18));
+    src.putObject("inter_session").set("share_of_hit_tokens", metric(0.15));
+    ObjectNode ri = c.putObject("reuse_interval");
+    ri.put("threshold_s", 100.0);
+    ObjectNode all = ri.putObject("all");
+    all.set("share_within_threshold", metric(0.90));
+    all.set("p90_s", metric(50.0));
+    all.set("p50_s", metric(1.0));
+    ObjectNode sys = ri.putObject("system_prompt");
+    sys.set("p50_s", na("no hits from this source in the first minute"));
+    ObjectNode s = c.putObject("sessions");
+    s.set("first_turn_fraction", metric(0.07));
+    s.set("think_time_s", na("no follow-up request (turn > 0) has its parent in the trace"));
+    ObjectNode skew = s.putObject("token_skew");
+    skew.set("top_25pct_share", metric(0.8));
+    skew.set("gini", metric(0.6));
+    ObjectNode r = c.putObject("request_instance_ratio");
+    r.put("instances", 2);
+    r.set("mean", metric(40.0));
+    r.set("p5", metric(35.0));
+    r.set("min", metric(35.0));
+    return Json.MAPPER.writeValueAsString(c);
+  }
+
+  static ObjectNode metric(double v) {
+    return Json.object().put("value", v);
+  }
+
+  static ObjectNode na(String why) {
+    ObjectNode o = Json.object();
+    o.putNull("value");
+    o.put("not_applicable", why);
+    return o;
+  }
+
+  void tables(SparkSession spark, Path dir) {
+    StructType minute = new StructType().add("minute", DataTypes.LongType).add("minute_start_s", DataTypes.DoubleType)
+        .add("requests", DataTypes.LongType, true).add("prefill_tokens", DataTypes.LongType, true)
+        .add("hit_tokens", DataTypes.LongType, true).add("hit_tokens_intra_session", DataTypes.LongType, true)
+        .add("hit_tokens_system_prompt", DataTypes.LongType, true).add("hit_tokens_inter_session", DataTypes.LongType, true)
+        .add("reuse_ratio_token", DataTypes.DoubleType, true);
+    save(spark, minute, dir.resolve("reuse_by_minute"), List.of(
+        RowFactory.create(10L, 600.0, 100L, 1000L, 800L, 500L, 200L, 100L, 0.8),
+        RowFactory.create(11L, 660.0, null, null, null, null, null, null, null),
+        RowFactory.create(12L, 720.0, 170L, 2000L, 1700L, 1200L, 300L, 200L, 0.85)));
+    StructType cdf = new StructType().add("source", DataTypes.StringType).add("interval_le_s", DataTypes.DoubleType)
+        .add("tokens", DataTypes.LongType).add("cumulative_share", DataTypes.DoubleType);
+    save(spark, cdf, dir.resolve("reuse_interval_cdf"), List.of(
+        RowFactory.create("all", 0.0, 100L, 0.1), RowFactory.create("all", 1.0, 400L, 0.5),
+        RowFactory.create("all", 50.0, 300L, 0.8), RowFactory.create("all", 500.0, 200L, 1.0),
+        RowFactory.create("intra_session", 1.0, 300L, 0.6), RowFactory.create("intra_session", 50.0, 200L, 1.0)));
+    StructType lor = new StructType().add("population_share", DataTypes.DoubleType).add("token_share", DataTypes.DoubleType);
+    save(spark, lor, dir.resolve("session_token_lorenz"), List.of(RowFactory.create(0.0, 0.0), RowFactory.create(0.5, 0.1),
+        RowFactory.create(0.75, 0.2), RowFactory.create(1.0, 1.0)));
+    StructType ratio = new StructType().add("minute", DataTypes.LongType).add("minute_start_s", DataTypes.DoubleType)
+        .add("arrivals", DataTypes.LongType).add("requests_per_instance", DataTypes.DoubleType);
+    save(spark, ratio, dir.resolve("request_instance_ratio"), List.of(RowFactory.create(10L, 600.0, 80L, 40.0),
+        RowFactory.create(11L, 660.0, 70L, 35.0), RowFactory.create(12L, 720.0, 90L, 45.0)));
+    StructType sess = new StructType().add("session_id", DataTypes.StringType).add("requests", DataTypes.LongType)
+        .add("first_arrival_s", DataTypes.DoubleType).add("tokens", DataTypes.LongType).add("duration_s", DataTypes.DoubleType);
+    save(spark, sess, dir.resolve("sessions"), List.of(RowFactory.create(sessionId, 40L, 600.0, 123456L, 130.0),
+        RowFactory.create("small", 2L, 610.0, 50L, 1.0)));
+  }
+
+  static final String[] RUN_METRICS = {"tps_within_slo", "local_hit_ratio", "global_hit_ratio", "stickiness", "imbalance_mean"};
+
+  /**
+   * Runs: policy x global {0, 0.4} x rate {1, 2}; smetric also at OVERLOAD 3. TPS within SLO at
+   * rate 2 (rate 1 is half): smetric 90 / 112 (OVERLOAD 3: 80 / 100), least-load 100 / 100,
+   * smetric-basic 95 / 96.
+   */
+  void replay(SparkSession spark, Path dir) throws IOException {
+    Files.createDirectories(dir);
+    StructType runs = new StructType().add("run_id", DataTypes.IntegerType, false).add("policy", DataTypes.StringType)
+        .add("architecture", DataTypes.StringType).add("instances", DataTypes.IntegerType)
+        .add("local_blocks", DataTypes.LongType, true).add("global_ratio", DataTypes.DoubleType)
+        .add("rate_scale", DataTypes.DoubleType).add("overload", DataTypes.DoubleType, true)
+        .add("hit_ratio", DataTypes.DoubleType, true).add("wall_s", DataTypes.DoubleType).add("cpu_s", DataTypes.DoubleType)
+        .add("not_applicable", DataTypes.StringType, true);
+    for (String m : RUN_METRICS) runs = runs.add(m, DataTypes.DoubleType, true);
+    List<Row> rr = new ArrayList<>();
+    List<Row> cdf = new ArrayList<>();
+    List<Row> load = new ArrayList<>();
+    ArrayNode jr = Json.MAPPER.createArrayNode();
+    int id = 0;
+    Object[][] grid = {
+      // policy, overload, hit_ratio, tps at g0, tps at g0.4, stickiness
+      {"smetric", 1.5, 0.5, 90.0, 112.0, 0.9},
+      {"smetric", 3.0, 0.5, 80.0, 100.0, 0.95},
+      {policyLabel, null, null, 100.0, 100.0, 0.04},
+      {"smetric-basic", null, null, 95.0, 96.0, 0.97},
+    };
+    for (Object[] g : grid) {
+      for (double gr : new double[] {0.0, 0.4}) {
+        for (double rate : new double[] {1.0, 2.0}) {
+          double tps = (gr == 0 ? (double) g[3] : (double) g[4]) * (rate == 2.0 ? 1.0 : 0.5);
+          double local = gr == 0 ? 0.6 : 0.5;
+          double global = gr == 0 ? 0.0 : 0.3;
+          rr.add(RowFactory.create(id, g[0], "colocated", 2, 1000L, gr, rate, g[1], g[2], 0.1, 0.1, null,
+              tps, local, global, g[5], 1.5));
+          for (int q = 1; q <= 4; q++) {
+            cdf.add(RowFactory.create(id, "ttft", q / 4.0, 0.1 * q * (1 + id % 3)));
+            cdf.add(RowFactory.create(id, "tpot", q / 4.0, 0.01 * q));
+          }
+          for (int w = 0; w < 3; w++) {
+            load.add(RowFactory.create(id, w, 0, 100.0 * (w + 1)));
+            load.add(RowFactory.create(id, w, 1, 50.0));
+          }
+          ObjectNode o = jr.addObject().put("run_id", id).put("policy", (String) g[0]);
+          o.putObject("not_applicable");
+          id++;
+        }
+      }
+    }
+    save(spark, runs, dir.resolve("runs"), rr);
+    StructType c = new StructType().add("run_id", DataTypes.IntegerType).add("metric", DataTypes.StringType)
+        .add("quantile", DataTypes.DoubleType).add("value_s", DataTypes.DoubleType);
+    save(spark, c, dir.resolve("latency_cdf"), cdf);
+    StructType l = new StructType().add("run_id", DataTypes.IntegerType).add("window", DataTypes.IntegerType)
+        .add("instance", DataTypes.IntegerType).add("token_load", DataTypes.DoubleType);
+    save(spark, l, dir.resolve("instance_load"), load);
+
+    ObjectNode root = Json.object();
+    root.put("tool", "smetric-audit replay");
+    ObjectNode settings = root.putObject("settings");
+    settings.put("overload", 1.5);
+    settings.put("hitRatio", 0.5);
+    settings.put("tpotS", 0.03);
+    settings.put("instances", 2);
+    root.putArray("skipped").add("session-hash: not applicable: the trace has no session ids");
+    root.set("runs", jr);
+    if (withComparison) {
+      ObjectNode cmp = root.putObject("comparison");
+      cmp.putArray("baselines").add(policyLabel).add("smetric-basic");
+      ArrayNode by = cmp.putArray("by_global_ratio");
+      by.addObject().put("global_ratio", 0.0).put("smetric_tps_within_slo", 90.0).put("best_baseline", policyLabel)
+          .put("best_baseline_tps_within_slo", 100.0).put("gain", gainWithout);
+      by.addObject().put("global_ratio", 0.4).put("smetric_tps_within_slo", 112.0).put("best_baseline", policyLabel)
+          .put("best_baseline_tps_within_slo", 100.0).put("gain", 0.12);
+      cmp.putObject("smetric_best_gain_with_global_tier").put("value", 0.12).put("global_ratio", 0.4);
+      cmp.putObject("smetric_gain_without_global_tier").put("value", gainWithout);
+      cmp.putObject("min_global_ratio_for_gain").put("value", 0.4).put("threshold", 0.02);
+    }
+    Files.writeString(dir.resolve("replay.json"), Json.MAPPER.writeValueAsString(root));
+  }
+
+  String ingest() throws IOException {
+    ObjectNode i = Json.object();
+    i.putObject("parameters").put("format", "auto");
+    ObjectNode t = i.putObject("totals");
+    t.put("read", 275);
+    t.put("accepted", 270);
+    t.put("quarantined", 5);
+    t.putObject("quarantined_by_reason").put("malformed_json", 4).put("missing_field", 1);
+    i.putArray("findings").add(finding);
+    return Json.MAPPER.writeValueAsString(i);
+  }
+
+  String provenance() throws IOException {
+    ObjectNode p = Json.object();
+    p.put("tool_version", "0.1.0-test");
+    p.put("command_line", "smetric-audit audit " + inputPath + " --instances 2 --out audit");
+    p.put("started_at", "2026-11-30T12:00:00Z");
+    p.putArray("inputs").addObject().put("path", inputPath).put("bytes", 4096)
+        .put("sha256", "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08");
+    p.putObject("parameters").put("instances", 2).put("no_replay", !withReplay);
+    return Json.MAPPER.writeValueAsString(p);
+  }
+
+  private static void save(SparkSession spark, StructType schema, Path dir, List<Row> rows) {
+    spark.createDataFrame(rows, schema).coalesce(1).write().parquet(dir.toString());
+  }
+}

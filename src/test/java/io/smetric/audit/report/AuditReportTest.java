@@ -1,0 +1,193 @@
+package io.smetric.audit.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.smetric.audit.common.Json;
+import io.smetric.audit.report.verdict.AuditCriteria;
+import io.smetric.audit.report.verdict.Criterion;
+import io.smetric.audit.report.verdict.Outcome;
+import io.smetric.audit.report.verdict.Verdict;
+import io.smetric.audit.testing.TestSpark;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AuditReportTest {
+  @TempDir Path tmp;
+
+  static final String CONDITION_SENTENCE = "Session-first routing fits this workload, on condition that a global KV tier of "
+      + "at least 0.4x the cluster's local KV capacity is deployed (the smallest replayed capacity where SMetric gains at "
+      + "least +2.0% over the best baseline).";
+
+  static List<String> imgSources(String html) {
+    List<String> out = new ArrayList<>();
+    Matcher m = Pattern.compile("<img src=\"([^\"]*)\"").matcher(html);
+    while (m.find()) out.add(m.group(1));
+    return out;
+  }
+
+  private Path fixture(AuditFixture f) throws IOException {
+    return f.write(tmp.resolve("audit"));
+  }
+
+  @Test
+  void report_handMadeFolder_verdictSentenceAndLevelInHtmlAndJson() throws IOException {
+    Path dir = fixture(new AuditFixture());
+    Verdict v = AuditReport.write(TestSpark.get(), dir.toString(), AuditCriteria.defaults());
+    assertEquals(Outcome.FITS_WITH_CONDITIONS, v.outcome());
+    assertEquals(CONDITION_SENTENCE, v.sentence());
+    String html = Files.readString(dir.resolve("index.html"));
+    assertTrue(html.contains("<section id=\"verdict\" class=\"verdict fits-with-conditions\">"), html);
+    assertTrue(html.contains("<p class=\"level\">fits with conditions</p>"));
+    assertTrue(html.contains(Html.esc(CONDITION_SENTENCE)));
+    JsonNode a = Json.MAPPER.readTree(dir.resolve("audit.json").toFile());
+    assertEquals("fits-with-conditions", a.path("verdict").asText());
+    assertEquals(CONDITION_SENTENCE, a.path("sentence").asText());
+  }
+
+  @Test
+  void report_handMadeFolder_everyCriterionRowWithHandComputedStatus() throws IOException {
+    Path dir = fixture(new AuditFixture());
+    AuditReport.write(TestSpark.get(), dir.toString(), AuditCriteria.defaults());
+    String html = Files.readString(dir.resolve("index.html"));
+    JsonNode crit = Json.MAPPER.readTree(dir.resolve("audit.json").toFile()).path("criteria");
+    // see AuditFixture: every criterion passes except the gain without a global tier (-10% < -2%)
+    Map<String, String> expected = Map.of("ideal_reuse", "pass", "intra_session_share", "pass", "first_turn_fraction", "pass",
+        "reuse_within_100s", "pass", "requests_per_instance", "pass", "system_prompt_reuse", "pass",
+        "replay_gain_with_global", "pass", "replay_gain_without_global", "fail");
+    assertEquals(AuditCriteria.defaults().size(), crit.size());
+    for (JsonNode c : crit) {
+      String id = c.path("id").asText();
+      assertEquals(expected.get(id), c.path("status").asText(), id);
+      Matcher m = Pattern.compile("<tr id=\"criterion-" + id + "\">(.*?)</tr>").matcher(html);
+      assertTrue(m.find(), "row for " + id);
+      assertTrue(m.group(1).contains("<td class=\"" + expected.get(id) + "\">" + expected.get(id) + "</td>"), m.group(1));
+    }
+    JsonNode gain = crit.get(7);
+    assertEquals(-0.10, gain.path("value").asDouble(), 1e-12);
+    assertEquals(-0.02, gain.path("threshold").asDouble(), 1e-12);
+    assertEquals(">=", gain.path("op").asText());
+    assertEquals("condition", gain.path("level").asText());
+    assertTrue(html.contains("<td class=\"num\">-10.0%</td><td class=\"num\">&gt;= -2.0%</td>"), "measured and threshold cells");
+  }
+
+  @Test
+  void report_handMadeFolder_everyImageExistsAndIsAValidPng() throws IOException {
+    Path dir = fixture(new AuditFixture());
+    AuditReport.Result r = AuditReport.render(TestSpark.get(), dir.toString(), AuditCriteria.defaults());
+    String html = Files.readString(dir.resolve("index.html"));
+    List<String> srcs = imgSources(html);
+    // 4 workload charts; replay: hit ratio, TPS by capacity, TPS by rate at 0 and 0.4, 3 heatmaps (one per policy),
+    // stickiness, TTFT and TPOT CDFs, ablation (smetric + smetric-basic), OVERLOAD sensitivity (1.5 and 3)
+    assertEquals(List.of("reuse_over_time.png", "reuse_interval_cdf.png", "session_lorenz.png", "request_instance_ratio.png",
+        "hit_ratio_by_capacity.png", "tps_by_capacity.png", "tps_by_rate_g0.png", "tps_by_rate_g0_4.png",
+        "imbalance_01_smetric.png", "imbalance_02_least-load.png", "imbalance_03_smetric-basic.png", "stickiness.png",
+        "ttft_cdf.png", "tpot_cdf.png", "ablation.png", "sensitivity_overload.png"), srcs);
+    for (String s : srcs) {
+      Path p = dir.resolve(s);
+      assertTrue(Files.size(p) > 5000, s + " is " + Files.size(p) + " bytes");
+      BufferedImage img = ImageIO.read(p.toFile());
+      assertNotNull(img, s);
+      assertEquals(Charts.W, img.getWidth());
+      assertEquals(Charts.H, img.getHeight());
+    }
+    // the one chart without data says why in its place: HIT_RATIO was not swept
+    assertEquals(srcs.size(), r.charts().stream().filter(ReportCharts.Entry::drawn).count());
+  }
+
+  @Test
+  void report_handMadeFolder_selfContainedWithoutScriptsOrExternalUrls() throws IOException {
+    Path dir = fixture(new AuditFixture());
+    AuditReport.write(TestSpark.get(), dir.toString(), AuditCriteria.defaults());
+    String html = Files.readString(dir.resolve("index.html")).toLowerCase(java.util.Locale.ROOT);
+    for (String bad : List.of("http:", "https:", "//", "<script", "<link", "url(", "@import", "<iframe", "src=\"/")) {
+      assertFalse(html.contains(bad), "found " + bad);
+    }
+  }
+
+  @Test
+  void report_withoutReplay_inconclusiveAndEveryReplayChartSaysWhy() throws IOException {
+    AuditFixture f = new AuditFixture();
+    f.withReplay = false;
+    Path dir = fixture(f);
+    Verdict v = AuditReport.write(TestSpark.get(), dir.toString(), AuditCriteria.defaults());
+    assertEquals(Outcome.INCONCLUSIVE, v.outcome());
+    // provenance records no_replay = true
+    assertEquals("Inconclusive: the audit cannot judge SMetric vs best baseline, TPS within SLO, with a global tier "
+        + "(the replay was skipped (--no-replay)).", v.sentence());
+    String html = Files.readString(dir.resolve("index.html"));
+    assertEquals(4, imgSources(html).size());
+    for (String t : List.of("TPS within SLO by global-tier capacity", "Follow-up stickiness by policy", "TTFT CDF by policy",
+        "Guard ablation: SMetric variants by global-tier capacity")) {
+      assertTrue(html.contains("<strong>" + t + "</strong>"), t);
+    }
+    assertTrue(html.contains("not drawn: the replay was skipped (--no-replay).</p>"));
+    JsonNode a = Json.MAPPER.readTree(dir.resolve("audit.json").toFile());
+    assertTrue(a.path("headline").path("smetric_best_gain_with_global_tier").isNull());
+  }
+
+  @Test
+  void report_findingsQuarantineAndNotApplicableListed() throws IOException {
+    Path dir = fixture(new AuditFixture());
+    AuditReport.write(TestSpark.get(), dir.toString(), AuditCriteria.defaults());
+    String html = Files.readString(dir.resolve("index.html"));
+    assertTrue(html.contains("5 of 275 records were quarantined (malformed_json 4, missing_field 1)"), "quarantine");
+    assertTrue(html.contains("analysis: block count mismatch requests: 2"));
+    // characterization metrics with a reason, the skipped policy and the chart not drawn
+    assertTrue(html.contains("<td>sessions/think_time_s</td><td>no follow-up request (turn &gt; 0) has its parent in the trace</td>"));
+    assertTrue(html.contains("<td>replay policy</td><td>session-hash: not applicable: the trace has no session ids</td>"));
+    assertTrue(html.contains("<td>chart: Guard threshold sensitivity</td>") == false, "OVERLOAD was swept, so the chart exists");
+    JsonNode a = Json.MAPPER.readTree(dir.resolve("audit.json").toFile());
+    assertEquals(0.82, a.path("headline").path("ideal_reuse").asDouble(), 0);
+    assertEquals(0.12, a.path("headline").path("smetric_best_gain_with_global_tier").asDouble(), 0);
+    assertEquals(0.4, a.path("headline").path("smetric_best_gain_at_global_ratio").asDouble(), 0);
+    assertEquals("9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        a.path("provenance").path("inputs").get(0).path("sha256").asText());
+    assertTrue(html.contains("9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"));
+  }
+
+  @Test
+  void report_overriddenThreshold_changesTheVerdict() throws IOException {
+    Path dir = fixture(new AuditFixture());
+    // raising the reuse bound above the measured 0.82 makes a critical criterion fail
+    List<Criterion> c = AuditCriteria.withOverrides(AuditCriteria.defaults(), Map.of("ideal_reuse", 0.9));
+    Verdict v = AuditReport.write(TestSpark.get(), dir.toString(), c);
+    assertEquals(Outcome.DOES_NOT_FIT, v.outcome());
+    assertEquals("Session-first routing does not fit this workload: ideal prefix reuse fails.", v.sentence());
+  }
+
+  @Test
+  void report_traceDerivedMarkup_isEscapedEverywhere() throws IOException {
+    String evil = "<script>alert(1)</script>\"&'";
+    AuditFixture f = new AuditFixture();
+    f.policyLabel = "pol" + evil;
+    f.sessionId = "sess" + evil;
+    f.inputPath = "/data/in" + evil + ".jsonl";
+    f.finding = "file" + evil + ": 1 records arrive out of order";
+    Path dir = fixture(f);
+    AuditReport.write(TestSpark.get(), dir.toString(), AuditCriteria.defaults());
+    String html = Files.readString(dir.resolve("index.html"));
+    assertFalse(html.contains("<script"), "raw markup");
+    assertFalse(html.contains("\"&'"), "raw quote/ampersand/apostrophe");
+    String escaped = "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&amp;&#39;";
+    for (String s : List.of("pol", "sess", "/data/in", "file")) assertTrue(html.contains(s + escaped), s);
+    // file names derived from the policy label are sanitised
+    for (String src : imgSources(html)) assertTrue(src.matches("[a-z0-9_.-]+"), src);
+    // audit.json is JSON: the strings come back verbatim
+    JsonNode a = Json.MAPPER.readTree(dir.resolve("audit.json").toFile());
+    assertEquals("/data/in" + evil + ".jsonl", a.path("provenance").path("inputs").get(0).path("path").asText());
+  }
+}
