@@ -292,6 +292,8 @@ public final class AuditReport {
     if (r.observed() != null) o.put("value", r.observed());
     else o.putNull("value");
     o.put("threshold", c.threshold());
+    o.put("value_text", r.observed() == null ? "n/a" : c.format(r.observed()));
+    o.put("threshold_text", c.op() + " " + c.format(c.threshold()));
     o.put("op", c.op());
     o.put("reason", r.reason());
     o.put("source", c.source());

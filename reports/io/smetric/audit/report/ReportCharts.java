@@ -39,7 +39,7 @@ public final class ReportCharts {
   public static final String REPLAY = "Replay";
 
   /** Fixed policy colours so a policy keeps its colour across charts (SMetric first, red). */
-  private static final Color[] PALETTE = {
+  static final Color[] PALETTE = {
     new Color(0xC0392B), new Color(0x2471A3), new Color(0x27AE60), new Color(0x8E44AD), new Color(0xD68910),
     new Color(0x17A589), new Color(0x5D6D7E), new Color(0xE84393), new Color(0x6E2C00), new Color(0x1B4F72),
     new Color(0x7D3C98), new Color(0x239B56), new Color(0xB7950B)
@@ -680,7 +680,7 @@ public final class ReportCharts {
     entries.add(new Entry(section, title, fig, caption, file, null));
   }
 
-  private static XYChart xy(String title, String xTitle, String yTitle) {
+  static XYChart xy(String title, String xTitle, String yTitle) {
     XYChart c = new XYChartBuilder().width(Charts.W).height(Charts.H).title(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
     Charts.style(c.getStyler());
     c.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
@@ -688,7 +688,7 @@ public final class ReportCharts {
     return c;
   }
 
-  private static void series(XYChart c, String name, List<double[]> pts, Color color, java.awt.BasicStroke line) {
+  static void series(XYChart c, String name, List<double[]> pts, Color color, java.awt.BasicStroke line) {
     double[][] xy = columns(pts);
     XYSeries s = c.addSeries(name, xy[0], xy[1]);
     s.setLineColor(color);
@@ -697,7 +697,7 @@ public final class ReportCharts {
     s.setMarker(SeriesMarkers.CIRCLE);
   }
 
-  private static double[][] columns(List<double[]> pts) {
+  static double[][] columns(List<double[]> pts) {
     double[][] xy = new double[2][pts.size()];
     for (int i = 0; i < pts.size(); i++) {
       xy[0][i] = pts.get(i)[0];
@@ -706,7 +706,7 @@ public final class ReportCharts {
     return xy;
   }
 
-  private static List<Row> sorted(List<Row> rows, String col) {
+  static List<Row> sorted(List<Row> rows, String col) {
     List<Row> s = new ArrayList<>(rows);
     s.sort(Comparator.comparingDouble(r -> Rows.nan(r, col)));
     return s;
