@@ -320,8 +320,8 @@ public final class AuditReport {
       ".fits{border-color:#1e8449;background:#eafaf1}.fits-with-conditions{border-color:#b9770e;background:#fef5e7}",
       ".does-not-fit{border-color:#c0392b;background:#fdedec}.inconclusive{border-color:#5d6d7e;background:#f2f4f4}",
       "table{border-collapse:collapse;width:100%;margin:.5em 0;font-size:.92em}",
-      "th,td{border:1px solid #ddd;padding:.35em .5em;text-align:left;vertical-align:top;overflow-wrap:anywhere}th{background:#f4f4f4}",
-      "table.evidence td:first-child{min-width:11em}",
+      "th,td{border:1px solid #ddd;padding:.35em .5em;text-align:left;vertical-align:top}th{background:#f4f4f4}",
+      "td.reason,td.wrap{overflow-wrap:anywhere}td.tag{white-space:nowrap}table.evidence td:first-child{min-width:11em}",
       "td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}",
       ".pass{color:#1e8449;font-weight:600}.fail{color:#c0392b;font-weight:600}.not-applicable{color:#5d6d7e;font-weight:600}",
       "figure{margin:1.2em 0}figure img{max-width:100%;height:auto;border:1px solid #eee}",
@@ -358,11 +358,11 @@ public final class AuditReport {
     for (CriterionResult r : v.results()) {
       Criterion c = r.criterion();
       String st = status(r.status());
-      h.raw("<tr id=\"criterion-" + Html.esc(c.id()) + "\"><td>").text(c.title()).raw("<br><code>").text(c.id()).raw("</code></td><td>")
+      h.raw("<tr id=\"criterion-" + Html.esc(c.id()) + "\"><td>").text(c.title()).raw("<br><code>").text(c.id()).raw("</code></td><td class=\"tag\">")
           .text(c.level().name().toLowerCase(Locale.ROOT)).raw("</td><td class=\"num\">")
           .text(r.observed() == null ? "n/a" : c.format(r.observed())).raw("</td><td class=\"num\">")
-          .text(c.op() + " " + c.format(c.threshold())).raw("</td><td class=\"" + st + "\">").text(st)
-          .raw("</td><td>").text(r.reason()).raw("</td><td>").text(c.source()).raw("</td></tr>\n");
+          .text(c.op() + " " + c.format(c.threshold())).raw("</td><td class=\"tag " + st + "\">").text(st)
+          .raw("</td><td class=\"reason\">").text(r.reason()).raw("</td><td>").text(c.source()).raw("</td></tr>\n");
     }
     h.raw("</tbody></table>\n</section>\n");
 

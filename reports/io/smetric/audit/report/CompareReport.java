@@ -123,6 +123,7 @@ public final class CompareReport {
       charts.add(new ReportCharts.Entry("Compare", title, fig, null, null, "no audit has the data (" + String.join("; ", missing) + ")"));
       return;
     }
+    ReportCharts.tidy(c);
     png(out, file, c);
     charts.add(new ReportCharts.Entry("Compare", title, fig, caption + miss, file, null));
   }
@@ -244,6 +245,7 @@ public final class CompareReport {
       return;
     }
     c.getStyler().setYAxisMin(0.0);
+    ReportCharts.tidy(c);
     png(out, "tps_by_capacity.png", c);
     charts.add(new ReportCharts.Entry("Compare", title, "Figure 16a",
         "Solid: SMetric; dashed: the best policy outside the SMetric family at that capacity (each at its best offered rate)."

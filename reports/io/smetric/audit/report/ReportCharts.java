@@ -40,10 +40,14 @@ public final class ReportCharts {
 
   /** Fixed policy colours so a policy keeps its colour across charts (SMetric first, red). */
   static final Color[] PALETTE = {
-    new Color(0xC0392B), new Color(0x2471A3), new Color(0x27AE60), new Color(0x8E44AD), new Color(0xD68910),
-    new Color(0x17A589), new Color(0x5D6D7E), new Color(0xE84393), new Color(0x6E2C00), new Color(0x1B4F72),
-    new Color(0x7D3C98), new Color(0x239B56), new Color(0xB7950B)
+    new Color(0xD62728), new Color(0x1F77B4), new Color(0x2CA02C), new Color(0x9467BD), new Color(0xFF7F0E),
+    new Color(0x17BECF), new Color(0x7F7F7F), new Color(0xE377C2), new Color(0x8C564B), new Color(0xBCBD22),
+    new Color(0x000000), new Color(0x393B79), new Color(0xAD494A)
   };
+  /** One colour per reuse source in every chart (stacked areas and CDF lines alike). */
+  static final Map<String, Color> SOURCE_COLORS = Map.of(
+      "intra-session", new Color(0x1F77B4), "system prompt", new Color(0xFF7F0E), "system-prompt", new Color(0xFF7F0E),
+      "inter-session", new Color(0x2CA02C), "all sources", new Color(0x1F77B4), "all", Color.BLACK);
   private static final int MAX_HEAT_COLUMNS = 120;
   private static final int MAX_RATE_CHARTS = 4;
 
@@ -168,6 +172,11 @@ public final class ReportCharts {
       caption = "Share of each minute's prefill tokens an infinite cache would serve. Sources are not shown: "
           + chMissing("/reuse_by_source/intra_session/share_of_hit_tokens", "reuse_by_source") + ".";
     }
+    for (XYSeries xs : c.getSeriesCollection()) {
+      Color col = SOURCE_COLORS.get(xs.getName());
+      if (col != null) xs.setFillColor(col);
+      if (col != null) xs.setLineColor(col);
+    }
     c.getStyler().setYAxisMin(0.0);
     c.getStyler().setYAxisMax(1.0);
     draw(WORKLOAD, "reuse_over_time.png", title, fig, caption, c);
@@ -196,6 +205,8 @@ public final class ReportCharts {
       double[][] xy = columns(e.getValue());
       XYSeries s = c.addSeries(e.getKey().replace('_', '-'), xy[0], xy[1]);
       s.setMarker(SeriesMarkers.NONE);
+      Color col = SOURCE_COLORS.get(e.getKey().replace('_', '-'));
+      if (col != null) s.setLineColor(col);
       if (e.getKey().equals("all")) s.setLineWidth(3f);
     }
     double thr = ch.path("reuse_interval").path("threshold_s").asDouble(100);
@@ -419,6 +430,7 @@ public final class ReportCharts {
       zs.put(e.getKey(), z);
       for (double[] row : z) for (double x : row) top = Math.max(top, x);
     }
+    top = Math.ceil(top * 10) / 10; // a legend bound that prints short
     int k = 0;
     for (Map.Entry<String, ReplayRuns.Run> e : best.entrySet()) {
       k++;
@@ -530,6 +542,7 @@ public final class ReportCharts {
     c.getStyler().setYAxisMin(0.0);
     c.getStyler().setYAxisMax(1.0);
     c.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideSE);
+    c.getStyler().setYAxisDecimalPattern("0.0#");
     boolean positive = true;
     for (Map.Entry<String, ReplayRuns.Run> e : best.entrySet()) {
       List<double[]> pts = byRun.get(e.getValue().runId());
@@ -676,8 +689,20 @@ public final class ReportCharts {
   }
 
   private void draw(String section, String file, String title, String fig, String caption, IChart chart) {
+    tidy(chart);
     folder.writeBytes(file, Charts.pngBytes(chart));
     entries.add(new Entry(section, title, fig, caption, file, null));
+  }
+
+  /** Legends with many entries go outside the plot (they would hide lines); fewer, sparser y ticks. */
+  static void tidy(IChart chart) {
+    if (chart instanceof XYChart c) {
+      if (c.getSeriesCollection().size() > 4) c.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideE);
+      c.getStyler().setYAxisTickMarkSpacingHint(60);
+    } else if (chart instanceof CategoryChart c) {
+      if (c.getSeriesCollection().size() > 4) c.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideE);
+      c.getStyler().setYAxisTickMarkSpacingHint(60);
+    }
   }
 
   static XYChart xy(String title, String xTitle, String yTitle) {

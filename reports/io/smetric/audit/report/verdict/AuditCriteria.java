@@ -35,7 +35,7 @@ public final class AuditCriteria {
         "Reuse comes mostly from outside the session, so keeping a session on its instance captures little of it."));
     c.add(new Criterion("first_turn_fraction", "first-turn fraction", FIRST_TURN, false, 0.25, true, Level.CRITICAL,
         "Section 2.2: follow-ups dominate (92.9% / 94.2% tool-triggered)", null,
-        "Most requests start a session: balancing only first turns leaves little for locality to win."));
+        "Many requests start a session (or a sub-agent): SMetric balances those by load, so locality has fewer follow-ups to win on."));
     c.add(new Criterion("reuse_within_100s", "reuse within the local tier's reach (interval <= threshold)", WITHIN, true, 0.80, true,
         Level.CONDITION, "Observation 4: about 90% of reuse happens within 100 s",
         "the local KV tier keeps a session's blocks longer than most reuse intervals",

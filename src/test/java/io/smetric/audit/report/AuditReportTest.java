@@ -74,7 +74,7 @@ class AuditReportTest {
       assertEquals(expected.get(id), c.path("status").asText(), id);
       Matcher m = Pattern.compile("<tr id=\"criterion-" + id + "\">(.*?)</tr>").matcher(html);
       assertTrue(m.find(), "row for " + id);
-      assertTrue(m.group(1).contains("<td class=\"" + expected.get(id) + "\">" + expected.get(id) + "</td>"), m.group(1));
+      assertTrue(m.group(1).contains("<td class=\"tag " + expected.get(id) + "\">" + expected.get(id) + "</td>"), m.group(1));
     }
     JsonNode gain = crit.get(7);
     assertEquals(-0.10, gain.path("value").asDouble(), 1e-12);
