@@ -46,12 +46,17 @@ public final class AuditFolder {
 
   /** Opens an existing folder; a missing one is bad input naming it. */
   public static AuditFolder open(SparkSession spark, String dir) {
+    return open(spark, dir, dir);
+  }
+
+  /** As {@link #open(SparkSession, String)}, naming the folder {@code label} in the report. */
+  public static AuditFolder open(SparkSession spark, String dir, String label) {
     try {
       Path p = new Path(dir);
       FileSystem fs = p.getFileSystem(spark.sparkContext().hadoopConfiguration());
       p = fs.makeQualified(p);
       if (!fs.getFileStatus(p).isDirectory()) throw new BadInputException(dir, "not a folder (expected an audit output folder)");
-      return new AuditFolder(spark, fs, p, dir);
+      return new AuditFolder(spark, fs, p, label == null ? dir : label);
     } catch (java.io.FileNotFoundException e) {
       throw new BadInputException(dir, "audit folder does not exist");
     } catch (IOException e) {

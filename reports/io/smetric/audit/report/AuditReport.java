@@ -42,12 +42,25 @@ public final class AuditReport {
    * @return the verdict (for {@code --fail-on})
    */
   public static Verdict write(SparkSession spark, String auditDir, List<Criterion> criteria) {
-    return render(spark, auditDir, criteria).verdict();
+    return render(spark, auditDir, auditDir, criteria).verdict();
   }
 
-  /** As {@link #write}, returning everything the report computed (tests and compare use it). */
+  /**
+   * As {@link #write(SparkSession, String, List)} when the report is written into a temporary
+   * folder (e.g. an {@code OutputDir}'s) that is renamed afterwards: {@code displayName} is the
+   * folder's final name, printed in the page and in audit.json.
+   */
+  public static Verdict write(SparkSession spark, String auditDir, String displayName, List<Criterion> criteria) {
+    return render(spark, auditDir, displayName, criteria).verdict();
+  }
+
+  /** As {@link #write}, returning everything the report computed (tests use it). */
   public static Result render(SparkSession spark, String auditDir, List<Criterion> criteria) {
-    AuditFolder f = AuditFolder.open(spark, auditDir);
+    return render(spark, auditDir, auditDir, criteria);
+  }
+
+  public static Result render(SparkSession spark, String auditDir, String displayName, List<Criterion> criteria) {
+    AuditFolder f = AuditFolder.open(spark, auditDir, displayName);
     JsonNode ch = f.json(AuditFolder.CHARACTERIZATION_JSON);
     JsonNode replay = f.json(AuditFolder.REPLAY_JSON);
     JsonNode prov = f.json(AuditFolder.PROVENANCE);

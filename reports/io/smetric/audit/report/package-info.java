@@ -1,5 +1,8 @@
 /**
- * Reports: the self-contained HTML page with PNG charts (XChart), audit.json for machines, and
- * the comparison of several audits. Rendering writes to a local folder.
+ * Reports: {@link io.smetric.audit.report.AuditReport} judges an audit folder and writes its
+ * self-contained index.html (inline style, no script, no network), the XChart PNG charts beside
+ * it and audit.json; {@link io.smetric.audit.report.CompareReport} sets several audits side by
+ * side. Everything is read and written through Hadoop FileSystem, so an audit may live on any
+ * file system Spark can reach (docs/report.md).
  */
 package io.smetric.audit.report;

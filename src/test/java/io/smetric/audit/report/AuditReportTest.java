@@ -190,4 +190,15 @@ class AuditReportTest {
     JsonNode a = Json.MAPPER.readTree(dir.resolve("audit.json").toFile());
     assertEquals("/data/in" + evil + ".jsonl", a.path("provenance").path("inputs").get(0).path("path").asText());
   }
+
+  @Test
+  void report_writtenIntoATemporaryFolder_namesTheFinalFolder() throws IOException {
+    Path dir = fixture(new AuditFixture());
+    AuditReport.write(TestSpark.get(), dir.toString(), "s3a://bucket/audits/week1", AuditCriteria.defaults());
+    String html = Files.readString(dir.resolve("index.html"));
+    assertTrue(html.contains("Audit of s3a://bucket/audits/week1 by smetric-audit"));
+    assertFalse(html.contains(dir.toString()), "the temporary path leaks into the page");
+    JsonNode a = Json.MAPPER.readTree(dir.resolve("audit.json").toFile());
+    assertEquals("s3a://bucket/audits/week1", a.path("report").path("audit_dir").asText());
+  }
 }
