@@ -36,6 +36,10 @@ final class AuditFixture {
   boolean withProvenance = true;
   double gainWithout = -0.10;
   double reuse = 0.82;
+  /** An Azure-like trace: no block hashes, so no reuse metrics, reuse tables or replay. */
+  boolean noBlocks = false;
+  /** Sessions inferred: writes inferred/inference-summary.json. */
+  boolean inferred = false;
 
   /** Writes the folder; returns its path. */
   Path write(Path dir) throws IOException {
@@ -43,6 +47,11 @@ final class AuditFixture {
     Files.createDirectories(dir.resolve("characterization"));
     Files.writeString(dir.resolve("characterization/characterization.json"), characterization());
     tables(spark, dir.resolve("characterization"));
+    if (inferred) {
+      Files.createDirectories(dir.resolve("inferred"));
+      Files.writeString(dir.resolve("inferred/inference-summary.json"), "{\"sessions_mode\":\"inferred\",\"method\":"
+          + "\"prefix-continuation\",\"requests\":270,\"sessions\":20,\"fork_sessions\":{\"total\":3}}");
+    }
     Files.createDirectories(dir.resolve("ingest"));
     Files.writeString(dir.resolve("ingest/ingest-summary.json"), ingest());
     if (withProvenance) Files.writeString(dir.resolve("provenance.json"), provenance());
@@ -64,6 +73,25 @@ final class AuditFixture {
     t.put("has_blocks", true);
     ObjectNode dq = c.putObject("data_quality");
     dq.putObject("analysis").put("block_count_mismatch_requests", 2).put("requests_without_session", 0);
+    if (noBlocks) {
+      String nb = "trace has no block hashes (blocks or block_size null in every request)";
+      t.put("has_blocks", false);
+      c.putObject("reuse").set("token_weighted", na(nb));
+      ObjectNode src = c.putObject("reuse_by_source");
+      for (String k : List.of("intra_session", "system_prompt", "inter_session")) src.putObject(k).set("share_of_hit_tokens", na(nb));
+      c.putObject("reuse_interval").putObject("all").set("share_within_threshold", na(nb));
+      ObjectNode s = c.putObject("sessions");
+      s.set("first_turn_fraction", metric(0.07));
+      ObjectNode skew = s.putObject("token_skew");
+      skew.set("top_25pct_share", metric(0.8));
+      skew.set("gini", metric(0.6));
+      ObjectNode r = c.putObject("request_instance_ratio");
+      r.put("instances", 2);
+      r.set("mean", metric(40.0));
+      r.set("p5", metric(35.0));
+      r.set("min", metric(35.0));
+      return Json.MAPPER.writeValueAsString(c);
+    }
     c.putObject("reuse").set("token_weighted", metric(reuse));
     ObjectNode src = c.putObject("reuse_by_source");
     src.putObject("intra_session").set("share_of_hit_tokens", metric(0.67));
@@ -103,6 +131,15 @@ final class AuditFixture {
   }
 
   void tables(SparkSession spark, Path dir) {
+    if (noBlocks) {
+      // analyze writes the session and ratio tables, but no reuse series without blocks
+      StructType lor = new StructType().add("population_share", DataTypes.DoubleType).add("token_share", DataTypes.DoubleType);
+      save(spark, lor, dir.resolve("session_token_lorenz"), List.of(RowFactory.create(0.0, 0.0), RowFactory.create(1.0, 1.0)));
+      StructType ratio = new StructType().add("minute", DataTypes.LongType).add("minute_start_s", DataTypes.DoubleType)
+          .add("arrivals", DataTypes.LongType).add("requests_per_instance", DataTypes.DoubleType);
+      save(spark, ratio, dir.resolve("request_instance_ratio"), List.of(RowFactory.create(10L, 600.0, 80L, 40.0)));
+      return;
+    }
     StructType minute = new StructType().add("minute", DataTypes.LongType).add("minute_start_s", DataTypes.DoubleType)
         .add("requests", DataTypes.LongType, true).add("prefill_tokens", DataTypes.LongType, true)
         .add("hit_tokens", DataTypes.LongType, true).add("hit_tokens_intra_session", DataTypes.LongType, true)

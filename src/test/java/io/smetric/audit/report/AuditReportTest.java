@@ -201,4 +201,38 @@ class AuditReportTest {
     JsonNode a = Json.MAPPER.readTree(dir.resolve("audit.json").toFile());
     assertEquals("s3a://bucket/audits/week1", a.path("report").path("audit_dir").asText());
   }
+
+  @Test
+  void report_traceWithoutBlocks_inconclusiveAndBlockChartsGiveTheCharacterizationReason() throws IOException {
+    AuditFixture f = new AuditFixture();
+    f.noBlocks = true;
+    f.withReplay = false;
+    f.withProvenance = false;
+    Path dir = fixture(f);
+    AuditReport.Result r = AuditReport.render(TestSpark.get(), dir.toString(), AuditCriteria.defaults());
+    assertEquals(Outcome.INCONCLUSIVE, r.verdict().outcome());
+    String nb = "trace has no block hashes (blocks or block_size null in every request)";
+    // no provenance: the replay's absence is explained by the characterization's has_blocks = false
+    assertTrue(r.verdict().sentence().contains("ideal prefix reuse (" + nb + ")"), r.verdict().sentence());
+    assertTrue(r.verdict().sentence().contains("(the trace has no block hashes, so the KV cache cannot be replayed)"),
+        r.verdict().sentence());
+    String html = Files.readString(dir.resolve("index.html"));
+    assertTrue(html.contains("<strong>Ideal reuse over time, stacked by source</strong> (Figure 5): not drawn: " + nb + ".</p>"));
+    assertTrue(html.contains("<strong>Reuse-interval CDF (token-weighted)</strong>"));
+    assertEquals(List.of("session_lorenz.png", "request_instance_ratio.png"), imgSources(html));
+    assertTrue(html.contains("The audit folder has no provenance.json"));
+  }
+
+  @Test
+  void report_inferredSessions_findingSaysSo() throws IOException {
+    AuditFixture f = new AuditFixture();
+    f.inferred = true;
+    Path dir = fixture(f);
+    AuditReport.write(TestSpark.get(), dir.toString(), AuditCriteria.defaults());
+    String html = Files.readString(dir.resolve("index.html"));
+    assertTrue(html.contains("Sessions were inferred from prompt content (no session ids in the trace): method "
+        + "prefix-continuation, 20 sessions over 270 requests, 3 forks."), "finding");
+    assertTrue(html.contains("<td>sessions (inferred)</td><td>20</td>"));
+    assertTrue(Json.MAPPER.readTree(dir.resolve("audit.json").toFile()).path("headline").path("sessions_inferred").asBoolean());
+  }
 }
