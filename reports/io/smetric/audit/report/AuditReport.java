@@ -495,6 +495,13 @@ public final class AuditReport {
     h.raw("</section>\n");
   }
 
+  /** A headline number as the pages print it: shares and gains as percentages, seconds with a unit. */
+  static String formatHeadline(String key, double x) {
+    if (key.startsWith("smetric_") && !key.endsWith("_ratio")) return String.format(Locale.ROOT, "%+.1f%%", 100 * x);
+    for (String[] k : HEADLINE) if (k[0].equals(key)) return value(Json.MAPPER.getNodeFactory().numberNode(x), k[3]);
+    return x == Math.rint(x) && Math.abs(x) < 1e15 ? Long.toString((long) x) : ReportCharts.fmt(x);
+  }
+
   private static String value(JsonNode n, String fmt) {
     if (n == null || !n.isNumber()) return "n/a";
     double x = n.asDouble();

@@ -356,7 +356,7 @@ public final class CompareReport {
       r.add(k.replace('_', ' '));
       for (Audit a : audits) {
         JsonNode v = a.audit().path("headline").path(k);
-        r.add(v.isMissingNode() || v.isNull() ? "n/a" : v.isNumber() && !v.isIntegralNumber() ? ReportCharts.fmt(v.asDouble()) : v.asText());
+        r.add(v.isMissingNode() || v.isNull() ? "n/a" : v.isNumber() ? AuditReport.formatHeadline(k, v.asDouble()) : v.asText());
       }
       rows.add(r);
     }
