@@ -27,6 +27,7 @@ import picocli.CommandLine.Command;
       InferSessionsCommand.class,
       ReplayCommand.class,
       AnalyzeCommand.class,
+      AuditCommand.class,
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
