@@ -223,6 +223,10 @@ public final class AuditCommand implements Callable<Integer> {
       }
 
       progress.step("characterize");
+      // outputs record where the trace will be once the audit folder is committed, not its staging path
+      String temp = dir.tempPath().toString();
+      String label = canonical.startsWith(temp) ? dir.targetPath() + canonical.substring(temp.length()) : canonical;
+      input = new TraceInput(input.trace(), label, input.ingestSummary());
       try (Characterization.Result c = new Characterization(spark, input,
               new Characterization.Options(instances, templateMinSessions, intervalThreshold)).execute();
           OutputDir cdir = OutputDir.open(dir.child(CHARACTERIZATION), false, conf)) {
@@ -233,7 +237,7 @@ public final class AuditCommand implements Callable<Integer> {
 
       if (!noReplay) {
         progress.step("replay");
-        replay(spark, canonical, dir.child(REPLAY), progress);
+        replay(spark, canonical, label, dir.child(REPLAY), progress);
       }
 
       ObjectNode prov = provenance(started, fileNodes, logs, sessionsMode);
@@ -303,7 +307,7 @@ public final class AuditCommand implements Callable<Integer> {
         LogFormat.parse(logFormat), 10, 5, 1.0, 256, false, false, hashedOut, false);
   }
 
-  private void replay(SparkSession spark, String canonical, String replayOut, AuditProgress progress) {
+  private void replay(SparkSession spark, String canonical, String label, String replayOut, AuditProgress progress) {
     ReplaySettings s = new ReplaySettings();
     if (replayConfig != null) s = ReplaySettings.load(replayConfig, s);
     if (profile != null) s.profile = ReplaySettings.loadProfile(profile);
@@ -320,7 +324,7 @@ public final class AuditCommand implements Callable<Integer> {
     }
     try (OutputDir rd = OutputDir.open(replayOut, false, spark.sparkContext().hadoopConfiguration())) {
       ReplayJob.Result r = new ReplayJob(spark, trace, s).policies(pol).globalRatios(globalRatios).rates(rates)
-          .traceLabel(canonical).execute(rd);
+          .traceLabel(label).execute(rd);
       rd.commit();
       for (String sk : r.skipped()) progress.note("skipped " + sk);
       progress.done(String.format(Locale.ROOT, "%d simulations in %.1f s", r.runs(), r.wallSeconds()));
