@@ -135,6 +135,20 @@ public final class FileHasher implements Iterator<Row>, Closeable {
 
   /** Auto-detection: reads the first record's field names (skipping values) on a second stream. */
   private LogFormat detect() throws IOException {
+    LogFormat f = sniff(file, conf);
+    if (f == null) {
+      throw new BadInputException(file, 1, null, "cannot detect the log format: the first record has none of the keys"
+          + " history (swe-agent), conversations (sharegpt), messages/request/body (openai); use --log-format");
+    }
+    return f;
+  }
+
+  /**
+   * The raw-log format of a file from its first JSON record's keys, or null when the record has
+   * none of them (e.g. a hashed trace): history (swe-agent), conversations (sharegpt),
+   * messages/request/body (openai). Used by the audit to tell raw logs from traces.
+   */
+  public static LogFormat sniff(String file, Configuration conf) throws IOException {
     Path p = new Path(file);
     try (InputStream raw = p.getFileSystem(conf).open(p)) {
       CompressionCodec codec = new CompressionCodecFactory(conf).getCodec(p);
@@ -143,8 +157,7 @@ public final class FileHasher implements Iterator<Row>, Closeable {
         if (t == JsonToken.START_ARRAY) t = jp.nextToken();
         if (t != JsonToken.START_OBJECT) throw new BadInputException(file, jp.currentLocation().getLineNr(), null, "the first record is not a JSON object");
         while ((t = jp.nextToken()) == JsonToken.FIELD_NAME) {
-          String name = jp.currentName();
-          switch (name) {
+          switch (jp.currentName()) {
             case "history": return LogFormat.SWE_AGENT;
             case "conversations": return LogFormat.SHAREGPT;
             case "messages", "request", "body": return LogFormat.OPENAI;
@@ -153,8 +166,7 @@ public final class FileHasher implements Iterator<Row>, Closeable {
               jp.skipChildren();
           }
         }
-        throw new BadInputException(file, 1, null, "cannot detect the log format: the first record has none of the keys"
-            + " history (swe-agent), conversations (sharegpt), messages/request/body (openai); use --log-format");
+        return null;
       } catch (JsonParseException e) {
         throw new BadInputException(file, e.getLocation() == null ? -1 : e.getLocation().getLineNr(), null, "malformed JSON");
       }

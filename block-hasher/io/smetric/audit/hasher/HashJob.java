@@ -332,7 +332,7 @@ public final class HashJob {
   }
 
   /** Inputs as given: files, folders (their log files, recursively, sorted) or globs. */
-  static List<String> expand(List<String> inputs, Configuration conf) {
+  public static List<String> expand(List<String> inputs, Configuration conf) {
     List<String> out = new ArrayList<>();
     try {
       for (String in : inputs) {

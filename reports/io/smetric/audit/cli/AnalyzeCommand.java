@@ -65,10 +65,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
       Characterization.Options opt =
           new Characterization.Options(instances, templateMinSessions, intervalThreshold);
       try (Characterization.Result r = new Characterization(spark, in, opt).execute()) {
-        for (Map.Entry<String, Dataset<Row>> t : r.tables().entrySet()) {
-          t.getValue().coalesce(1).write().mode(SaveMode.ErrorIfExists).parquet(dir.child(t.getKey()));
-        }
-        dir.writeString("characterization.json", Json.MAPPER.writeValueAsString(r.json()) + "\n");
+        writeInto(r, dir);
         dir.commit();
         w.println(summary(r));
       }
@@ -76,7 +73,18 @@ public final class AnalyzeCommand implements Callable<Integer> {
     return 0;
   }
 
-  private static String summary(Characterization.Result r) {
+  /** The file the headline numbers go to, beside the tables. */
+  public static final String JSON_FILE = "characterization.json";
+
+  /** Writes the tables and characterization.json of a result into {@code dir} (not committed). */
+  static void writeInto(Characterization.Result r, OutputDir dir) throws java.io.IOException {
+    for (Map.Entry<String, Dataset<Row>> t : r.tables().entrySet()) {
+      t.getValue().coalesce(1).write().mode(SaveMode.ErrorIfExists).parquet(dir.child(t.getKey()));
+    }
+    dir.writeString(JSON_FILE, Json.MAPPER.writeValueAsString(r.json()) + "\n");
+  }
+
+  static String summary(Characterization.Result r) {
     var j = r.json();
     return String.format(java.util.Locale.ROOT, "analyzed %d requests: ideal reuse (token-weighted) %s; written %d tables + characterization.json",
         j.path("trace").path("requests").asLong(), j.path("reuse").path("token_weighted").path("value").asText("n/a"),

@@ -28,6 +28,7 @@ import picocli.CommandLine.Command;
       ReplayCommand.class,
       AnalyzeCommand.class,
       CompareCommand.class,
+      AuditCommand.class,
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {

@@ -76,6 +76,75 @@ class StandaloneClusterIT {
     assertEquals(rb, ra);
   }
 
+  /**
+   * Every stage on the cluster: the full audit of the session-less Mooncake sample (ingest,
+   * session inference, characterization, replay sweep as Spark tasks, verdict) and of raw
+   * SWE-agent logs (block-hasher), submitted through SparkSubmit, equal to local mode.
+   */
+  @Test
+  void auditOnStandaloneCluster_equalsLocalMode() throws Exception {
+    Path mooncake = REPO.resolve("sample-traces/mooncake/synthetic_trace.jsonl");
+    Path logs = REPO.resolve("sample-traces/raw-logs/swe-agent");
+    Path salt = tmp.resolve("salt");
+    Files.writeString(salt, "cluster-test-salt-0123456789abcdef\n");
+    String[] sweep = {"--instances", "4", "--policies", "smetric,least-load,cache-affinity", "--global-ratio", "0,0.8",
+        "--rate-scale", "1,2"};
+    List<Long> pids;
+    try (LocalStandaloneCluster c = new LocalStandaloneCluster(tmp, REPO, 2, "1g")) {
+      for (String mode : List.of("cluster", "local")) {
+        String master = mode.equals("cluster") ? c.masterUrl() : "local[2]";
+        List<String> a = new ArrayList<>(List.of("audit", mooncake.toString(), "--out", tmp.resolve("mc-" + mode).toString()));
+        a.addAll(List.of(sweep));
+        int rc = c.run("audit-" + mode, submit(c, master, a.toArray(new String[0])), 900);
+        assertEquals(0, rc, c.log("audit-" + mode));
+        rc = c.run("logs-" + mode, submit(c, master, "audit", logs.toString(), "--salt-file", salt.toString(),
+            "--instances", "1", "--no-replay", "--out", tmp.resolve("logs-" + mode).toString()), 600);
+        assertEquals(0, rc, c.log("logs-" + mode));
+      }
+      assertTrue(c.log("master").contains("Registering app"), "the jobs ran on the cluster");
+      pids = c.pids();
+    }
+    for (long pid : pids) {
+      assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "process " + pid + " left behind");
+    }
+    SparkSession spark = io.smetric.audit.testing.TestSpark.get();
+    for (String audit : List.of("mc", "logs")) {
+      Path cl = tmp.resolve(audit + "-cluster");
+      Path lo = tmp.resolve(audit + "-local");
+      JsonNode va = Json.MAPPER.readTree(Files.readString(cl.resolve("audit.json")));
+      JsonNode vb = Json.MAPPER.readTree(Files.readString(lo.resolve("audit.json")));
+      assertEquals(vb.get("verdict"), va.get("verdict"));
+      assertEquals(vb.get("criteria"), va.get("criteria"), audit + ": criteria differ");
+      JsonNode ca = Json.MAPPER.readTree(Files.readString(cl.resolve("characterization/characterization.json")));
+      JsonNode cb = Json.MAPPER.readTree(Files.readString(lo.resolve("characterization/characterization.json")));
+      for (String k : List.of("trace", "data_quality", "reuse", "reuse_by_source", "reuse_interval", "sessions",
+          "request_instance_ratio")) {
+        assertEquals(cb.get(k), ca.get(k), audit + ": characterization " + k + " differs");
+      }
+      for (String table : List.of("reuse_by_minute", "reuse_interval_cdf", "session_token_lorenz", "request_instance_ratio")) {
+        assertEquals(rows(spark, lo.resolve("characterization/" + table)), rows(spark, cl.resolve("characterization/" + table)),
+            audit + ": table " + table + " differs");
+      }
+    }
+    // the replay sweep ran as Spark tasks on the executors: the same runs, metric for metric
+    List<Row> ra = runs(spark, tmp.resolve("mc-cluster/replay/runs"));
+    List<Row> rb = runs(spark, tmp.resolve("mc-local/replay/runs"));
+    assertEquals(3 * 2 * 2, ra.size());
+    assertEquals(rb, ra);
+    assertEquals("inferred", Json.MAPPER.readTree(Files.readString(tmp.resolve("mc-cluster/provenance.json")))
+        .get("sessions").asText());
+  }
+
+  private static List<Row> rows(SparkSession spark, Path table) {
+    org.apache.spark.sql.Dataset<Row> d = spark.read().parquet(table.toString());
+    return d.orderBy(d.columns()[0], java.util.Arrays.copyOfRange(d.columns(), 1, d.columns().length)).collectAsList();
+  }
+
+  /** The runs table without its timing columns (wall and CPU seconds differ run to run). */
+  private static List<Row> runs(SparkSession spark, Path table) {
+    return spark.read().parquet(table.toString()).drop("wall_s", "cpu_s").orderBy("run_id").collectAsList();
+  }
+
   private static JsonNode withoutPaths(JsonNode n) {
     ObjectNode o = n.deepCopy();
     for (JsonNode f : o.withArray("files")) ((ObjectNode) f).remove("path");

@@ -1,0 +1,390 @@
+package io.smetric.audit.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.smetric.audit.characterize.Characterization;
+import io.smetric.audit.characterize.TraceInput;
+import io.smetric.audit.common.BadInputException;
+import io.smetric.audit.common.BuildInfo;
+import io.smetric.audit.common.ExitCodes;
+import io.smetric.audit.common.Json;
+import io.smetric.audit.common.OutputDir;
+import io.smetric.audit.common.SerializableConf;
+import io.smetric.audit.common.UsageException;
+import io.smetric.audit.hasher.FileHasher;
+import io.smetric.audit.hasher.HashJob;
+import io.smetric.audit.hasher.HashKey;
+import io.smetric.audit.hasher.LogFormat;
+import io.smetric.audit.hasher.TokenizerSpec;
+import io.smetric.audit.infer.InferenceOptions;
+import io.smetric.audit.infer.InferenceOutput;
+import io.smetric.audit.infer.SessionInference;
+import io.smetric.audit.ingest.IngestJob;
+import io.smetric.audit.ingest.InputFiles;
+import io.smetric.audit.ingest.TraceFormat;
+import io.smetric.audit.model.Canonical;
+import io.smetric.audit.replay.ReplayJob;
+import io.smetric.audit.replay.ReplaySettings;
+import io.smetric.audit.replay.policy.Policies;
+import io.smetric.audit.replay.trace.ReplayTrace;
+import io.smetric.audit.replay.trace.TraceLoader;
+import io.smetric.audit.report.verdict.AuditCriteria;
+import io.smetric.audit.report.verdict.Criterion;
+import io.smetric.audit.report.verdict.Outcome;
+import io.smetric.audit.report.verdict.Verdict;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.security.MessageDigest;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code smetric-audit audit TRACE... --instances N --out DIR}: the whole audit in one go. Raw
+ * chat logs are hashed, traces ingested; sessions are inferred when the trace has none; then the
+ * characterization, the policy replay and the report with its verdict. Every stage writes its
+ * usual output into a sub-folder of DIR, and DIR appears only when everything is done.
+ */
+@Command(
+    name = "audit",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Audits a workload end to end: ingest (or hash raw chat logs) -> infer sessions if absent ->",
+      "characterize -> replay routing policies -> report. Writes DIR/index.html (+ PNG charts),",
+      "DIR/audit.json (top-level \"verdict\") and every stage's tables under DIR/ingest, DIR/inferred,",
+      "DIR/characterization and DIR/replay. Progress goes to stderr; the verdict to stdout."
+    })
+public final class AuditCommand implements Callable<Integer> {
+  /** Sub-folders of an audit, the contract the report reads (docs/report.md). */
+  public static final String INGEST = "ingest";
+  public static final String HASHED = "hashed";
+  public static final String INFERRED = "inferred";
+  public static final String CHARACTERIZATION = "characterization";
+  public static final String REPLAY = "replay";
+  public static final String PROVENANCE = "provenance.json";
+
+  /** The replay sweep an audit runs unless told otherwise: the policies people run today. */
+  static final List<String> DEFAULT_POLICIES = List.of("smetric", "least-load", "round-robin", "cache-affinity",
+      "lmetric", "dynamo-kv", "llm-d", "sglang-cache-aware", "session-hash");
+  /** The paper's global/local capacity ratios (Figure 16). */
+  static final List<Double> DEFAULT_GLOBAL_RATIOS = List.of(0.0, 0.4, 0.8, 1.6, 3.2);
+  static final List<Double> DEFAULT_RATES = List.of(1.0, 2.0, 4.0);
+
+  @Spec CommandSpec spec;
+  @Mixin SparkOptions sparkOptions;
+
+  @Parameters(arity = "1..*", paramLabel = "TRACE",
+      description = "Trace files, folders or globs (any Hadoop FS URI), or raw chat/agent logs.")
+  List<String> inputs;
+
+  @Option(names = "--out", required = true, paramLabel = "DIR", description = "Audit folder (written atomically).")
+  String out;
+
+  @Option(names = "--overwrite", description = "Replace an existing audit folder.")
+  boolean overwrite;
+
+  @Option(names = "--instances", defaultValue = "32", paramLabel = "N",
+      description = "Serving instances of the cluster the trace came from (default: ${DEFAULT-VALUE}).")
+  int instances;
+
+  @Option(names = "--input-kind", defaultValue = "auto",
+      description = "trace, logs (raw chat/agent logs for the block-hasher) or auto: from the first file's first record (default).")
+  String inputKind;
+
+  @Option(names = "--format", defaultValue = "auto", description = "Trace format for ingest (see `ingest --help`; default: ${DEFAULT-VALUE}).")
+  String format;
+
+  @Option(names = "--block-size", description = "Tokens per block (ingest: override; logs: default 16).")
+  Integer blockSize;
+
+  @Option(names = "--log-format", defaultValue = "auto", description = "Raw logs: openai, sharegpt, swe-agent or auto.")
+  String logFormat;
+
+  @Option(names = "--tokenizer", defaultValue = "o200k", description = "Raw logs: o200k, cl100k or hf:PATH (default: ${DEFAULT-VALUE}).")
+  String tokenizer;
+
+  @Option(names = "--salt-file", paramLabel = "FILE", description = "Raw logs: file holding the secret salt.")
+  String saltFile;
+
+  @Option(names = "--salt-env", paramLabel = "VAR", description = "Raw logs: environment variable holding the salt (default SMETRIC_SALT).")
+  String saltEnv;
+
+  @Option(names = "--infer-sessions", defaultValue = "auto",
+      description = "auto (infer when the trace has no session ids, default), always, or never.")
+  String inferSessions;
+
+  @Option(names = "--template-min-sessions", defaultValue = "3", description = "Characterization: see `analyze --help`.")
+  int templateMinSessions;
+
+  @Option(names = "--interval-threshold", defaultValue = "100", description = "Characterization: reuse-interval threshold [s].")
+  double intervalThreshold;
+
+  @Option(names = "--no-replay", description = "Skip the policy replay (the verdict is then inconclusive on the replay criteria).")
+  boolean noReplay;
+
+  @Option(names = "--policies", split = ",", description = "Replay policies (default: ${DEFAULT-VALUE}).")
+  List<String> policies = new ArrayList<>(DEFAULT_POLICIES);
+
+  @Option(names = "--global-ratio", split = ",", description = "Replay global/local capacity ratios (default: ${DEFAULT-VALUE}).")
+  List<Double> globalRatios = new ArrayList<>(DEFAULT_GLOBAL_RATIOS);
+
+  @Option(names = "--rate-scale", split = ",", description = "Replay offered-rate multipliers (default: ${DEFAULT-VALUE}).")
+  List<Double> rates = new ArrayList<>(DEFAULT_RATES);
+
+  @Option(names = "--replay-config", paramLabel = "FILE", description = "JSON/YAML overriding replay settings (see `replay --help`).")
+  java.nio.file.Path replayConfig;
+
+  @Option(names = "--profile", paramLabel = "FILE", description = "JSON/YAML model profile for the replay.")
+  java.nio.file.Path profile;
+
+  @Option(names = "--criterion", paramLabel = "ID=VALUE",
+      description = "Override a criterion's threshold, e.g. --criterion ideal_reuse=0.6 (docs/verdict.md lists the ids).")
+  Map<String, Double> criterionOverrides = new LinkedHashMap<>();
+
+  @Option(names = "--fail-on", split = ",", paramLabel = "VERDICT",
+      description = "Exit with code 5 when the verdict is one of these (e.g. does-not-fit,inconclusive).")
+  List<String> failOn = new ArrayList<>();
+
+  @Override
+  public Integer call() throws IOException {
+    validate();
+    List<Criterion> criteria = AuditCriteria.withOverrides(AuditCriteria.defaults(), criterionOverrides);
+    List<Outcome> failOutcomes = failOn.stream().map(Outcome::parse).toList();
+    PrintWriter w = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    SparkSession spark = sparkOptions.session("audit");
+    Configuration conf = spark.sparkContext().hadoopConfiguration();
+    try (OutputDir dir = OutputDir.open(out, overwrite, conf);
+        AuditProgress progress = new AuditProgress(spark, err, noReplay ? 4 : 5, 5000)) {
+      String started = Instant.now().toString();
+      progress.step("inputs");
+      boolean logs = isLogs(InputFiles.expand(inputs, conf), conf);
+      // each stage's own view of the inputs: the hasher takes only log files from folders
+      List<Path> files = logs ? HashJob.expand(inputs, conf).stream().map(Path::new).toList() : InputFiles.expand(inputs, conf);
+      ArrayNode fileNodes = checksums(spark, files);
+      progress.done(String.format(Locale.ROOT, "%d file(s), %s, checksummed", files.size(), logs ? "raw chat logs" : "trace"));
+
+      String canonical;
+      TraceInput input;
+      String sessionsMode;
+      if (logs) {
+        progress.step("hash raw logs");
+        HashJob.Result h = HashJob.execute(spark, hashOptions(spark, dir.child(HASHED)));
+        progress.done(String.format(Locale.ROOT, "%d requests hashed, %d record(s) skipped", h.requests(), h.skipped()));
+        canonical = dir.child(HASHED) + "/" + HashJob.TRACE_DIR;
+        input = TraceInput.load(spark, canonical);
+        sessionsMode = "given";
+      } else {
+        progress.step("ingest");
+        IngestJob.Result r = new IngestJob(spark).execute(new IngestJob.Options(inputs, TraceFormat.parse(format), blockSize,
+            IngestJob.DEFAULT_MAX_LINE_BYTES, dir.child(INGEST), false));
+        progress.done(String.format(Locale.ROOT, "%d read, %d accepted, %d quarantined", r.read(), r.accepted(), r.quarantined()));
+        input = TraceInput.load(spark, r.out());
+        canonical = input.location();
+        JsonNode ds = r.summary().get("dataset");
+        sessionsMode = ds.get("sessions").isNull() ? "absent" : ds.get("sessions_mode").asText();
+        boolean infer = switch (inferSessions) {
+          case "always" -> true;
+          case "never" -> false;
+          default -> ds.get("sessions").isNull();
+        };
+        if (infer) {
+          progress.note("the trace has " + (ds.get("sessions").isNull() ? "no session ids" : "session ids (--infer-sessions always)")
+              + ": inferring sessions by prefix continuation (docs/session-inference.md)");
+          try (OutputDir inf = OutputDir.open(dir.child(INFERRED), false, conf)) {
+            SessionInference.Result res = InferSessionsCommand.inferInto(spark, input.trace(),
+                new InferenceOptions(InferenceOptions.DEFAULT_WINDOW_S, InferenceOptions.DEFAULT_TEMPLATE_FANOUT), inf);
+            inf.commit();
+            res.links().unpersist();
+            progress.note("sessions inferred: " + InferenceOutput.summary(res).get("sessions").asLong());
+          }
+          canonical = dir.child(INFERRED) + "/" + InferenceOutput.TRACE_DIR;
+          input = new TraceInput(spark.read().schema(Canonical.SCHEMA).parquet(canonical), canonical, input.ingestSummary());
+          sessionsMode = "inferred";
+        }
+      }
+
+      progress.step("characterize");
+      // outputs record where the trace will be once the audit folder is committed, not its staging path
+      String temp = dir.tempPath().toString();
+      String label = canonical.startsWith(temp) ? dir.targetPath() + canonical.substring(temp.length()) : canonical;
+      input = new TraceInput(input.trace(), label, input.ingestSummary());
+      try (Characterization.Result c = new Characterization(spark, input,
+              new Characterization.Options(instances, templateMinSessions, intervalThreshold)).execute();
+          OutputDir cdir = OutputDir.open(dir.child(CHARACTERIZATION), false, conf)) {
+        AnalyzeCommand.writeInto(c, cdir);
+        cdir.commit();
+        progress.done(AnalyzeCommand.summary(c));
+      }
+
+      if (!noReplay) {
+        progress.step("replay");
+        replay(spark, canonical, label, dir.child(REPLAY), progress);
+      }
+
+      ObjectNode prov = provenance(started, fileNodes, logs, sessionsMode);
+      dir.writeString(PROVENANCE, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(prov) + "\n");
+
+      progress.step("report");
+      Verdict v = AuditReportInterim.write(spark, dir.tempPath().toString(), criteria);
+      progress.done("verdict " + v.outcome().id());
+      dir.commit();
+      w.println("verdict: " + v.outcome().id());
+      w.println(v.sentence());
+      w.println("wrote " + dir.targetPath() + "/index.html and audit.json");
+      w.flush();
+      if (failOutcomes.contains(v.outcome())) {
+        err.println("smetric-audit: the verdict is " + v.outcome().id() + ", which --fail-on names");
+        err.flush();
+        return ExitCodes.VERDICT_FAILED;
+      }
+      return ExitCodes.OK;
+    }
+  }
+
+  private void validate() {
+    if (instances < 1) throw new UsageException("--instances must be >= 1, got " + instances);
+    if (!List.of("auto", "trace", "logs").contains(inputKind)) {
+      throw new UsageException("--input-kind must be auto, trace or logs, got '" + inputKind + "'");
+    }
+    if (!List.of("auto", "always", "never").contains(inferSessions)) {
+      throw new UsageException("--infer-sessions must be auto, always or never, got '" + inferSessions + "'");
+    }
+    if (saltFile != null && saltEnv != null) throw new UsageException("give --salt-file or --salt-env, not both");
+    for (String p : policies) {
+      try {
+        Policies.byName(p);
+      } catch (IllegalArgumentException e) {
+        throw new UsageException("--policies: " + e.getMessage());
+      }
+    }
+    if (!noReplay && !policies.contains("smetric")) {
+      throw new UsageException("--policies must include smetric: the verdict compares it with the baselines");
+    }
+    LogFormat.parse(logFormat);
+  }
+
+  /** Raw logs or a trace: by --input-kind, else by the first file's extension and first record. */
+  private boolean isLogs(List<Path> files, Configuration conf) {
+    if (!inputKind.equals("auto")) return inputKind.equals("logs");
+    for (Path f : files) {
+      String name = f.getName().toLowerCase(Locale.ROOT).replaceFirst("\\.(gz|bz2|zst|lz4|snappy|deflate)$", "");
+      if (name.endsWith(".traj")) return true;
+      if (name.endsWith(".parquet") || name.endsWith(".csv")) return false;
+      if (!(name.endsWith(".jsonl") || name.endsWith(".json") || name.endsWith(".ndjson"))) continue; // LICENSE, README...
+      try {
+        return FileHasher.sniff(f.toString(), conf) != null;
+      } catch (BadInputException | IOException e) {
+        return false; // not a JSON record: ingest names the problem with file and line
+      }
+    }
+    return false;
+  }
+
+  private HashJob.Options hashOptions(SparkSession spark, String hashedOut) {
+    Configuration conf = spark.sparkContext().hadoopConfiguration();
+    HashKey key = saltFile != null ? HashKey.fromFile(saltFile, conf) : HashKey.fromEnv(saltEnv != null ? saltEnv : "SMETRIC_SALT");
+    // arrivals are synthesised for logs without timestamps with the hash command's defaults
+    return new HashJob.Options(inputs, TokenizerSpec.parse(tokenizer, conf), key, blockSize == null ? 16 : blockSize,
+        LogFormat.parse(logFormat), 10, 5, 1.0, 256, false, false, hashedOut, false);
+  }
+
+  private void replay(SparkSession spark, String canonical, String label, String replayOut, AuditProgress progress) {
+    ReplaySettings s = new ReplaySettings();
+    if (replayConfig != null) s = ReplaySettings.load(replayConfig, s);
+    if (profile != null) s.profile = ReplaySettings.loadProfile(profile);
+    s.instances = instances;
+    s.validate();
+    ReplayTrace trace = TraceLoader.load(spark, canonical, false);
+    progress.note(String.format(Locale.ROOT, "trace loaded: %d requests, %d sessions, %d segments", trace.n, trace.sessions,
+        trace.segments));
+    List<Policies> pol = policies.stream().map(Policies::byName).toList();
+    List<String> unmet = Policies.SMETRIC.unmet(trace);
+    if (!unmet.isEmpty()) {
+      progress.note("skipped: SMetric cannot run on this trace: " + String.join("; ", unmet));
+      return;
+    }
+    try (OutputDir rd = OutputDir.open(replayOut, false, spark.sparkContext().hadoopConfiguration())) {
+      ReplayJob.Result r = new ReplayJob(spark, trace, s).policies(pol).globalRatios(globalRatios).rates(rates)
+          .traceLabel(label).execute(rd);
+      rd.commit();
+      for (String sk : r.skipped()) progress.note("skipped " + sk);
+      progress.done(String.format(Locale.ROOT, "%d simulations in %.1f s", r.runs(), r.wallSeconds()));
+    }
+  }
+
+  /** Size and SHA-256 of every input file, computed by the executors (the files may be large). */
+  private static ArrayNode checksums(SparkSession spark, List<Path> files) {
+    SerializableConf sc = new SerializableConf(spark.sparkContext().hadoopConfiguration());
+    List<String> names = files.stream().map(Path::toString).toList();
+    List<String[]> sums = JavaSparkContext.fromSparkContext(spark.sparkContext())
+        .parallelize(names, Math.max(1, names.size()))
+        .map(f -> sha256(f, sc.get()))
+        .collect();
+    ArrayNode a = Json.MAPPER.createArrayNode();
+    for (String[] s : sums) a.addObject().put("path", s[0]).put("bytes", Long.parseLong(s[1])).put("sha256", s[2]);
+    return a;
+  }
+
+  private static String[] sha256(String file, Configuration conf) throws Exception {
+    Path p = new Path(file);
+    MessageDigest md = MessageDigest.getInstance("SHA-256");
+    long n = 0;
+    try (InputStream in = p.getFileSystem(conf).open(p, 1 << 16)) {
+      byte[] buf = new byte[1 << 16];
+      for (int k; (k = in.read(buf)) > 0; n += k) md.update(buf, 0, k);
+    }
+    return new String[] {file, Long.toString(n), HexFormat.of().formatHex(md.digest())};
+  }
+
+  private ObjectNode provenance(String started, ArrayNode fileNodes, boolean logs, String sessionsMode) {
+    ObjectNode p = Json.MAPPER.createObjectNode();
+    p.put("tool_version", BuildInfo.version());
+    p.put("command_line", String.join(" ", spec.commandLine().getParseResult().originalArgs()));
+    p.put("started_at", started);
+    p.put("finished_at", Instant.now().toString());
+    p.put("input_kind", logs ? "logs" : "trace");
+    p.put("sessions", sessionsMode);
+    p.set("inputs", fileNodes);
+    ObjectNode par = p.putObject("parameters");
+    par.put("instances", instances);
+    par.put("format", format);
+    if (blockSize != null) par.put("block_size", blockSize);
+    if (logs) par.put("tokenizer", tokenizer).put("log_format", logFormat);
+    par.put("infer_sessions", inferSessions);
+    par.put("template_min_sessions", templateMinSessions);
+    par.put("interval_threshold_s", intervalThreshold);
+    par.put("replay", !noReplay);
+    if (!noReplay) {
+      ArrayNode pa = par.putArray("policies");
+      policies.forEach(pa::add);
+      ArrayNode ga = par.putArray("global_ratios");
+      globalRatios.forEach(ga::add);
+      ArrayNode ra = par.putArray("rate_scales");
+      rates.forEach(ra::add);
+      if (replayConfig != null) par.put("replay_config", replayConfig.toString());
+      if (profile != null) par.put("profile", profile.toString());
+    }
+    ObjectNode co = par.putObject("criterion_overrides");
+    criterionOverrides.forEach(co::put);
+    return p;
+  }
+}

@@ -1,0 +1,119 @@
+package io.smetric.audit.cli;
+
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerJobEnd;
+import org.apache.spark.scheduler.SparkListenerJobStart;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.apache.spark.scheduler.StageInfo;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Console progress of a long command: the audit step ("[2/4 characterize]"), the percent of the
+ * running Spark job's tasks that are done, and the elapsed time of the step and of the whole
+ * audit. Task counts come from a {@link SparkListener} on the driver, so it works the same in
+ * local mode and on a cluster. Lines are throttled (one per {@code minGapMs}, or when a job
+ * ends) so that a sweep of thousands of tasks prints a few dozen lines, not thousands.
+ */
+final class AuditProgress extends SparkListener implements AutoCloseable {
+  private final SparkSession spark;
+  private final PrintWriter err;
+  private final int steps;
+  private final long minGapMs;
+  private final long auditStart = System.nanoTime();
+  private volatile long stepStart = System.nanoTime();
+  private volatile String step = "starting";
+  private volatile int stepNo;
+  private final Map<Integer, long[]> jobTasks = new ConcurrentHashMap<>(); // job -> {total, done, printed}
+  private final Map<Integer, Integer> stageToJob = new ConcurrentHashMap<>();
+  private final AtomicLong lastPrint = new AtomicLong();
+
+  AuditProgress(SparkSession spark, PrintWriter err, int steps, long minGapMs) {
+    this.spark = spark;
+    this.err = err;
+    this.steps = steps;
+    this.minGapMs = minGapMs;
+    spark.sparkContext().addSparkListener(this);
+  }
+
+  /** Starts the next step; every later line names it. */
+  void step(String name) {
+    stepNo++;
+    step = name;
+    stepStart = System.nanoTime();
+    spark.sparkContext().setJobDescription("audit " + name);
+    line("started");
+  }
+
+  /** Ends the current step with a result line. */
+  void done(String what) {
+    line("done: " + what);
+  }
+
+  /** A free-form line in the current step (e.g. "skipped: no block hashes"). */
+  void note(String what) {
+    line(what);
+  }
+
+  private void line(String what) {
+    synchronized (err) {
+      err.printf(Locale.ROOT, "[%d/%d %s] %s (step %s, total %s)%n", stepNo, steps, step, what,
+          elapsed(stepStart), elapsed(auditStart));
+      err.flush();
+    }
+  }
+
+  static String elapsed(long startNanos) {
+    long s = Math.round((System.nanoTime() - startNanos) / 1e9);
+    return s < 60 ? s + "s" : String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
+  }
+
+  @Override
+  public void onJobStart(SparkListenerJobStart e) {
+    long total = 0;
+    for (StageInfo si : scala.jdk.javaapi.CollectionConverters.asJava(e.stageInfos())) {
+      total += si.numTasks();
+      stageToJob.put(si.stageId(), e.jobId());
+    }
+    jobTasks.put(e.jobId(), new long[] {total, 0, 0});
+  }
+
+  @Override
+  public void onTaskEnd(SparkListenerTaskEnd e) {
+    Integer job = stageToJob.get(e.stageId());
+    long[] t = job == null ? null : jobTasks.get(job);
+    if (t == null) return;
+    long done;
+    synchronized (t) {
+      done = ++t[1];
+    }
+    long now = System.currentTimeMillis();
+    long last = lastPrint.get();
+    if (now - last >= minGapMs && lastPrint.compareAndSet(last, now)) {
+      // skipped stages (shuffle reuse) never run their tasks, so the percent is a lower bound
+      t[2] = 1;
+      line(String.format(Locale.ROOT, "job %d: %d%% (%d/%d tasks)", job, Math.min(100, 100 * done / Math.max(1, t[0])),
+          done, t[0]));
+    }
+  }
+
+  @Override
+  public void onJobEnd(SparkListenerJobEnd e) {
+    long[] t = jobTasks.remove(e.jobId());
+    stageToJob.values().removeIf(j -> j == e.jobId());
+    // only jobs long enough to have printed progress get an end line
+    if (t != null && t[2] == 1) {
+      // stages whose shuffle output already exists are skipped, so fewer tasks may run than planned
+      line(String.format(Locale.ROOT, "job %d: done (%d tasks)", e.jobId(), t[1]));
+    }
+  }
+
+  @Override
+  public void close() {
+    spark.sparkContext().removeSparkListener(this);
+  }
+}

@@ -1,0 +1,168 @@
+package io.smetric.audit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.smetric.audit.common.ExitCodes;
+import io.smetric.audit.common.Json;
+import io.smetric.audit.testing.TestSpark;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AuditCommandTest {
+  @TempDir Path tmp;
+
+  @BeforeAll
+  static void spark() {
+    TestSpark.get(); // the command's getOrCreate then reuses the shared test session
+  }
+
+  private record Run(int code, String out, String err) {}
+
+  private static Run run(String... args) {
+    StringWriter so = new StringWriter();
+    StringWriter se = new StringWriter();
+    int code = Main.run(args, new PrintWriter(so, true), new PrintWriter(se, true));
+    return new Run(code, so.toString(), se.toString());
+  }
+
+  /**
+   * Two sessions of three turns, 16-token blocks, each follow-up extending the previous prompt:
+   * A = [1,2], [1,2,3], [1,2,3,4]; B = [5,6], [5,6,7], [5,6,7,8]. Ideal reuse by hand: per
+   * session 0 + 2 + 3 = 5 hit blocks of 2 + 3 + 4 = 9, so 10 / 18 = 0.5556 (all blocks full,
+   * token- and block-weighted agree); first-turn fraction 2 / 6.
+   */
+  private Path twoSessions() throws Exception {
+    List<String> lines = new ArrayList<>();
+    String[][] ids = {{"1,2", "1,2,3", "1,2,3,4"}, {"5,6", "5,6,7", "5,6,7,8"}};
+    for (int t = 0; t < 3; t++) {
+      for (int s = 0; s < 2; s++) {
+        int n = ids[s][t].split(",").length;
+        lines.add(String.format(java.util.Locale.ROOT,
+            "{\"request_id\":\"%s%d\",\"session_id\":\"%s\",\"turn\":%d,\"trigger\":\"%s\",\"arrival_s\":%.1f,"
+                + "\"input_tokens\":%d,\"output_tokens\":10,\"block_size\":16,\"hash_ids\":[%s]}",
+            s == 0 ? "a" : "b", t, s == 0 ? "A" : "B", t, t == 0 ? "user" : "tool", t * 2.0 + s * 0.5, 16 * n, ids[s][t]));
+      }
+    }
+    Path f = tmp.resolve("two.jsonl");
+    Files.write(f, lines);
+    return f;
+  }
+
+  private static final String[] SMALL_SWEEP = {"--policies", "smetric,least-load", "--global-ratio", "0,0.4", "--rate-scale", "1"};
+
+  private static String[] args(String[] head, String... tail) {
+    List<String> a = new ArrayList<>(List.of(head));
+    a.addAll(List.of(tail));
+    return a.toArray(new String[0]);
+  }
+
+  @Test
+  void audit_smallTrace_writesEveryStageVerdictAndProvenance() throws Exception {
+    Path in = twoSessions();
+    Path out = tmp.resolve("audit");
+    Run r = run(args(new String[] {"audit", in.toString(), "--instances", "2", "--out", out.toString()}, SMALL_SWEEP));
+    assertEquals(0, r.code(), r.err());
+    for (String sub : List.of("ingest/trace", "ingest/ingest-summary.json", "characterization/characterization.json",
+        "replay/replay.json", "replay/runs", "provenance.json", "audit.json")) {
+      assertTrue(Files.exists(out.resolve(sub)), sub + " missing");
+    }
+    assertFalse(Files.exists(out.resolve("inferred")), "sessions were given: nothing to infer");
+    JsonNode audit = Json.MAPPER.readTree(out.resolve("audit.json").toFile());
+    assertTrue(List.of("fits", "fits-with-conditions", "does-not-fit", "inconclusive").contains(audit.get("verdict").asText()));
+    JsonNode reuse = criterion(audit, "ideal_reuse");
+    assertEquals(10.0 / 18, reuse.get("value").asDouble(), 1e-9);
+    assertEquals(2.0 / 6, criterion(audit, "first_turn_fraction").get("value").asDouble(), 1e-3);
+    assertTrue(r.out().startsWith("verdict: " + audit.get("verdict").asText()), r.out());
+
+    JsonNode prov = Json.MAPPER.readTree(out.resolve("provenance.json").toFile());
+    JsonNode file = prov.get("inputs").get(0);
+    assertEquals(Files.size(in), file.get("bytes").asLong());
+    String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(in)));
+    assertEquals(sha, file.get("sha256").asText());
+    assertEquals("given", prov.get("sessions").asText());
+    assertEquals(2, prov.get("parameters").get("instances").asInt());
+
+    // progress names every step with its number
+    for (String step : List.of("[1/5 inputs]", "[2/5 ingest]", "[3/5 characterize]", "[4/5 replay]", "[5/5 report]")) {
+      assertTrue(r.err().contains(step), step + " not in: " + r.err());
+    }
+  }
+
+  private static JsonNode criterion(JsonNode audit, String id) {
+    for (JsonNode c : audit.get("criteria")) if (c.get("id").asText().equals(id)) return c;
+    throw new AssertionError("no criterion " + id);
+  }
+
+  @Test
+  void audit_failOnMatchingVerdict_exitsFiveAndStillWritesTheAudit() throws Exception {
+    Path in = twoSessions();
+    Path out = tmp.resolve("gate");
+    // 55.6% ideal reuse fails a raised threshold of 90%: a CRITICAL failure, so does-not-fit
+    Run r = run("audit", in.toString(), "--instances", "2", "--no-replay", "--criterion", "ideal_reuse=0.9",
+        "--fail-on", "does-not-fit,inconclusive", "--out", out.toString());
+    assertEquals(ExitCodes.VERDICT_FAILED, r.code(), r.err());
+    JsonNode audit = Json.MAPPER.readTree(out.resolve("audit.json").toFile());
+    assertEquals("does-not-fit", audit.get("verdict").asText());
+    assertEquals("fail", criterion(audit, "ideal_reuse").get("status").asText());
+    assertTrue(r.err().contains("--fail-on"), r.err());
+    assertFalse(Files.exists(out.resolve("replay")), "--no-replay writes no replay folder");
+  }
+
+  @Test
+  void audit_sessionlessTrace_infersSessionsFirst() throws Exception {
+    // Mooncake-style lines: no session ids; the second and third prompt extend the first
+    Path in = tmp.resolve("mc.jsonl");
+    Files.write(in, List.of(
+        "{\"timestamp\":0,\"input_length\":1024,\"output_length\":5,\"hash_ids\":[1,2]}",
+        "{\"timestamp\":3000,\"input_length\":1536,\"output_length\":5,\"hash_ids\":[1,2,3]}",
+        "{\"timestamp\":6000,\"input_length\":2048,\"output_length\":5,\"hash_ids\":[1,2,3,4]}"));
+    Path out = tmp.resolve("mc-audit");
+    Run r = run("audit", in.toString(), "--instances", "1", "--no-replay", "--out", out.toString());
+    assertEquals(0, r.code(), r.err());
+    assertTrue(Files.exists(out.resolve("inferred/trace")));
+    JsonNode prov = Json.MAPPER.readTree(out.resolve("provenance.json").toFile());
+    assertEquals("inferred", prov.get("sessions").asText());
+    // one inferred session of three turns: first-turn fraction 1/3
+    JsonNode audit = Json.MAPPER.readTree(out.resolve("audit.json").toFile());
+    assertEquals(1.0 / 3, criterion(audit, "first_turn_fraction").get("value").asDouble(), 1e-3);
+  }
+
+  @Test
+  void audit_rawAgentLogs_areHashedFirst() throws Exception {
+    Path salt = tmp.resolve("salt");
+    Files.writeString(salt, "a-test-salt-of-32-bytes-length!!\n");
+    Path logs = Path.of("sample-traces/raw-logs/swe-agent").toAbsolutePath();
+    Path out = tmp.resolve("logs-audit");
+    Run r = run("audit", logs.toString(), "--salt-file", salt.toString(), "--instances", "1", "--no-replay",
+        "--out", out.toString());
+    assertEquals(0, r.code(), r.err());
+    assertTrue(Files.exists(out.resolve("hashed/trace")));
+    assertFalse(Files.exists(out.resolve("ingest")));
+    JsonNode prov = Json.MAPPER.readTree(out.resolve("provenance.json").toFile());
+    assertEquals("logs", prov.get("input_kind").asText());
+    assertEquals(3, prov.get("inputs").size(), "three .traj files, each checksummed");
+  }
+
+  @Test
+  void audit_usageErrors_exitTwoBeforeAnyWork() throws Exception {
+    Path in = twoSessions();
+    Path out = tmp.resolve("never");
+    assertEquals(ExitCodes.USAGE, run("audit", in.toString(), "--policies", "least-load", "--out", out.toString()).code());
+    assertEquals(ExitCodes.USAGE, run("audit", in.toString(), "--fail-on", "maybe", "--out", out.toString()).code());
+    assertEquals(ExitCodes.USAGE, run("audit", in.toString(), "--criterion", "nope=1", "--out", out.toString()).code());
+    assertEquals(ExitCodes.USAGE, run("audit", in.toString(), "--input-kind", "csv", "--out", out.toString()).code());
+    assertFalse(Files.exists(out));
+  }
+}
