@@ -28,6 +28,8 @@ import org.apache.spark.sql.SparkSession;
 public final class AuditReport {
   public static final String FORMAT = "smetric-audit/1";
   static final int TOP_SESSIONS = 10;
+  /** The block-hasher's summary when the audit started from raw chat logs. */
+  static final String HASH_SUMMARY = "hashed/hash-summary.json";
 
   private AuditReport() {}
 
@@ -91,6 +93,11 @@ public final class AuditReport {
 
     List<String[]> notApplicable = notApplicable(v, ch, replay, entries);
     List<String> findings = findings(ch, ingest, inferred, isInferred);
+    JsonNode hashed = f.json(HASH_SUMMARY);
+    if (hashed != null) {
+      findings.removeIf(x -> x.startsWith("No ingest summary"));
+      findings.addAll(0, hashFindings(hashed));
+    }
     ObjectNode headline = headline(ch, replay, isInferred);
     ObjectNode audit = auditJson(v, headline, notApplicable, findings, entries, prov, f);
     List<Row> topSessions = ch == null ? null : f.top(AuditFolder.CHARACTERIZATION + "/sessions", "tokens", TOP_SESSIONS);
@@ -262,6 +269,31 @@ public final class AuditReport {
         }
       }
     }
+    return out;
+  }
+
+  /** Findings of the block-hasher (raw chat logs): skipped records, synthesised arrivals, missing outputs. */
+  static List<String> hashFindings(JsonNode h) {
+    List<String> out = new ArrayList<>();
+    out.add(String.format(Locale.ROOT, "Raw chat logs were hashed (tokenizer %s, %s-token blocks): %d records read, %d requests in %d sessions.",
+        h.path("tokenizer").asText("?"), h.path("block_size").asText("?"), h.path("records_read").asLong(),
+        h.path("requests").asLong(), h.path("sessions").asLong()));
+    long skipped = h.path("skipped").path("count").asLong(0);
+    if (skipped > 0) {
+      List<String> reasons = new ArrayList<>();
+      for (JsonNode r : h.path("skipped").path("reasons")) {
+        if (reasons.size() == 5) break;
+        reasons.add(r.asText());
+      }
+      out.add(skipped + " log records were skipped" + (reasons.isEmpty() ? "" : ", e.g. " + String.join("; ", reasons)) + ".");
+    }
+    long synth = h.path("arrivals").path("synthesised").asLong(0);
+    if (synth > 0) {
+      out.add(synth + " requests had no log timestamp; their arrivals are synthesised (" + h.path("arrivals").path("rule").asText()
+          + "), so time-based numbers (intervals, per-minute ratios, replay latencies) rest on that rule.");
+    }
+    long noOut = h.path("output_tokens_missing").asLong(0);
+    if (noOut > 0) out.add(noOut + " requests have no recorded output; their output tokens count as 0 (docs/block-hasher.md), which lowers session token totals and decode load in the replay.");
     return out;
   }
 

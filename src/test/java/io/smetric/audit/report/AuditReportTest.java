@@ -235,4 +235,23 @@ class AuditReportTest {
     assertTrue(html.contains("<td>sessions (inferred)</td><td>20</td>"));
     assertTrue(Json.MAPPER.readTree(dir.resolve("audit.json").toFile()).path("headline").path("sessions_inferred").asBoolean());
   }
+
+  @Test
+  void report_rawLogAudit_hasherFindingsReplaceTheIngestOnes() throws IOException {
+    AuditFixture f = new AuditFixture();
+    Path dir = fixture(f);
+    // a raw-log audit has hashed/ instead of ingest/
+    Files.delete(dir.resolve("ingest/ingest-summary.json"));
+    Files.createDirectories(dir.resolve("hashed"));
+    Files.writeString(dir.resolve("hashed/hash-summary.json"), "{\"records_read\":12,\"requests\":10,\"sessions\":3,"
+        + "\"tokenizer\":\"o200k_base\",\"block_size\":16,\"output_tokens_missing\":2,"
+        + "\"skipped\":{\"count\":2,\"reasons\":[\"a.jsonl:4: no messages\"]},"
+        + "\"arrivals\":{\"synthesised\":10,\"rule\":\"conversation i starts at i*60 s\"}}");
+    AuditReport.write(TestSpark.get(), dir.toString(), AuditCriteria.defaults());
+    String html = Files.readString(dir.resolve("index.html"));
+    assertTrue(html.contains("Raw chat logs were hashed (tokenizer o200k_base, 16-token blocks): 12 records read, 10 requests in 3 sessions."));
+    assertTrue(html.contains("2 log records were skipped, e.g. a.jsonl:4: no messages."));
+    assertTrue(html.contains("10 requests had no log timestamp; their arrivals are synthesised (conversation i starts at i*60 s)"));
+    assertFalse(html.contains("No ingest summary"));
+  }
 }
