@@ -29,6 +29,7 @@ import io.smetric.audit.replay.ReplaySettings;
 import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.trace.ReplayTrace;
 import io.smetric.audit.replay.trace.TraceLoader;
+import io.smetric.audit.report.AuditReport;
 import io.smetric.audit.report.verdict.AuditCriteria;
 import io.smetric.audit.report.verdict.Criterion;
 import io.smetric.audit.report.verdict.Outcome;
@@ -244,7 +245,7 @@ public final class AuditCommand implements Callable<Integer> {
       dir.writeString(PROVENANCE, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(prov) + "\n");
 
       progress.step("report");
-      Verdict v = AuditReportInterim.write(spark, dir.tempPath().toString(), criteria);
+      Verdict v = AuditReport.write(spark, dir.tempPath().toString(), dir.targetPath().toString(), criteria);
       progress.done("verdict " + v.outcome().id());
       dir.commit();
       w.println("verdict: " + v.outcome().id());
