@@ -13,33 +13,74 @@ import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.ParquetWriter;
 
 /**
- * The ingest task for one text input file: streams it line by line (memory bounded by the
- * longest line), parses each line once, writes accepted records to a canonical Parquet part and
- * rejected ones to a quarantine part, and returns the file's accounting. Every non-blank data
- * line ends up in exactly one of the two parts: read = accepted + quarantined.
+ * The ingest task for one text input file, or for one byte range of a large uncompressed one:
+ * streams its lines (memory bounded by the longest line), parses each line once, writes accepted
+ * records to a canonical Parquet part and rejected ones to a quarantine part, and returns the
+ * accounting of what it read. Every non-blank data line ends up in exactly one of the two parts:
+ * read = accepted + quarantined. A range knows how many lines (and data lines) of the file come
+ * before it, counted by a pre-pass, so line numbers, {@code seq} and line-number ids are the same
+ * as if one task had read the whole file.
  */
 final class FileScanner {
   private FileScanner() {}
 
-  /** Everything a task needs to scan one file; serialisable for Spark. */
+  /**
+   * The part of a file one task reads: the lines that start in {@code [start, end)}.
+   *
+   * @param index 0-based range index within the file
+   * @param linesBefore physical lines of the file before the range
+   * @param dataBefore data lines (not blank; the CSV header included) before the range
+   * @param expectedLines lines the pre-pass counted in this range, or -1 if not counted (last range)
+   */
+  record Range(int index, long start, long end, long linesBefore, long dataBefore, long expectedLines) implements Serializable {
+    static final Range WHOLE = new Range(0, 0, Long.MAX_VALUE, 0, 0, -1);
+
+    boolean whole() {
+      return start == 0 && end == Long.MAX_VALUE;
+    }
+  }
+
+  /**
+   * Everything a task needs to scan one file or range; serialisable for Spark. {@code header} is
+   * the file's first data line, for formats with a header that a later range must know (CSV).
+   */
   record Task(int fileIndex, String path, TraceFormat format, TraceFormat.ParseContext context,
-      int maxLineBytes, String traceDir, String quarantineDir) implements Serializable {}
+      int maxLineBytes, String traceDir, String quarantineDir, Range range, String header, long headerLine)
+      implements Serializable {
+    /** A task for a whole file. */
+    Task(int fileIndex, String path, TraceFormat format, TraceFormat.ParseContext context,
+        int maxLineBytes, String traceDir, String quarantineDir) {
+      this(fileIndex, path, format, context, maxLineBytes, traceDir, quarantineDir, Range.WHOLE, null, 0);
+    }
+  }
+
+  /** Name of the Parquet part of one range; names sort in input order (file, then range). */
+  static String partName(int fileIndex, int range) {
+    return String.format(Locale.ROOT, "part-%05d-%05d.parquet", fileIndex, range);
+  }
 
   static FileStats run(Task t, Configuration conf) {
     FileStats st = new FileStats();
     st.fileIndex = t.fileIndex();
+    st.range = t.range().index();
     st.path = t.path();
     st.format = t.format().id();
-    String part = String.format(Locale.ROOT, "part-%05d.parquet", t.fileIndex());
+    Range rg = t.range();
+    String part = partName(t.fileIndex(), rg.index());
     Path file = new Path(t.path());
     RecordParser parser = t.format().parser(t.context());
     Staged s = new Staged();
     ParquetWriter<ParquetSinks.QRow> qw = null;
-    try (InputStream in = InputFiles.open(file, conf);
+    try (InputStream in = rg.whole() ? InputFiles.open(file, conf) : InputFiles.openRange(file, conf, rg.start());
         ParquetWriter<Staged> tw = ParquetSinks.canonical(new Path(t.traceDir(), part), conf)) {
-      LineReader r = new LineReader(in, t.maxLineBytes());
-      boolean headerPending = parser.hasHeader();
-      long index = 0;
+      LineReader r = new LineReader(in, t.maxLineBytes(), rg.start(), rg.end(), rg.linesBefore());
+      // the header is the file's first data line: this range reads it if no data line came before
+      boolean headerPending = parser.hasHeader() && rg.dataBefore() == 0;
+      if (parser.hasHeader() && !headerPending) {
+        String err = parser.header(t.header());
+        if (err != null) throw new BadInputException(t.path(), t.headerLine(), null, err);
+      }
+      long index = parser.hasHeader() && !headerPending ? rg.dataBefore() - 1 : rg.dataBefore();
       double runMax = Double.NEGATIVE_INFINITY;
       while (r.next()) {
         if (r.blank() && !r.tooLong()) {
@@ -75,10 +116,15 @@ final class FileScanner {
               new String(r.bytes(), 0, r.length(), StandardCharsets.UTF_8)));
         }
       }
+      st.lines = r.lineNumber() - rg.linesBefore();
       if (r.streamError() != null) {
         st.findings.add("input ends early after line " + r.lineNumber() + ": " + r.streamError());
+      } else if (rg.expectedLines() >= 0 && st.lines != rg.expectedLines()) {
+        // the pre-pass and this pass disagree: the file changed while it was read
+        throw new BadInputException(t.path(), rg.linesBefore() + 1, null, String.format(Locale.ROOT,
+            "bytes %d..%d held %d lines when counted but %d when parsed: was the file changed during ingest?",
+            rg.start(), rg.end(), rg.expectedLines(), st.lines));
       }
-      if (st.read == 0) st.findings.add("empty file: no data lines");
     } catch (IOException e) {
       throw new UncheckedIOException("ingest of " + t.path() + " failed: " + e.getMessage(), e);
     } finally {

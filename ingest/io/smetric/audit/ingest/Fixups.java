@@ -69,6 +69,62 @@ final class Fixups {
     return needsSort;
   }
 
+  /** A range of a file whose records start below {@code before}, the largest arrival of the earlier ranges. */
+  record Crossing(int file, int range, double before) {}
+
+  /**
+   * Records out of order only against earlier ranges of their file, per file: a record of range
+   * k is out of order in the file iff its arrival is below max(before_k, the largest earlier
+   * arrival within the range); the range's task counted the second case, so this counts records
+   * at or above the running maximum within the range but below {@code before_k}. Reads only the
+   * seq and arrival columns of the crossing ranges' staged parts (one window per part).
+   */
+  static java.util.Map<Integer, Long> outOfOrderAcrossRanges(SparkSession spark, String stTrace, List<Crossing> xs) {
+    List<Row> bounds = new ArrayList<>();
+    String[] paths = new String[xs.size()];
+    for (int i = 0; i < xs.size(); i++) {
+      Crossing x = xs.get(i);
+      String part = FileScanner.partName(x.file(), x.range());
+      paths[i] = new Path(stTrace, part).toString();
+      bounds.add(org.apache.spark.sql.RowFactory.create(part, x.before()));
+    }
+    Dataset<Row> b = spark.createDataFrame(bounds, new org.apache.spark.sql.types.StructType()
+        .add("_part", org.apache.spark.sql.types.DataTypes.StringType, false)
+        .add("_before", org.apache.spark.sql.types.DataTypes.DoubleType, false));
+    Dataset<Row> d = spark.read().schema(Canonical.SCHEMA).parquet(paths)
+        .select(col("_metadata.file_name").as("_part"), col(Canonical.SEQ), col(Canonical.ARRIVAL_S));
+    Column prev = org.apache.spark.sql.functions.max(Canonical.ARRIVAL_S)
+        .over(Window.partitionBy("_part").orderBy(Canonical.SEQ).rowsBetween(Window.unboundedPreceding(), -1));
+    java.util.Map<Integer, Long> out = new java.util.TreeMap<>();
+    for (Row r : d.withColumn("_prev", prev).join(org.apache.spark.sql.functions.broadcast(b), "_part")
+        .filter(col(Canonical.ARRIVAL_S).lt(col("_before"))
+            .and(col("_prev").isNull().or(col(Canonical.ARRIVAL_S).geq(col("_prev")))))
+        .groupBy(IngestJob.fileOf(col(Canonical.SEQ)).as("_f")).count().collectAsList()) {
+      out.put(r.getInt(0), r.getLong(1));
+    }
+    return out;
+  }
+
+  /**
+   * One pass over the staged ids: {@code [request ids that occur more than once, distinct
+   * session ids]}. The second number is the summary's session count when the staged parts become
+   * the output unchanged, so the common case reads the ids once instead of twice.
+   */
+  static long[] idCounts(Dataset<Row> staged) {
+    Column k = col("_k");
+    Row r = staged
+        .select(org.apache.spark.sql.functions.explode(org.apache.spark.sql.functions.array(
+            struct(lit(0).as("_k"), col(Canonical.REQUEST_ID).as("_v")),
+            struct(lit(1).as("_k"), col(Canonical.SESSION_ID).as("_v")))).as("_x"))
+        .select(col("_x._k").as("_k"), col("_x._v").as("_v"))
+        .filter(col("_v").isNotNull())
+        .groupBy("_k", "_v").count()
+        .agg(org.apache.spark.sql.functions.sum(when(k.equalTo(0).and(col("count").gt(1)), lit(1L)).otherwise(lit(0L))),
+            org.apache.spark.sql.functions.sum(when(k.equalTo(1), lit(1L)).otherwise(lit(0L))))
+        .first();
+    return new long[] {r.isNullAt(0) ? 0 : r.getLong(0), r.isNullAt(1) ? 0 : r.getLong(1)};
+  }
+
   /** Rows (request_id, seq) of every occurrence of a request id after its first; null if none. */
   Dataset<Row> duplicates(Dataset<Row> staged) {
     Dataset<Row> ids = staged.select(Canonical.REQUEST_ID, Canonical.SEQ);

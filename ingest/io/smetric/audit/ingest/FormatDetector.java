@@ -22,8 +22,18 @@ import org.apache.hadoop.fs.Path;
 final class FormatDetector {
   private FormatDetector() {}
 
-  /** Result of probing a file: its format, or null for a file with no non-blank line. */
-  record Probe(TraceFormat format, long firstLine) {}
+  /**
+   * Result of probing a file: its format (null for a file with no non-blank line), the number of
+   * its first non-blank line, and that line's text when it is short (a CSV header; null if over
+   * 1 MiB), which tasks reading later byte ranges of the file need.
+   */
+  record Probe(TraceFormat format, long firstLine, String firstText) {
+    Probe(TraceFormat format, long firstLine) {
+      this(format, firstLine, null);
+    }
+  }
+
+  private static final int MAX_HEADER_TEXT = 1 << 20;
 
   static Probe detect(Path file, Configuration conf, int maxLineBytes) {
     String name = file.getName().toLowerCase(Locale.ROOT);
@@ -35,19 +45,21 @@ final class FormatDetector {
         String line = new String(r.bytes(), 0, Math.min(r.length(), 65536), StandardCharsets.UTF_8).strip();
         if (line.startsWith("PAR1")) return new Probe(TraceFormat.PARQUET, 1);
         String stem = name.endsWith(".gz") ? name.substring(0, name.length() - 3) : name;
-        if (stem.endsWith(".csv")) return new Probe(TraceFormat.CSV, r.lineNumber());
+        String text = r.tooLong() || r.length() > MAX_HEADER_TEXT ? null
+            : new String(r.bytes(), 0, r.length(), StandardCharsets.UTF_8);
+        if (stem.endsWith(".csv")) return new Probe(TraceFormat.CSV, r.lineNumber(), text);
         if (line.startsWith("{")) {
           Set<String> keys = topLevelKeys(line);
-          if (keys.contains("chat_id") || keys.contains("parent_chat_id")) return new Probe(TraceFormat.BAILIAN, r.lineNumber());
-          if (keys.contains("request_id")) return new Probe(TraceFormat.SMETRIC, r.lineNumber());
+          if (keys.contains("chat_id") || keys.contains("parent_chat_id")) return new Probe(TraceFormat.BAILIAN, r.lineNumber(), text);
+          if (keys.contains("request_id")) return new Probe(TraceFormat.SMETRIC, r.lineNumber(), text);
           if (keys.contains("timestamp") && (keys.contains("input_length") || keys.contains("hash_ids"))) {
-            return new Probe(TraceFormat.MOONCAKE, r.lineNumber());
+            return new Probe(TraceFormat.MOONCAKE, r.lineNumber(), text);
           }
           throw new BadInputException(file.toString(), r.lineNumber(), null,
               "cannot detect the trace format from the fields " + new java.util.TreeSet<>(keys)
                   + " (expected request_id, chat_id or timestamp+input_length); pass --format");
         }
-        if (line.contains(",") && !line.startsWith("[")) return new Probe(TraceFormat.CSV, r.lineNumber());
+        if (line.contains(",") && !line.startsWith("[")) return new Probe(TraceFormat.CSV, r.lineNumber(), text);
         throw new BadInputException(file.toString(), r.lineNumber(), null,
             "unknown format: the first line is neither a JSON object nor a CSV header; pass --format");
       }

@@ -40,8 +40,9 @@ import org.apache.spark.sql.types.StructType;
  *   ingest-summary.json  per file and in total: read = accepted + quarantined, and the findings
  * </pre>
  *
- * Plan: one Spark task per input file parses it once, streaming, straight into Parquet parts
- * (no Spark Row per record). Only when the data needs it does a second, Spark-SQL pass rewrite
+ * Plan: one Spark task per input file (or per byte range of a large uncompressed one, after a
+ * line-count pre-pass that keeps line numbers exact) parses it once, streaming, straight into
+ * Parquet parts (no Spark Row per record). Only when the data needs it does a second, Spark-SQL pass rewrite
  * the parts: to drop duplicate request ids, to derive Bailian sessions from parent chains, or to
  * sort out-of-order arrivals. The output folder appears only when everything is written.
  */
@@ -63,13 +64,23 @@ public final class IngestJob {
             new StructField("raw", DataTypes.StringType, true, Metadata.empty())
           });
 
-  /** What to ingest and where. {@code format} null means auto-detect per file. */
+  /**
+   * What to ingest and where. {@code format} null means auto-detect per file. {@code splitBytes}
+   * is the size of the byte ranges a large uncompressed text file is cut into, parsed in
+   * parallel; null means Spark's rule for file sources (see {@link TextRanges}).
+   */
   public record Options(
-      List<String> inputs, TraceFormat format, Integer blockSize, int maxLineBytes, String out, boolean overwrite) {
+      List<String> inputs, TraceFormat format, Integer blockSize, int maxLineBytes, String out, boolean overwrite,
+      Long splitBytes) {
     public Options {
       if (inputs == null || inputs.isEmpty()) throw new io.smetric.audit.common.UsageException("no input files given");
       if (blockSize != null && blockSize <= 0) throw new io.smetric.audit.common.UsageException("--block-size must be > 0");
       if (maxLineBytes <= 0) throw new io.smetric.audit.common.UsageException("--max-line-bytes must be > 0");
+      if (splitBytes != null && splitBytes <= 0) throw new io.smetric.audit.common.UsageException("--split-bytes must be > 0");
+    }
+
+    public Options(List<String> inputs, TraceFormat format, Integer blockSize, int maxLineBytes, String out, boolean overwrite) {
+      this(inputs, format, blockSize, maxLineBytes, out, overwrite, null);
     }
   }
 
@@ -94,14 +105,16 @@ public final class IngestJob {
       mkdirs(out, stQuar);
 
       // 1. formats (driver reads the first line of each file only)
-      List<FileScanner.Task> tasks = new ArrayList<>();
+      List<FileScanner.Task> wholeTasks = new ArrayList<>();
       List<FileStats> stats = new ArrayList<>();
       List<Path> parquetFiles = new ArrayList<>();
       List<Integer> parquetIdx = new ArrayList<>();
       TraceFormat[] formats = new TraceFormat[files.size()];
+      FormatDetector.Probe[] probes = new FormatDetector.Probe[files.size()];
       for (int i = 0; i < files.size(); i++) {
         Path f = files.get(i);
         FormatDetector.Probe probe = FormatDetector.detect(f, conf, o.maxLineBytes());
+        probes[i] = probe;
         TraceFormat fmt = o.format() != null ? o.format() : probe.format();
         formats[i] = fmt;
         if (fmt == null) {
@@ -123,15 +136,28 @@ public final class IngestJob {
         // line-number ids are plain for a single input file, else prefixed with the file index so
         // that they cannot collide with another file's ids (line numbers or real ids)
         String prefix = files.size() > 1 ? "f" + i + ":" : "";
-        tasks.add(new FileScanner.Task(i, files.get(i).toString(), fmt,
-            new TraceFormat.ParseContext(o.blockSize(), prefix, originUs), o.maxLineBytes(), stTrace, stQuar));
+        wholeTasks.add(new FileScanner.Task(i, files.get(i).toString(), fmt,
+            new TraceFormat.ParseContext(o.blockSize(), prefix, originUs), o.maxLineBytes(), stTrace, stQuar,
+            FileScanner.Range.WHOLE, probes[i].firstText(), probes[i].firstLine()));
       }
 
-      // 2. one task per text file
+      // 2. one task per text file, or per byte range of a large uncompressed one
       long t0 = System.nanoTime();
-      if (!tasks.isEmpty()) {
+      if (!wholeTasks.isEmpty()) {
         SerializableConf sc = new SerializableConf(conf);
-        stats.addAll(jsc.parallelize(tasks, tasks.size()).map(t -> FileScanner.run(t, sc.get())).collect());
+        List<TextRanges.Planned> planned = plan(wholeTasks, o, conf);
+        List<FileScanner.Task> tasks = TextRanges.tasks(jsc, sc, planned);
+        int ranges = tasks.size();
+        if (ranges > wholeTasks.size()) {
+          progress("counted the lines of %d byte ranges in %.1f s", ranges - wholeTasks.size(), secondsSince(t0));
+        }
+        // the longest ranges first, so that no core is left with a long one at the end
+        Map<String, Long> bytes = new java.util.HashMap<>();
+        for (TextRanges.Planned p : planned) bytes.put(p.whole().path(), p.ranges() == 1 ? p.length() : p.rangeBytes());
+        List<FileScanner.Task> order = new ArrayList<>(tasks);
+        order.sort(Comparator.comparingLong((FileScanner.Task t) -> -bytes.get(t.path())));
+        List<FileStats> parts = jsc.parallelize(order, order.size()).map(t -> FileScanner.run(t, sc.get())).collect();
+        stats.addAll(mergeRanges(parts, stTrace));
       }
       for (int k = 0; k < parquetFiles.size(); k++) {
         stats.add(ParquetInput.stage(spark, parquetFiles.get(k), parquetIdx.get(k), stTrace, stQuar));
@@ -150,7 +176,9 @@ public final class IngestJob {
       Fixups fx = new Fixups(spark, stats, formats, stTrace);
       Dataset<Row> staged = spark.read().schema(Canonical.SCHEMA).parquet(stTrace);
       long t1 = System.nanoTime();
-      Dataset<Row> dups = fx.duplicates(staged);
+      // one pass over the ids: repeated request ids, and the distinct sessions the summary needs
+      long[] ids = Fixups.idCounts(staged);
+      Dataset<Row> dups = ids[0] == 0 ? null : fx.duplicates(staged);
       long dupCount = dups == null ? 0 : dups.count();
       progress("checked request ids for duplicates in %.1f s (%d found)", secondsSince(t1), dupCount);
       String finalTrace = out.child(TRACE_DIR);
@@ -192,8 +220,8 @@ public final class IngestJob {
       }
       progress("wrote the canonical trace (%s) in %.1f s", rewrite ? "rewritten and sorted" : "staged parts kept", secondsSince(t1));
       long t2 = System.nanoTime();
-      Dataset<Row> fin = spark.read().parquet(finalTrace);
-      ObjectNode summary = Summaries.build(fin, stats, fx, originUs, o, !rewrite);
+      Dataset<Row> fin = rewrite ? spark.read().parquet(finalTrace) : null;
+      ObjectNode summary = Summaries.build(fin, stats, fx, originUs, o, rewrite ? null : ids[1]);
       out.writeString(SUMMARY_FILE, Json.MAPPER.writeValueAsString(summary));
       progress("summarised in %.1f s", secondsSince(t2));
       out.commit();
@@ -204,6 +232,57 @@ public final class IngestJob {
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  private List<TextRanges.Planned> plan(List<FileScanner.Task> whole, Options o, Configuration conf) {
+    long[] len = new long[whole.size()];
+    boolean[] splittable = new boolean[whole.size()];
+    long total = 0;
+    for (int i = 0; i < whole.size(); i++) {
+      Path f = new Path(whole.get(i).path());
+      try {
+        len[i] = f.getFileSystem(conf).getFileStatus(f).getLen();
+      } catch (IOException e) {
+        throw new BadInputException(f.toString(), "cannot read: " + e.getMessage());
+      }
+      splittable[i] = InputFiles.splittable(f, conf);
+      if (splittable[i]) total += len[i];
+    }
+    boolean user = o.splitBytes() != null;
+    long split = user ? o.splitBytes() : TextRanges.defaultSplitBytes(spark, total, whole.size());
+    int par = spark.sparkContext().defaultParallelism();
+    List<TextRanges.Planned> out = new ArrayList<>();
+    for (int i = 0; i < whole.size(); i++) out.add(TextRanges.plan(whole.get(i), len[i], splittable[i], split, user, par));
+    return out;
+  }
+
+  /**
+   * Per-file accounting from the ranges' accounting. A record can be out of order against an
+   * earlier range of its file, which the range's task could not see: where a range starts below
+   * the largest arrival of the earlier ranges, those records are counted from the staged parts.
+   */
+  private List<FileStats> mergeRanges(List<FileStats> parts, String stTrace) {
+    Map<Integer, List<FileStats>> byFile = new TreeMap<>();
+    for (FileStats p : parts) byFile.computeIfAbsent(p.fileIndex, k -> new ArrayList<>()).add(p);
+    List<FileStats> merged = new ArrayList<>();
+    List<Fixups.Crossing> crossings = new ArrayList<>();
+    for (List<FileStats> ranges : byFile.values()) {
+      ranges.sort(Comparator.comparingInt(r -> r.range));
+      double before = Double.NEGATIVE_INFINITY;
+      for (FileStats r : ranges) {
+        if (r.accepted == 0) continue;
+        if (r.minArrival < before) crossings.add(new Fixups.Crossing(r.fileIndex, r.range, before));
+        before = Math.max(before, r.maxArrival);
+      }
+      FileStats m = FileStats.merge(ranges);
+      if (m.read == 0) m.findings.add("empty file: no data lines");
+      merged.add(m);
+    }
+    if (!crossings.isEmpty()) {
+      Map<Integer, Long> extra = Fixups.outOfOrderAcrossRanges(spark, stTrace, crossings);
+      for (FileStats m : merged) m.outOfOrder += extra.getOrDefault(m.fileIndex, 0L);
+    }
+    return merged;
   }
 
   private static double secondsSince(long t0) {

@@ -51,6 +51,23 @@ public final class InputFiles {
     return name.startsWith(".") || name.startsWith("_");
   }
 
+  /** True if the file is stored uncompressed, so that byte ranges of it can be read on their own. */
+  static boolean splittable(Path file, Configuration conf) {
+    return !file.getName().endsWith(".gz") && new CompressionCodecFactory(conf).getCodec(file) == null;
+  }
+
+  /**
+   * Opens an uncompressed file for the byte range starting at {@code start}: positioned at
+   * {@code start - 1} (the byte before the range says whether a line starts at {@code start};
+   * see {@link LineReader}), or at 0.
+   */
+  static InputStream openRange(Path file, Configuration conf, long start) throws IOException {
+    FileSystem fs = file.getFileSystem(conf);
+    org.apache.hadoop.fs.FSDataInputStream in = fs.open(file, 1 << 16);
+    if (start > 0) in.seek(start - 1);
+    return in;
+  }
+
   /** Opens a file, decompressing by extension (.gz, .bz2, .zst, ...) with Hadoop's codecs. */
   public static InputStream open(Path file, Configuration conf) throws IOException {
     FileSystem fs = file.getFileSystem(conf);

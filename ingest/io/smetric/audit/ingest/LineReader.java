@@ -11,6 +11,13 @@ import java.util.zip.ZipException;
  * longer than the limit is not buffered whole: its first {@code keepPrefix} bytes are kept for
  * the quarantine entry and the rest is skipped. A truncated or corrupt compressed stream ends the
  * file with {@link #streamError()} set instead of an exception, so the records before it count.
+ *
+ * <p>A reader may also cover one byte range of a file (Hadoop's split rule): it owns every line
+ * that STARTS in {@code [start, end)}. A range that does not begin the file is given a stream
+ * positioned at {@code start - 1} and skips through the first newline (the byte before the
+ * range tells whether a line starts exactly at {@code start}); the last owned line is read to
+ * its end even past {@code end}. {@link #countRange} counts the same lines without buffering
+ * them, so that each range learns its first line number before it is parsed.
  */
 final class LineReader {
   private final InputStream in;
@@ -25,16 +32,39 @@ final class LineReader {
   private String streamError;
   private boolean eof;
   private boolean cut;
+  /** Absolute stream position of buf[0]. */
+  private long bufBase;
+  private final long end;
+  private boolean skipPartial;
   private static final int KEEP_PREFIX = 4096;
 
   LineReader(InputStream in, int maxLineBytes) {
+    this(in, maxLineBytes, 0, Long.MAX_VALUE, 0);
+  }
+
+  /**
+   * A reader of the lines that start in {@code [start, end)}.
+   *
+   * @param in the stream, positioned at {@code start - 1} if {@code start > 0}, else at 0
+   * @param linesBefore physical lines of the file before this range (line numbers continue from it)
+   */
+  LineReader(InputStream in, int maxLineBytes, long start, long end, long linesBefore) {
     this.in = in;
     this.maxLine = maxLineBytes;
+    this.end = end;
+    this.skipPartial = start > 0;
+    this.bufBase = start > 0 ? start - 1 : 0;
+    this.lineNo = linesBefore;
   }
 
   /** Advances to the next line; false at end of input (or at a stream error). */
   boolean next() {
     if (eof) return false;
+    if (skipPartial) {
+      skipPartial = false;
+      if (!skipThroughNewline()) return false;
+    }
+    if (bufBase + pos >= end) return false;
     len = 0;
     tooLong = false;
     cut = false;
@@ -66,6 +96,18 @@ final class LineReader {
     return true;
   }
 
+  /** Consumes bytes through the first newline; false if the input ends first. */
+  private boolean skipThroughNewline() {
+    while (true) {
+      if (pos == lim && !fill()) return false;
+      while (pos < lim && buf[pos] != '\n') pos++;
+      if (pos < lim) {
+        pos++;
+        return true;
+      }
+    }
+  }
+
   private void append(int start, int n) {
     if (n == 0) return;
     int room = (int) Math.min((long) maxLine + 1, Integer.MAX_VALUE - 16) - len;
@@ -88,6 +130,7 @@ final class LineReader {
         eof = true;
         return false;
       }
+      bufBase += lim;
       pos = 0;
       lim = n;
       return true;
@@ -100,6 +143,67 @@ final class LineReader {
       eof = true;
       return false;
     }
+  }
+
+  /** Lines in a range and how many of them are data lines (not blank, or over the size limit). */
+  record Count(long lines, long dataLines) implements java.io.Serializable {}
+
+  /**
+   * Counts the lines that start in {@code [start, end)} of {@code in} (positioned as for the range
+   * constructor) exactly as {@link #next()} would return them: a line is a data line unless it is
+   * at most {@code maxLineBytes} long and holds only blanks (space, tab, CR), as {@link #blank()}.
+   * A tight loop over the bytes: no line is copied.
+   */
+  static Count countRange(InputStream in, int maxLineBytes, long start, long end) throws IOException {
+    LineReader r = new LineReader(in, maxLineBytes, start, end, 0);
+    if (r.skipPartial) {
+      r.skipPartial = false;
+      if (!r.skipThroughNewline()) return new Count(0, 0);
+    }
+    byte[] b = r.buf;
+    long lines = 0;
+    long data = 0;
+    boolean inLine = false; // inside a line whose first byte has been seen
+    boolean nonBlank = false;
+    long lineLen = 0;
+    while (true) {
+      int p = r.pos;
+      int lim = r.lim;
+      while (p < lim) {
+        if (!inLine) {
+          if (r.bufBase + p >= end) return new Count(lines, data);
+          inLine = true;
+          nonBlank = false;
+          lineLen = 0;
+        }
+        int s = p;
+        if (!nonBlank) {
+          // blank prefix; usually the first byte of a line already decides
+          while (p < lim) {
+            byte c = b[p];
+            if (c == '\n' || (c != ' ' && c != '\t' && c != '\r')) break;
+            p++;
+          }
+          if (p < lim && b[p] != '\n') nonBlank = true;
+        }
+        while (p < lim && b[p] != '\n') p++;
+        lineLen += p - s;
+        if (p < lim) {
+          p++; // the newline ends the line
+          lines++;
+          if (nonBlank || lineLen > maxLineBytes) data++;
+          inLine = false;
+        }
+      }
+      r.pos = p;
+      if (!r.fill()) break;
+    }
+    if (r.streamError != null) throw new IOException(r.streamError);
+    if (inLine) {
+      lines++;
+      if (nonBlank || lineLen > maxLineBytes) data++;
+    }
+    return new Count(lines, data);
   }
 
   byte[] bytes() { return line; }

@@ -30,8 +30,13 @@ import org.apache.spark.sql.Row;
 final class Summaries {
   private Summaries() {}
 
+  /**
+   * @param sessionsFromIds when the staged parts became the output unchanged: the distinct
+   *     session ids counted with the duplicate check. Every other dataset number is then exact in
+   *     the tasks' own counts, so the trace is not scanned again. Null: aggregate {@code fin}.
+   */
   static ObjectNode build(Dataset<Row> fin, List<FileStats> stats, Fixups fx, long originUs, IngestJob.Options o,
-      boolean exactFromTasks) {
+      Long sessionsFromIds) {
     ObjectNode root = Json.object();
     root.put("tool", "smetric-audit");
     root.put("version", BuildInfo.version());
@@ -94,54 +99,25 @@ final class Summaries {
     tot.put("files_overlapping_earlier_files", fx.filesOverlapping);
     tot.put("sorted_on_output", true);
 
-    // block statistics need the whole blocks column; when the staged parts became the output
-    // unchanged, the tasks' own counts are exact and that scan is skipped
-    Column blocksCount = exactFromTasks ? lit(null).cast("long") : count(col(Canonical.BLOCKS));
-    Column mismatchSum = exactFromTasks ? lit(null).cast("long")
-        : sum(when(col(Canonical.BLOCKS).isNotNull()
-                .and(size(col(Canonical.BLOCKS)).notEqual(ceil(col(Canonical.INPUT_TOKENS).divide(col(Canonical.BLOCK_SIZE))))), lit(1L))
-            .otherwise(lit(0L)));
-    Column blocksSum = exactFromTasks ? lit(null).cast("long")
-        : sum(when(col(Canonical.BLOCKS).isNotNull(), size(col(Canonical.BLOCKS)).cast("long")).otherwise(lit(0L)));
-    Row a =
-        fin.agg(
-                count(lit(1)),
-                countDistinct(col(Canonical.SESSION_ID)),
-                count(col(Canonical.SESSION_ID)),
-                count(col(Canonical.TURN)),
-                blocksCount,
-                mismatchSum,
-                sum(col(Canonical.INPUT_TOKENS).cast("long")),
-                sum(col(Canonical.OUTPUT_TOKENS).cast("long")),
-                min(col(Canonical.ARRIVAL_S)),
-                max(col(Canonical.ARRIVAL_S)),
-                org.apache.spark.sql.functions.collect_set(col(Canonical.BLOCK_SIZE)),
-                sum(when(col(Canonical.TURN).equalTo(0), lit(1L)).otherwise(lit(0L))),
-                blocksSum)
-            .first();
-    long withBlocks = exactFromTasks ? stats.stream().mapToLong(s -> s.withBlocks).sum() : a.getLong(4);
-    long mismatch = exactFromTasks ? stats.stream().mapToLong(s -> s.blockCountMismatch).sum() : (a.isNullAt(5) ? 0 : a.getLong(5));
-    long blocksTotal = exactFromTasks ? stats.stream().mapToLong(s -> s.blocksTotal).sum() : (a.isNullAt(12) ? 0 : a.getLong(12));
+    Agg a = sessionsFromIds != null ? Agg.fromTasks(stats, sessionsFromIds) : Agg.fromData(fin);
     ObjectNode ds = root.putObject("dataset");
-    long requests = a.getLong(0);
-    ds.put("requests", requests);
+    ds.put("requests", a.requests);
     ds.put("sessions_mode", modes.size() == 1 ? modes.first() : modes.isEmpty() ? "absent" : "mixed");
-    long withSession = a.getLong(2);
-    if (withSession == 0) ds.putNull("sessions");
-    else ds.put("sessions", a.getLong(1));
-    ds.put("requests_with_session", withSession);
-    ds.put("requests_with_turn", a.getLong(3));
-    ds.put("requests_turn_0", a.isNullAt(11) ? 0 : a.getLong(11));
-    ds.put("requests_with_blocks", withBlocks);
-    ds.put("blocks", blocksTotal);
-    ds.put("block_count_mismatch", mismatch);
-    ds.put("input_tokens", a.getLong(6));
-    ds.put("output_tokens", a.getLong(7));
-    ds.put("first_arrival_s", a.getDouble(8));
-    ds.put("last_arrival_s", a.getDouble(9));
-    ds.put("span_s", a.getDouble(9) - a.getDouble(8));
+    if (a.withSession == 0) ds.putNull("sessions");
+    else ds.put("sessions", a.sessions);
+    ds.put("requests_with_session", a.withSession);
+    ds.put("requests_with_turn", a.withTurn);
+    ds.put("requests_turn_0", a.turnZero);
+    ds.put("requests_with_blocks", a.withBlocks);
+    ds.put("blocks", a.blocks);
+    ds.put("block_count_mismatch", a.mismatch);
+    ds.put("input_tokens", a.inputTokens);
+    ds.put("output_tokens", a.outputTokens);
+    ds.put("first_arrival_s", a.first);
+    ds.put("last_arrival_s", a.last);
+    ds.put("span_s", a.last - a.first);
     ArrayNode bsz = ds.putArray("block_sizes");
-    new TreeSet<>(a.<Integer>getList(10)).forEach(bsz::add);
+    a.blockSizes.forEach(bsz::add);
     if (originUs != 0) {
       ObjectNode t = ds.putObject("time_origin");
       t.put("utc", Instant.ofEpochSecond(originUs / 1_000_000L).toString());
@@ -159,14 +135,90 @@ final class Summaries {
     }
     if (ooo > 0) findings.add(ooo + " records arrive earlier than a record before them in the same file; the output is sorted");
     if (fx.filesOverlapping > 0) findings.add(fx.filesOverlapping + " files overlap an earlier file in time; the output is sorted");
+    long mismatch = a.mismatch;
     if (mismatch > 0) findings.add(mismatch + " records have a block count other than ceil(input_tokens / block_size); analyses use the first min(count, ceil) blocks");
-    if (withBlocks == 0) findings.add("no block hashes: block-level analyses are not applicable");
-    if (withSession == 0) findings.add("no session ids: session metrics need session inference");
+    if (a.withBlocks == 0) findings.add("no block hashes: block-level analyses are not applicable");
+    if (a.withSession == 0) findings.add("no session ids: session metrics need session inference");
     root.set("findings", IngestJob.strings(findings));
     ObjectNode outs = root.putObject("outputs");
     outs.put("trace", IngestJob.TRACE_DIR + "/");
     outs.put("quarantine", IngestJob.QUARANTINE_DIR + "/");
     return root;
+  }
+
+  /** The dataset section's numbers. */
+  private static final class Agg {
+    long requests;
+    long sessions;
+    long withSession;
+    long withTurn;
+    long turnZero;
+    long withBlocks;
+    long blocks;
+    long mismatch;
+    long inputTokens;
+    long outputTokens;
+    double first = Double.POSITIVE_INFINITY;
+    double last = Double.NEGATIVE_INFINITY;
+    final TreeSet<Integer> blockSizes = new TreeSet<>();
+
+    static Agg fromTasks(List<FileStats> stats, long sessions) {
+      Agg g = new Agg();
+      g.sessions = sessions;
+      for (FileStats s : stats) {
+        g.requests += s.accepted;
+        g.withSession += s.withSession;
+        g.withTurn += s.withTurn;
+        g.turnZero += s.turnZero;
+        g.withBlocks += s.withBlocks;
+        g.blocks += s.blocksTotal;
+        g.mismatch += s.blockCountMismatch;
+        g.inputTokens += s.inputTokens;
+        g.outputTokens += s.outputTokens;
+        if (s.accepted > 0) {
+          g.first = Math.min(g.first, s.minArrival);
+          g.last = Math.max(g.last, s.maxArrival);
+        }
+        g.blockSizes.addAll(s.blockSizes);
+      }
+      return g;
+    }
+
+    static Agg fromData(Dataset<Row> fin) {
+      Row a =
+          fin.agg(
+                  count(lit(1)),
+                  countDistinct(col(Canonical.SESSION_ID)),
+                  count(col(Canonical.SESSION_ID)),
+                  count(col(Canonical.TURN)),
+                  count(col(Canonical.BLOCKS)),
+                  sum(when(col(Canonical.BLOCKS).isNotNull()
+                          .and(size(col(Canonical.BLOCKS)).notEqual(ceil(col(Canonical.INPUT_TOKENS).divide(col(Canonical.BLOCK_SIZE))))), lit(1L))
+                      .otherwise(lit(0L))),
+                  sum(col(Canonical.INPUT_TOKENS).cast("long")),
+                  sum(col(Canonical.OUTPUT_TOKENS).cast("long")),
+                  min(col(Canonical.ARRIVAL_S)),
+                  max(col(Canonical.ARRIVAL_S)),
+                  org.apache.spark.sql.functions.collect_set(col(Canonical.BLOCK_SIZE)),
+                  sum(when(col(Canonical.TURN).equalTo(0), lit(1L)).otherwise(lit(0L))),
+                  sum(when(col(Canonical.BLOCKS).isNotNull(), size(col(Canonical.BLOCKS)).cast("long")).otherwise(lit(0L))))
+              .first();
+      Agg g = new Agg();
+      g.requests = a.getLong(0);
+      g.sessions = a.getLong(1);
+      g.withSession = a.getLong(2);
+      g.withTurn = a.getLong(3);
+      g.withBlocks = a.getLong(4);
+      g.mismatch = a.isNullAt(5) ? 0 : a.getLong(5);
+      g.inputTokens = a.getLong(6);
+      g.outputTokens = a.getLong(7);
+      g.first = a.getDouble(8);
+      g.last = a.getDouble(9);
+      g.blockSizes.addAll(a.<Integer>getList(10));
+      g.turnZero = a.isNullAt(11) ? 0 : a.getLong(11);
+      g.blocks = a.isNullAt(12) ? 0 : a.getLong(12);
+      return g;
+    }
   }
 
   private static TraceFormat formatOf(String id) {

@@ -45,6 +45,11 @@ public final class IngestCommand implements Callable<Integer> {
       description = "Longer lines are quarantined as line_too_long (default: ${DEFAULT-VALUE}).")
   int maxLineBytes;
 
+  @Option(names = "--split-bytes",
+      description = {"Bytes per range when a large uncompressed text file is parsed by several tasks in parallel",
+          "(default: Spark's file-split rule, min(spark.sql.files.maxPartitionBytes, total bytes / cores))."})
+  Long splitBytes;
+
   @Option(names = "--overwrite", description = "Replace an existing output folder.")
   boolean overwrite;
 
@@ -68,7 +73,8 @@ public final class IngestCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    IngestJob.Options o = new IngestJob.Options(inputs, TraceFormat.parse(format), blockSize, maxLineBytes, out, overwrite);
+    IngestJob.Options o = new IngestJob.Options(inputs, TraceFormat.parse(format), blockSize, maxLineBytes, out, overwrite,
+        splitBytes);
     SparkSession spark = sparkOptions.session("ingest");
     IngestJob.Result r = new IngestJob(spark).execute(o);
     print(spec.commandLine().getOut(), r);
