@@ -6,7 +6,6 @@ import io.smetric.audit.replay.ReplayJob;
 import io.smetric.audit.replay.ReplaySettings;
 import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.sweep.RunResult;
-import io.smetric.audit.replay.trace.ReplayTrace;
 import io.smetric.audit.replay.trace.TraceLoader;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -136,11 +135,14 @@ public final class ReplayCommand implements Callable<Integer> {
     SparkSession spark = sparkOptions.session("replay");
     try (OutputDir dir = OutputDir.open(out, overwrite, spark.sparkContext().hadoopConfiguration())) {
       long t0 = System.nanoTime();
-      ReplayTrace trace = TraceLoader.load(spark, input, s.kvModel == ReplaySettings.KvModel.REFERENCE);
+      // no local variable keeps the trace: the job drops it once the sweep's tasks can read it from storage
+      ReplayJob job = new ReplayJob(spark, TraceLoader.load(spark, input, s.kvModel == ReplaySettings.KvModel.REFERENCE), s);
+      ReplayJob.TraceSummary ts = job.traceSummary();
       double loadS = (System.nanoTime() - t0) / 1e9;
       o.printf(Locale.ROOT, "loaded %d requests, %d sessions, %d segments for %d block slots in %.1f s%n",
-          trace.n, trace.sessions, trace.segments, trace.totalBlocks(), loadS);
-      ReplayJob job = new ReplayJob(spark, trace, s)
+          ts.requests(), ts.sessions(), ts.segments(), ts.blocksReferenced(), loadS);
+      o.flush();
+      job
           .policies(pol)
           .globalRatios(globalRatios == null ? List.of(s.globalRatio) : globalRatios)
           .rates(rates == null ? List.of(s.rateScale) : rates)
@@ -154,7 +156,7 @@ public final class ReplayCommand implements Callable<Integer> {
       long simulated = 0;
       double simWall = 0;
       for (RunResult rr : r.results()) {
-        simulated += trace.n;
+        simulated += ts.requests();
         simWall += rr.cpuSeconds();
         o.printf(Locale.ROOT, "%-24s g=%-4s x=%-5s tps_slo=%10.1f local_hit=%s stick=%s imb=%s (%.1f s)%n",
             rr.spec().policy(), rr.spec().globalRatio(), rr.spec().rateScale(), rr.metrics().get("tps_within_slo"),
