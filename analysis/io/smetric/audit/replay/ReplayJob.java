@@ -58,6 +58,9 @@ public final class ReplayJob {
   private List<Double> overloads;
   private List<Double> hitRatios;
   private boolean useSpark = true;
+  /** An explicit list of simulations (a preset) instead of the product of the axes above. */
+  private List<SimSpec> plan;
+  private ObjectNode planInfo;
   private String traceLabel = "";
 
   public ReplayJob(SparkSession spark, ReplayTrace trace, ReplaySettings base) {
@@ -79,6 +82,26 @@ public final class ReplayJob {
 
   public TraceSummary traceSummary() { return summary; }
 
+  /**
+   * The audit preset (docs/replay.md, "The audit sweep"): production policies, SMetric, its 2x2
+   * guard ablation at the paper's five global ratios, OVERLOAD and HIT_RATIO sensitivity at 1.6,
+   * offered rates derived from the trace to bracket saturation; one Spark job.
+   */
+  public static ReplayJob auditPlan(SparkSession spark, ReplayTrace trace, ReplaySettings base) {
+    io.smetric.audit.replay.sweep.AuditPlan p = io.smetric.audit.replay.sweep.AuditPlan.of(trace, base);
+    ReplayJob j = new ReplayJob(spark, trace, base);
+    List<Policies> pol = new ArrayList<>(io.smetric.audit.replay.sweep.AuditPlan.POLICIES);
+    pol.addAll(io.smetric.audit.replay.sweep.AuditPlan.ABLATION);
+    j.policies = pol;
+    j.plan = p.specs();
+    j.planInfo = p.describe();
+    j.overloads = new ArrayList<>(io.smetric.audit.replay.sweep.AuditPlan.OVERLOADS);
+    j.overloads.add(0, base.overload);
+    j.hitRatios = new ArrayList<>(io.smetric.audit.replay.sweep.AuditPlan.HIT_RATIOS);
+    j.hitRatios.add(0, base.hitRatio);
+    return j;
+  }
+
   public Result execute(OutputDir out) {
     base.validate();
     List<Policies> runnable = new ArrayList<>();
@@ -89,7 +112,19 @@ public final class ReplayJob {
       else skipped.add(p.cliName() + ": not applicable: " + String.join("; ", why));
     }
     if (runnable.isEmpty()) throw new UsageException("no requested policy can run on this trace: " + skipped);
-    List<SimSpec> specs = Sweep.grid(runnable, globalRatios, rates, overloads, hitRatios);
+    List<SimSpec> specs;
+    if (plan == null) {
+      specs = Sweep.grid(runnable, globalRatios, rates, overloads, hitRatios);
+    } else {
+      java.util.Set<String> ok = new java.util.HashSet<>();
+      for (Policies p : runnable) ok.add(p.cliName());
+      specs = new ArrayList<>();
+      for (SimSpec s : plan) {
+        if (ok.contains(s.policy())) {
+          specs.add(new SimSpec(specs.size(), s.policy(), s.globalRatio(), s.rateScale(), s.overload(), s.hitRatio()));
+        }
+      }
+    }
     for (SimSpec s : specs) s.apply(base).validate();
     long t0 = System.nanoTime();
     if (useSpark && specs.size() > 1) {
@@ -286,6 +321,8 @@ public final class ReplayJob {
       putNumber(h, "hit_ratio", s.hitRatio());
       h.put("max_tps_within_slo", tps);
       h.put("at_rate_scale", s.rateScale());
+      if (hl.edge() == null) h.putNull("at_edge");
+      else h.put("at_edge", hl.edge());
       h.put("run_id", s.runId());
     }
     save(headRows, head, out.child("headline"));
@@ -319,6 +356,7 @@ public final class ReplayJob {
     }
     ArrayNode sk = root.putArray("skipped");
     skipped.forEach(sk::add);
+    if (planInfo != null) root.set("sweep", planInfo);
     root.set("headline", headJson);
     root.set("comparison", sum.comparison());
     ObjectNode abl = sum.ablation();

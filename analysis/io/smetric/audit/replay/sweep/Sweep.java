@@ -75,7 +75,15 @@ public final class Sweep {
       List<SimSpec> specs) {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     SerializableConf conf = new SerializableConf(spark.sparkContext().hadoopConfiguration());
-    JavaRDD<RunResult> rdd = jsc.parallelize(specs, Math.max(1, specs.size()))
+    // One simulation per task when the cluster has the cores for it; otherwise about 8 tasks per
+    // core (the per-task overhead dominates tiny simulations), specs dealt round-robin so that
+    // neighbours in the grid (similar cost) land in different tasks.
+    int slices = Math.max(1, Math.min(specs.size(), 8 * jsc.defaultParallelism()));
+    List<SimSpec> dealt = new ArrayList<>(specs.size());
+    for (int k = 0; k < slices; k++) {
+      for (int i = k; i < specs.size(); i += slices) dealt.add(specs.get(i));
+    }
+    JavaRDD<RunResult> rdd = jsc.parallelize(dealt, slices)
         .map(new RunTask(traceDir, conf, base))
         .setName("replay sweep: " + specs.size() + " simulations");
     // DISK_ONLY: the window series of 200 long simulations are hundreds of MB; they must not sit
