@@ -9,7 +9,13 @@ import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.sweep.RunResult;
 import io.smetric.audit.replay.sweep.SimSpec;
 import io.smetric.audit.replay.sweep.Sweep;
+import io.smetric.audit.replay.sweep.SweepSummary;
 import io.smetric.audit.replay.trace.ReplayTrace;
+import io.smetric.audit.replay.trace.TraceCache;
+import io.smetric.audit.replay.trace.TraceFile;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.FlatMapFunction;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,10 +35,22 @@ import org.apache.spark.sql.types.StructType;
  * imbalance_windows and instance_load Parquet tables plus replay.json (docs/replay.md).
  */
 public final class ReplayJob {
+  /** {@code results} are {@link RunResult#summary()}s: the window series are only in the tables. */
   public record Result(int runs, List<String> skipped, List<RunResult> results, double wallSeconds) {}
 
+  /** What replay.json says about the trace (kept after the driver lets the trace itself go). */
+  public record TraceSummary(int requests, int sessions, int blockSize, int segments, long blocksReferenced,
+      int blockCountMismatches, boolean hasBlocks, boolean hasSessions, boolean hasTurns) {
+    static TraceSummary of(ReplayTrace t) {
+      return new TraceSummary(t.n, t.sessions, t.blockSize, t.segments, t.totalBlocks(), t.blockCountMismatches,
+          t.hasBlocks, t.hasSessions, t.hasTurns);
+    }
+  }
+
   private final SparkSession spark;
-  private final ReplayTrace trace;
+  /** Dropped (null) once written to the sweep's Arrow folder, so the driver holds nothing trace-sized. */
+  private ReplayTrace trace;
+  private final TraceSummary summary;
   private final ReplaySettings base;
   private List<Policies> policies = List.of(Policies.values());
   private List<Double> globalRatios = List.of(0.0);
@@ -40,11 +58,15 @@ public final class ReplayJob {
   private List<Double> overloads;
   private List<Double> hitRatios;
   private boolean useSpark = true;
+  /** An explicit list of simulations (a preset) instead of the product of the axes above. */
+  private List<SimSpec> plan;
+  private ObjectNode planInfo;
   private String traceLabel = "";
 
   public ReplayJob(SparkSession spark, ReplayTrace trace, ReplaySettings base) {
     this.spark = spark;
     this.trace = trace;
+    this.summary = TraceSummary.of(trace);
     this.base = base;
     this.overloads = List.of(base.overload);
     this.hitRatios = List.of(base.hitRatio);
@@ -58,6 +80,28 @@ public final class ReplayJob {
   public ReplayJob useSpark(boolean b) { this.useSpark = b; return this; }
   public ReplayJob traceLabel(String l) { this.traceLabel = l; return this; }
 
+  public TraceSummary traceSummary() { return summary; }
+
+  /**
+   * The audit preset (docs/replay.md, "The audit sweep"): production policies, SMetric, its 2x2
+   * guard ablation at the paper's five global ratios, OVERLOAD and HIT_RATIO sensitivity at 1.6,
+   * offered rates derived from the trace to bracket saturation; one Spark job.
+   */
+  public static ReplayJob auditPlan(SparkSession spark, ReplayTrace trace, ReplaySettings base) {
+    io.smetric.audit.replay.sweep.AuditPlan p = io.smetric.audit.replay.sweep.AuditPlan.of(trace, base);
+    ReplayJob j = new ReplayJob(spark, trace, base);
+    List<Policies> pol = new ArrayList<>(io.smetric.audit.replay.sweep.AuditPlan.POLICIES);
+    pol.addAll(io.smetric.audit.replay.sweep.AuditPlan.ABLATION);
+    j.policies = pol;
+    j.plan = p.specs();
+    j.planInfo = p.describe();
+    j.overloads = new ArrayList<>(io.smetric.audit.replay.sweep.AuditPlan.OVERLOADS);
+    j.overloads.add(0, base.overload);
+    j.hitRatios = new ArrayList<>(io.smetric.audit.replay.sweep.AuditPlan.HIT_RATIOS);
+    j.hitRatios.add(0, base.hitRatio);
+    return j;
+  }
+
   public Result execute(OutputDir out) {
     base.validate();
     List<Policies> runnable = new ArrayList<>();
@@ -68,15 +112,155 @@ public final class ReplayJob {
       else skipped.add(p.cliName() + ": not applicable: " + String.join("; ", why));
     }
     if (runnable.isEmpty()) throw new UsageException("no requested policy can run on this trace: " + skipped);
-    List<SimSpec> specs = Sweep.grid(runnable, globalRatios, rates, overloads, hitRatios);
+    List<SimSpec> specs;
+    if (plan == null) {
+      specs = Sweep.grid(runnable, globalRatios, rates, overloads, hitRatios);
+    } else {
+      java.util.Set<String> ok = new java.util.HashSet<>();
+      for (Policies p : runnable) ok.add(p.cliName());
+      specs = new ArrayList<>();
+      for (SimSpec s : plan) {
+        if (ok.contains(s.policy())) {
+          specs.add(new SimSpec(specs.size(), s.policy(), s.globalRatio(), s.rateScale(), s.overload(), s.hitRatio()));
+        }
+      }
+    }
     for (SimSpec s : specs) s.apply(base).validate();
     long t0 = System.nanoTime();
-    List<RunResult> results = useSpark && specs.size() > 1
-        ? Sweep.runSpark(spark, trace, base, specs)
-        : Sweep.runLocal(trace, base, specs);
+    if (useSpark && specs.size() > 1) {
+      // The tasks read the compact trace from an Arrow folder in the (temporary) output folder, once
+      // per executor; the driver drops its copy and collects only run summaries.
+      String traceDir = out.child("_replay_trace");
+      TraceFile.write(trace, traceDir, spark.sparkContext().hadoopConfiguration());
+      trace = null;
+      JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+      jsc.setJobGroup("smetric-replay-sweep", "replay: " + specs.size() + " simulations", false);
+      JavaRDD<RunResult> full = Sweep.runSpark(spark, traceDir, base, specs);
+      try {
+        List<RunResult> results = Sweep.summaries(full);
+        double wall = (System.nanoTime() - t0) / 1e9;
+        writeSeries(out, full.flatMap(new CdfRows()), full.flatMap(new WindowRows(base.imbalanceWindowS)),
+            full.flatMap(new InstanceRows()));
+        write(out, results, skipped, wall);
+        return new Result(results.size(), skipped, results, wall);
+      } finally {
+        full.unpersist(false);
+        jsc.clearJobGroup();
+        TraceCache.evict(traceDir);
+        Sweep.deleteQuietly(spark, traceDir);
+      }
+    }
+    List<RunResult> full = Sweep.runLocal(trace, base, specs);
     double wall = (System.nanoTime() - t0) / 1e9;
+    List<Row> cdf = new ArrayList<>();
+    List<Row> win = new ArrayList<>();
+    List<Row> inst = new ArrayList<>();
+    List<RunResult> results = new ArrayList<>();
+    for (RunResult r : full) {
+      new CdfRows().call(r).forEachRemaining(cdf::add);
+      new WindowRows(base.imbalanceWindowS).call(r).forEachRemaining(win::add);
+      new InstanceRows().call(r).forEachRemaining(inst::add);
+      results.add(r.summary());
+    }
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    writeSeries(out, jsc.parallelize(cdf, 1), jsc.parallelize(win, 1), jsc.parallelize(inst, 1));
     write(out, results, skipped, wall);
     return new Result(results.size(), skipped, results, wall);
+  }
+
+  /** The thresholds the comparison and ablation read: the base's, or the first swept value if the base's was not swept. */
+  private double referenceOverload() {
+    return overloads.contains(base.overload) ? base.overload : overloads.get(0);
+  }
+
+  private double referenceHitRatio() {
+    return hitRatios.contains(base.hitRatio) ? base.hitRatio : hitRatios.get(0);
+  }
+
+  // ------------------------------------------------------------------ series tables (written by the tasks' side)
+
+  static final StructType CDF_SCHEMA = new StructType().add("run_id", DataTypes.IntegerType, false)
+      .add("metric", DataTypes.StringType, false).add("quantile", DataTypes.DoubleType, false)
+      .add("value_s", DataTypes.DoubleType, false);
+  static final StructType WINDOW_SCHEMA = new StructType().add("run_id", DataTypes.IntegerType, false)
+      .add("window", DataTypes.IntegerType, false).add("window_start_s", DataTypes.DoubleType, false)
+      .add("max_over_mean", DataTypes.DoubleType, true);
+  static final StructType INSTANCE_SCHEMA = new StructType().add("run_id", DataTypes.IntegerType, false)
+      .add("window", DataTypes.IntegerType, false).add("instance", DataTypes.IntegerType, false)
+      .add("token_load", DataTypes.DoubleType, false);
+
+  private void writeSeries(OutputDir out, JavaRDD<Row> cdf, JavaRDD<Row> windows, JavaRDD<Row> instances) {
+    // one file per table (small), sorted by run for the reader; the instance series can be large
+    // (instances x windows per run) and is written in parallel, sorted within each file
+    spark.createDataFrame(cdf, CDF_SCHEMA).coalesce(1).sortWithinPartitions("run_id", "metric", "quantile")
+        .write().mode(SaveMode.ErrorIfExists).parquet(out.child("latency_cdf"));
+    spark.createDataFrame(windows, WINDOW_SCHEMA).coalesce(1).sortWithinPartitions("run_id", "window")
+        .write().mode(SaveMode.ErrorIfExists).parquet(out.child("imbalance_windows"));
+    spark.createDataFrame(instances, INSTANCE_SCHEMA).write().mode(SaveMode.ErrorIfExists)
+        .parquet(out.child("instance_load"));
+  }
+
+  private static final class CdfRows implements FlatMapFunction<RunResult, Row> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public java.util.Iterator<Row> call(RunResult r) {
+      List<Row> rows = new ArrayList<>();
+      addCdf(rows, r.spec().runId(), "ttft", r.ttftCdf());
+      addCdf(rows, r.spec().runId(), "tpot", r.tpotCdf());
+      return rows.iterator();
+    }
+  }
+
+  private static final class WindowRows implements FlatMapFunction<RunResult, Row> {
+    private static final long serialVersionUID = 1L;
+    private final double w;
+
+    WindowRows(double w) {
+      this.w = w;
+    }
+
+    @Override
+    public java.util.Iterator<Row> call(RunResult r) {
+      double[] imb = r.imbalance();
+      List<Row> rows = new ArrayList<>(imb.length);
+      for (int k = 0; k < imb.length; k++) {
+        rows.add(RowFactory.create(r.spec().runId(), k, k * w, Double.isNaN(imb[k]) ? null : imb[k]));
+      }
+      return rows.iterator();
+    }
+  }
+
+  private static final class InstanceRows implements FlatMapFunction<RunResult, Row> {
+    private static final long serialVersionUID = 1L;
+
+    /** Lazily, window-major: one run's series can be millions of rows. */
+    @Override
+    public java.util.Iterator<Row> call(RunResult r) {
+      double[][] lw = r.loadWindows();
+      int run = r.spec().runId();
+      int nInst = lw.length;
+      int nw = nInst == 0 ? 0 : lw[0].length;
+      return new java.util.Iterator<>() {
+        int k;
+        int i;
+
+        @Override
+        public boolean hasNext() {
+          return k < nw && i < nInst;
+        }
+
+        @Override
+        public Row next() {
+          Row row = RowFactory.create(run, k, i, lw[i][k]);
+          if (++i == nInst) {
+            i = 0;
+            k++;
+          }
+          return row;
+        }
+      };
+    }
   }
 
   // ------------------------------------------------------------------ output
@@ -95,7 +279,7 @@ public final class ReplayJob {
         .add("cpu_s", DataTypes.DoubleType, false)
         .add("not_applicable", DataTypes.StringType, true);
     for (String m : metricNames) runs = runs.add(m, DataTypes.DoubleType, true);
-    long localCap = base.localCapacity(Math.max(1, trace.blockSize));
+    long localCap = base.localCapacity(Math.max(1, summary.blockSize()));
     List<Row> runRows = new ArrayList<>();
     for (RunResult r : results) {
       List<Object> v = new ArrayList<>();
@@ -117,55 +301,17 @@ public final class ReplayJob {
     }
     save(runRows, runs, out.child("runs"));
 
-    StructType cdf = new StructType().add("run_id", DataTypes.IntegerType, false)
-        .add("metric", DataTypes.StringType, false).add("quantile", DataTypes.DoubleType, false)
-        .add("value_s", DataTypes.DoubleType, false);
-    List<Row> cdfRows = new ArrayList<>();
-    for (RunResult r : results) {
-      addCdf(cdfRows, r.spec().runId(), "ttft", r.ttftCdf());
-      addCdf(cdfRows, r.spec().runId(), "tpot", r.tpotCdf());
-    }
-    save(cdfRows, cdf, out.child("latency_cdf"));
-
-    StructType win = new StructType().add("run_id", DataTypes.IntegerType, false)
-        .add("window", DataTypes.IntegerType, false).add("window_start_s", DataTypes.DoubleType, false)
-        .add("max_over_mean", DataTypes.DoubleType, true);
-    StructType inst = new StructType().add("run_id", DataTypes.IntegerType, false)
-        .add("window", DataTypes.IntegerType, false).add("instance", DataTypes.IntegerType, false)
-        .add("token_load", DataTypes.DoubleType, false);
-    List<Row> winRows = new ArrayList<>();
-    List<Row> instRows = new ArrayList<>();
-    double w = base.imbalanceWindowS;
-    for (RunResult r : results) {
-      double[] imb = r.imbalance();
-      for (int k = 0; k < imb.length; k++) {
-        winRows.add(RowFactory.create(r.spec().runId(), k, k * w, Double.isNaN(imb[k]) ? null : imb[k]));
-      }
-      double[][] lw = r.loadWindows();
-      for (int i = 0; i < lw.length; i++) {
-        for (int k = 0; k < lw[i].length; k++) instRows.add(RowFactory.create(r.spec().runId(), k, i, lw[i][k]));
-      }
-    }
-    save(winRows, win, out.child("imbalance_windows"));
-    save(instRows, inst, out.child("instance_load"));
-
     // headline: max TPS within SLO over the offered-rate sweep, per (policy, global ratio, O, H)
-    Map<String, RunResult> best = new LinkedHashMap<>();
-    for (RunResult r : results) {
-      SimSpec s = r.spec();
-      String key = s.policy() + "|" + s.globalRatio() + "|" + s.overload() + "|" + s.hitRatio();
-      RunResult b = best.get(key);
-      if (b == null || r.metrics().get("tps_within_slo") > b.metrics().get("tps_within_slo")) best.put(key, r);
-    }
+    SweepSummary sum = new SweepSummary(results, referenceOverload(), referenceHitRatio());
     StructType head = new StructType().add("policy", DataTypes.StringType, false)
         .add("global_ratio", DataTypes.DoubleType, false).add("overload", DataTypes.DoubleType, true)
         .add("hit_ratio", DataTypes.DoubleType, true).add("max_tps_within_slo", DataTypes.DoubleType, false)
         .add("at_rate_scale", DataTypes.DoubleType, false).add("run_id", DataTypes.IntegerType, false);
     List<Row> headRows = new ArrayList<>();
     ArrayNode headJson = Json.MAPPER.createArrayNode();
-    for (RunResult r : best.values()) {
-      SimSpec s = r.spec();
-      double tps = r.metrics().get("tps_within_slo");
+    for (SweepSummary.Headline hl : sum.headlines()) {
+      SimSpec s = hl.best().spec();
+      double tps = hl.tps();
       headRows.add(RowFactory.create(s.policy(), s.globalRatio(), nullIfNaN(s.overload()), nullIfNaN(s.hitRatio()), tps,
           s.rateScale(), s.runId()));
       ObjectNode h = headJson.addObject();
@@ -175,6 +321,8 @@ public final class ReplayJob {
       putNumber(h, "hit_ratio", s.hitRatio());
       h.put("max_tps_within_slo", tps);
       h.put("at_rate_scale", s.rateScale());
+      if (hl.edge() == null) h.putNull("at_edge");
+      else h.put("at_edge", hl.edge());
       h.put("run_id", s.runId());
     }
     save(headRows, head, out.child("headline"));
@@ -183,15 +331,15 @@ public final class ReplayJob {
     root.put("tool", "smetric-audit replay");
     root.put("trace", traceLabel);
     ObjectNode tr = root.putObject("trace_summary");
-    tr.put("requests", trace.n);
-    tr.put("sessions", trace.sessions);
-    tr.put("block_size", trace.blockSize);
-    tr.put("segments", trace.segments);
-    tr.put("blocks_referenced", trace.totalBlocks());
-    tr.put("block_count_mismatches", trace.blockCountMismatches);
-    tr.put("has_blocks", trace.hasBlocks);
-    tr.put("has_sessions", trace.hasSessions);
-    tr.put("has_turns", trace.hasTurns);
+    tr.put("requests", summary.requests());
+    tr.put("sessions", summary.sessions());
+    tr.put("block_size", summary.blockSize());
+    tr.put("segments", summary.segments());
+    tr.put("blocks_referenced", summary.blocksReferenced());
+    tr.put("block_count_mismatches", summary.blockCountMismatches());
+    tr.put("has_blocks", summary.hasBlocks());
+    tr.put("has_sessions", summary.hasSessions());
+    tr.put("has_turns", summary.hasTurns());
     root.put("local_capacity_blocks", localCap == Long.MAX_VALUE ? "unbounded" : Long.toString(localCap));
     try {
       root.set("settings", Json.MAPPER.readTree(base.toJson()));
@@ -208,7 +356,15 @@ public final class ReplayJob {
     }
     ArrayNode sk = root.putArray("skipped");
     skipped.forEach(sk::add);
+    if (planInfo != null) root.set("sweep", planInfo);
     root.set("headline", headJson);
+    root.set("comparison", sum.comparison());
+    ObjectNode abl = sum.ablation();
+    if (abl != null) root.set("ablation", abl);
+    ObjectNode sens = sum.sensitivity();
+    if (sens != null) root.set("sensitivity", sens);
+    ArrayNode st = sum.stickiness();
+    if (st != null) root.set("stickiness", st);
     ArrayNode rj = root.putArray("runs");
     for (RunResult r : results) {
       ObjectNode o = rj.addObject();

@@ -6,7 +6,6 @@ import io.smetric.audit.replay.ReplayJob;
 import io.smetric.audit.replay.ReplaySettings;
 import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.sweep.RunResult;
-import io.smetric.audit.replay.trace.ReplayTrace;
 import io.smetric.audit.replay.trace.TraceLoader;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -88,6 +87,9 @@ public final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--kv-model", description = "segment (default) or reference (block-by-block LRU; slow).")
   String kvModel;
 
+  @Option(names = "--sweep", description = "A sweep preset instead of the axis options: 'audit' = production policies, smetric and its guard ablation at global ratios 0,0.4,0.8,1.6,3.2, OVERLOAD/HIT_RATIO sensitivity at 1.6, offered rates derived from the trace to bracket saturation (docs/replay.md).")
+  String sweep;
+
   @Option(names = "--executor", defaultValue = "spark", description = "spark (one task per simulation, default) or local (sequential in the driver).")
   String executor;
 
@@ -132,29 +134,42 @@ public final class ReplayCommand implements Callable<Integer> {
       case "spark" -> false;
       default -> throw new UsageException("--executor: expected spark or local, got '" + executor + "'");
     };
+    boolean audit = false;
+    if (sweep != null) {
+      if (!sweep.trim().equalsIgnoreCase("audit")) throw new UsageException("--sweep: expected 'audit', got '" + sweep + "'");
+      if (policies != null || globalRatios != null || rates != null || overloads != null || hitRatios != null) {
+        throw new UsageException("--sweep audit fixes the grid: drop --policies, --global-ratio, --rate-scale, --overload, --hit-ratio");
+      }
+      audit = true;
+    }
     PrintWriter o = spec.commandLine().getOut();
     SparkSession spark = sparkOptions.session("replay");
     try (OutputDir dir = OutputDir.open(out, overwrite, spark.sparkContext().hadoopConfiguration())) {
       long t0 = System.nanoTime();
-      ReplayTrace trace = TraceLoader.load(spark, input, s.kvModel == ReplaySettings.KvModel.REFERENCE);
+      // no local variable keeps the trace: the job drops it once the sweep's tasks can read it from storage
+      var loaded = TraceLoader.load(spark, input, s.kvModel == ReplaySettings.KvModel.REFERENCE);
+      ReplayJob job = audit ? ReplayJob.auditPlan(spark, loaded, s) : new ReplayJob(spark, loaded, s);
+      loaded = null;
+      ReplayJob.TraceSummary ts = job.traceSummary();
       double loadS = (System.nanoTime() - t0) / 1e9;
       o.printf(Locale.ROOT, "loaded %d requests, %d sessions, %d segments for %d block slots in %.1f s%n",
-          trace.n, trace.sessions, trace.segments, trace.totalBlocks(), loadS);
-      ReplayJob job = new ReplayJob(spark, trace, s)
-          .policies(pol)
-          .globalRatios(globalRatios == null ? List.of(s.globalRatio) : globalRatios)
-          .rates(rates == null ? List.of(s.rateScale) : rates)
-          .overloads(overloads == null ? List.of(s.overload) : overloads)
-          .hitRatios(hitRatios == null ? List.of(s.hitRatio) : hitRatios)
-          .useSpark(!local)
-          .traceLabel(input);
+          ts.requests(), ts.sessions(), ts.segments(), ts.blocksReferenced(), loadS);
+      o.flush();
+      if (!audit) {
+        job.policies(pol)
+            .globalRatios(globalRatios == null ? List.of(s.globalRatio) : globalRatios)
+            .rates(rates == null ? List.of(s.rateScale) : rates)
+            .overloads(overloads == null ? List.of(s.overload) : overloads)
+            .hitRatios(hitRatios == null ? List.of(s.hitRatio) : hitRatios);
+      }
+      job.useSpark(!local).traceLabel(input);
       ReplayJob.Result r = job.execute(dir);
       dir.commit();
       for (String sk : r.skipped()) o.println("skipped " + sk);
       long simulated = 0;
       double simWall = 0;
       for (RunResult rr : r.results()) {
-        simulated += trace.n;
+        simulated += ts.requests();
         simWall += rr.cpuSeconds();
         o.printf(Locale.ROOT, "%-24s g=%-4s x=%-5s tps_slo=%10.1f local_hit=%s stick=%s imb=%s (%.1f s)%n",
             rr.spec().policy(), rr.spec().globalRatio(), rr.spec().rateScale(), rr.metrics().get("tps_within_slo"),

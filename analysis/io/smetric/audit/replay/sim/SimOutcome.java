@@ -145,6 +145,8 @@ public final class SimOutcome {
       long migrations = 0;
       long stickyBase = 0;
       long sticky = 0;
+      long extBase = 0;
+      long extSticky = 0;
       for (int r = 0; r < n; r++) {
         int prev = t.prevInSession[r];
         if (prev >= 0) {
@@ -156,12 +158,24 @@ public final class SimOutcome {
         if (followUp) {
           stickyBase++;
           if (instance[first] == instance[r]) sticky++;
+          if (t.hasBlocks && t.extendsSessionFirst(r)) {
+            extBase++;
+            if (instance[first] == instance[r]) extSticky++;
+          }
         }
       }
       metrics.put("follow_ups", followUps);
       metrics.put("session_migrations", migrations);
       if (stickyBase > 0) metrics.put("stickiness", (double) sticky / stickyBase);
       else notApplicable.put("stickiness", "no follow-up whose session's turn-0 request is in the trace");
+      // Diagnostics beside Figure 12's definition: the share of follow-ups on their previous
+      // request's instance, and stickiness among follow-ups whose prompt still continues the
+      // turn-0 prompt (after a compaction no policy can find the session's KV on that instance).
+      if (followUps > 0) metrics.put("stickiness_previous", 1.0 - (double) migrations / followUps);
+      if (stickyBase > 0 && t.hasBlocks) {
+        metrics.put("follow_ups_extending_turn0_share", (double) extBase / stickyBase);
+        if (extBase > 0) metrics.put("stickiness_extending_turn0", (double) extSticky / extBase);
+      }
     } else {
       notApplicable.put("session_migrations", "the trace has no session ids");
       notApplicable.put("stickiness", "the trace has no session ids");

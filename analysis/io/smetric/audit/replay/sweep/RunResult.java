@@ -9,8 +9,9 @@ import java.util.TreeMap;
 /**
  * The small, serialisable result of one simulation that a Spark task sends back: the metrics,
  * the reasons for those not applicable, latency CDF points, the per-window imbalance and the
- * per-instance window loads (for heatmaps), and the wall and thread-CPU time the simulation took (CPU time is the fair speed measure on a
- * shared machine).
+ * per-instance window loads (for heatmaps), and the wall and thread-CPU time the simulation took
+ * (CPU time is the fair speed measure on a shared machine). The driver only ever holds
+ * {@link #summary()}s.
  */
 public record RunResult(
     SimSpec spec,
@@ -29,5 +30,15 @@ public record RunResult(
     for (Map.Entry<String, Object> e : o.metrics.entrySet()) m.put(e.getKey(), ((Number) e.getValue()).doubleValue());
     return new RunResult(spec, m, new TreeMap<>(o.notApplicable), o.ttftCdf, o.tpotCdf, o.imbalance,
         o.loadWindows, wallSeconds, cpuSeconds);
+  }
+
+  /**
+   * The part the driver collects: metrics, reasons and CDF points (a few kB), without the window
+   * series, whose size grows with the simulated duration (instances x windows) and which go
+   * straight from the tasks to Parquet.
+   */
+  public RunResult summary() {
+    return new RunResult(spec, metrics, notApplicable, ttftCdf, tpotCdf, new double[0], new double[0][],
+        wallSeconds, cpuSeconds);
   }
 }

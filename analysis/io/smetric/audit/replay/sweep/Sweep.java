@@ -8,16 +8,20 @@ import io.smetric.audit.replay.trace.ReplayTrace;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import io.smetric.audit.common.SerializableConf;
+import io.smetric.audit.replay.trace.TraceCache;
+import io.smetric.audit.replay.trace.TraceFile;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.Function;
-import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.storage.StorageLevel;
 
 /**
  * A replay sweep: the grid of policies x global ratios x offered rates (x OVERLOAD x HIT_RATIO
  * for the SMetric family) run as independent simulations. With a SparkSession each simulation is
- * one Spark task; the trace is broadcast, so every executor JVM deserialises it once and all its
- * tasks share it. Only the small {@link RunResult}s come back to the driver.
+ * one Spark task; the tasks read the trace from an Arrow IPC folder ({@link TraceFile}) once per
+ * executor JVM. Only {@link RunResult#summary()}s come back to the driver.
  */
 public final class Sweep {
   private Sweep() {}
@@ -59,35 +63,83 @@ public final class Sweep {
     return out;
   }
 
-  /** Runs every spec as a Spark task (one simulation per task), results sorted by run id. */
-  public static List<RunResult> runSpark(SparkSession spark, ReplayTrace trace, ReplaySettings base, List<SimSpec> specs) {
+  /**
+   * Runs every spec as a Spark task (one simulation per task). The tasks read the trace from the
+   * {@link TraceFile} folder {@code traceDir} (on a file system every executor can reach), once
+   * per executor JVM ({@link TraceCache}); nothing trace-sized passes through the driver. The
+   * full results (with their window series) are persisted on the executors' disks, so the caller
+   * can write several tables from them without re-running a simulation, collect
+   * {@link RunResult#summary()}s, and must {@code unpersist} the RDD when done.
+   */
+  public static JavaRDD<RunResult> runSpark(SparkSession spark, String traceDir, ReplaySettings base,
+      List<SimSpec> specs) {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    jsc.setJobGroup("smetric-replay-sweep", "replay: " + specs.size() + " simulations", false);
-    Broadcast<ReplayTrace> bt = jsc.broadcast(trace);
+    SerializableConf conf = new SerializableConf(spark.sparkContext().hadoopConfiguration());
+    // One simulation per task when the cluster has the cores for it; otherwise about 8 tasks per
+    // core (the per-task overhead dominates tiny simulations), specs dealt round-robin so that
+    // neighbours in the grid (similar cost) land in different tasks.
+    int slices = Math.max(1, Math.min(specs.size(), 8 * jsc.defaultParallelism()));
+    List<SimSpec> dealt = new ArrayList<>(specs.size());
+    for (int k = 0; k < slices; k++) {
+      for (int i = k; i < specs.size(); i += slices) dealt.add(specs.get(i));
+    }
+    JavaRDD<RunResult> rdd = jsc.parallelize(dealt, slices)
+        .map(new RunTask(traceDir, conf, base))
+        .setName("replay sweep: " + specs.size() + " simulations");
+    // DISK_ONLY: the window series of 200 long simulations are hundreds of MB; they must not sit
+    // on the heap of the JVM that (in local mode) is also the driver.
+    rdd.persist(StorageLevel.DISK_ONLY());
+    return rdd;
+  }
+
+  /** The summaries of a persisted sweep, sorted by run id. */
+  public static List<RunResult> summaries(JavaRDD<RunResult> results) {
+    List<RunResult> out = new ArrayList<>(results.map(RunResult::summary).collect());
+    out.sort(Comparator.comparingInt(r -> r.spec().runId()));
+    return out;
+  }
+
+  /**
+   * Convenience for benchmarks: writes {@code trace} to {@code scratchDir}, runs the sweep as
+   * Spark tasks and returns the summaries (scratch folder deleted afterwards).
+   */
+  public static List<RunResult> runSparkSummaries(SparkSession spark, ReplayTrace trace, ReplaySettings base,
+      List<SimSpec> specs, String scratchDir) {
+    TraceFile.write(trace, scratchDir, spark.sparkContext().hadoopConfiguration());
+    JavaRDD<RunResult> rdd = runSpark(spark, scratchDir, base, specs);
     try {
-      List<RunResult> out = new ArrayList<>(
-          jsc.parallelize(specs, Math.max(1, specs.size())).map(new RunTask(bt, base)).collect());
-      out.sort(Comparator.comparingInt(r -> r.spec().runId()));
-      return out;
+      return summaries(rdd);
     } finally {
-      bt.destroy();
-      jsc.clearJobGroup();
+      rdd.unpersist(false);
+      TraceCache.evict(scratchDir);
+      deleteQuietly(spark, scratchDir);
+    }
+  }
+
+  public static void deleteQuietly(SparkSession spark, String dir) {
+    try {
+      org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(dir);
+      p.getFileSystem(spark.sparkContext().hadoopConfiguration()).delete(p, true);
+    } catch (java.io.IOException e) {
+      // scratch data only; the output folder stays valid
     }
   }
 
   private static final class RunTask implements Function<SimSpec, RunResult> {
     private static final long serialVersionUID = 1L;
-    private final Broadcast<ReplayTrace> trace;
+    private final String traceDir;
+    private final SerializableConf conf;
     private final ReplaySettings base;
 
-    RunTask(Broadcast<ReplayTrace> trace, ReplaySettings base) {
-      this.trace = trace;
+    RunTask(String traceDir, SerializableConf conf, ReplaySettings base) {
+      this.traceDir = traceDir;
+      this.conf = conf;
       this.base = base;
     }
 
     @Override
     public RunResult call(SimSpec spec) {
-      return runOne(trace.value(), base, spec);
+      return runOne(TraceCache.get(traceDir, conf.get()), base, spec);
     }
   }
 }

@@ -116,6 +116,36 @@ public final class ReplayTrace implements Serializable {
     return out;
   }
 
+  /**
+   * Common block prefix of the prompts of a and b (the contract's chained-id identity): walk both
+   * segment paths while they pass through the same segments; at the first different segment both
+   * start at the same depth (siblings), which is where they diverge.
+   */
+  public int commonBlocks(int a, int b) {
+    int pa = pathOff[a];
+    int pb = pathOff[b];
+    int ea = pathOff[a + 1];
+    int eb = pathOff[b + 1];
+    while (pa < ea && pb < eb) {
+      if (pathNodes[pa] != pathNodes[pb]) return segStart[pathNodes[pa]];
+      pa++;
+      pb++;
+    }
+    return Math.min(blocks[a], blocks[b]);
+  }
+
+  /**
+   * Whether follow-up r's prompt continues its session's turn-0 prompt (every full block of it):
+   * only such a follow-up can find its session's KV on the turn-0 instance. Compactions (history
+   * replaced by a summary) and rewrites are not; false when the turn-0 request is not in the trace.
+   */
+  public boolean extendsSessionFirst(int r) {
+    int f = sessionFirst[r];
+    if (f < 0 || f == r) return false;
+    int full = input[f] / Math.max(1, blockSize); // a partial last block is re-hashed by the next turn
+    return commonBlocks(f, r) >= Math.min(full, blocks[f]);
+  }
+
   /** Total number of block slots the requests refer to (sum of blocks[r]). */
   public long totalBlocks() {
     long t = 0;

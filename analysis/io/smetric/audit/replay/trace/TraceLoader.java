@@ -48,11 +48,17 @@ public final class TraceLoader {
       if (!List.of(df.columns()).contains(c)) throw new BadInputException(dir, -1, c, "column missing (not a canonical dataset?)");
     }
     spark.sparkContext().setJobGroup("smetric-replay-load", "replay: load canonical trace " + dir, false);
+    // The driver receives one sorted partition at a time, so partitions are sized from the input
+    // (~PARTITION_BYTES of Parquet each, block ids dominate) instead of spark.sql.shuffle.partitions:
+    // with 4 partitions a 2 GB trace put ~0.5 GB of rows at once in the driver.
+    int parts = Math.max(spark.sessionState().conf().numShufflePartitions(),
+        (int) Math.min(100_000, inputBytes(spark, df) / PARTITION_BYTES + 1));
     Dataset<Row> sorted = df.select(
             col(df, Canonical.REQUEST_ID), col(df, Canonical.SESSION_ID), col(df, Canonical.TURN),
             col(df, Canonical.ARRIVAL_S), col(df, Canonical.INPUT_TOKENS), col(df, Canonical.OUTPUT_TOKENS),
             col(df, Canonical.BLOCK_SIZE), col(df, Canonical.BLOCKS), col(df, Canonical.SEQ))
-        .orderBy(functions.col(Canonical.ARRIVAL_S), functions.col(Canonical.SEQ));
+        .repartitionByRange(parts, functions.col(Canonical.ARRIVAL_S), functions.col(Canonical.SEQ))
+        .sortWithinPartitions(functions.col(Canonical.ARRIVAL_S), functions.col(Canonical.SEQ));
     ReplayTraceBuilder b = new ReplayTraceBuilder(dir, keepBlocks);
     // Executors turn each row into a compact record straight from Spark's internal rows (the block
     // array is one bulk copy, no boxing); the driver folds them in order as they stream in.
@@ -65,6 +71,22 @@ public final class TraceLoader {
     }
     spark.sparkContext().clearJobGroup();
     return b.build();
+  }
+
+  /** Parquet bytes per sorted partition streamed to the driver. */
+  static final long PARTITION_BYTES = 32L << 20;
+
+  private static long inputBytes(SparkSession spark, Dataset<Row> df) {
+    long total = 0;
+    try {
+      for (String f : df.inputFiles()) {
+        org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(f);
+        total += p.getFileSystem(spark.sparkContext().hadoopConfiguration()).getFileStatus(p).getLen();
+      }
+    } catch (java.io.IOException e) {
+      return 0; // sizing only
+    }
+    return total;
   }
 
   private static Rec toRec(InternalRow ir) {

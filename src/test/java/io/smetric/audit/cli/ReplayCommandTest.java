@@ -85,4 +85,41 @@ class ReplayCommandTest {
     assertEquals(0, code, se.toString());
     assertEquals(2, Json.MAPPER.readTree(Files.readString(Path.of(out, "replay.json"))).get("trace_summary").get("requests").asInt());
   }
+
+  @Test
+  void replay_sweepAudit_oneJobWithComparisonAblationSensitivity() throws Exception {
+    String in = writeTrace();
+    String out = tmp.resolve("audit").toString();
+    StringWriter se = new StringWriter();
+    int code = Main.run(new String[] {"replay", in, "--instances", "2", "--sweep", "audit", "--out", out},
+        new PrintWriter(new StringWriter(), true), new PrintWriter(se, true));
+    assertEquals(0, code, se.toString());
+    JsonNode j = Json.MAPPER.readTree(Files.readString(Path.of(out, "replay.json")));
+    // 9 policies x 5 ratios x 5 rates + 3 ablation variants x 5 x 5 + (4 OVERLOAD + 3 HIT_RATIO) x 5 rates
+    // = 225 + 75 + 35 = 335 simulations
+    assertEquals(335, j.get("runs").size());
+    assertEquals("audit", j.get("sweep").get("preset").asText());
+    JsonNode c = j.get("comparison");
+    assertEquals(8, c.get("baselines").size()); // every production policy, session-hash included
+    assertEquals(5, c.get("by_global_ratio").size());
+    assertEquals(0.02, c.get("min_global_ratio_for_gain").get("threshold").asDouble());
+    assertEquals(5, j.get("ablation").get("by_global_ratio").size());
+    assertEquals(4, j.get("ablation").get("variants").size());
+    // OVERLOAD rows (HIT_RATIO at its default): smetric at O 1.5 at 5 ratios + 4 swept values at 1.6,
+    // smetric-overload-only at 5 ratios = 14
+    assertEquals(5 + 4 + 5, j.get("sensitivity").get("overload").size());
+    // HIT_RATIO rows: smetric at H 0.5 at 5 ratios + 3 swept values at 1.6, smetric-eviction-only at 5 = 13
+    assertEquals(5 + 3 + 5, j.get("sensitivity").get("hit_ratio").size());
+    assertTrue(j.get("stickiness").size() >= 12);
+  }
+
+  @Test
+  void replay_sweepAuditWithAxisOption_usageError() {
+    String in = writeTrace();
+    StringWriter se = new StringWriter();
+    int code = Main.run(new String[] {"replay", in, "--sweep", "audit", "--rate-scale", "1", "--out",
+        tmp.resolve("o").toString()}, new PrintWriter(new StringWriter(), true), new PrintWriter(se, true));
+    assertEquals(2, code);
+    assertTrue(se.toString().contains("--sweep audit fixes the grid"), se.toString());
+  }
 }

@@ -13,7 +13,7 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * The sweep benchmark: {@code SweepBench REQUESTS SESSIONS_PER_S POLICIES RATIOS RATES MASTER [OVERLOADS [HIT_RATIOS [LINK_GBPS [AGGREGATE_GBPS [FETCH_LATENCY_S]]]]]}, run
- * as Spark tasks (one simulation each, trace broadcast). Prints one line per run and the wall time.
+ * as Spark tasks (one simulation each, trace read from an Arrow folder once per executor). Prints one line per run and the wall time.
  */
 public final class SweepBench {
   public static void main(String[] a) {
@@ -39,7 +39,8 @@ public final class SweepBench {
     List<Double> hits = a.length > 7 ? parse(a[7]) : List.of(base.hitRatio);
     List<SimSpec> specs = Sweep.grid(pol, ratios, rates, overloads, hits);
     long s0 = System.nanoTime();
-    List<RunResult> res = Sweep.runSpark(spark, t, base, specs);
+    List<RunResult> res = Sweep.runSparkSummaries(spark, t, base, specs,
+        System.getProperty("java.io.tmpdir") + "/sweepbench-trace-" + ProcessHandle.current().pid());
     double wall = (System.nanoTime() - s0) / 1e9;
     double simSum = 0;
     double cpuSum = 0;

@@ -1,0 +1,309 @@
+package io.smetric.audit.replay.sweep;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.smetric.audit.common.Json;
+import io.smetric.audit.replay.policy.Policies;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The sweep-level blocks of replay.json, computed from run summaries: {@code headline} (maximum
+ * TPS within SLO over the offered-rate sweep per policy, global ratio, OVERLOAD and HIT_RATIO),
+ * {@code comparison} (SMetric against the best baseline per global ratio: the stable contract the
+ * verdict reads, docs/replay.md "replay.json"), {@code ablation} (the 2x2 guard ablation),
+ * {@code sensitivity} (OVERLOAD and HIT_RATIO sweeps) and {@code stickiness} per policy.
+ *
+ * <p>"At the defaults" means OVERLOAD and HIT_RATIO equal to the base settings (or not read by
+ * the policy). Baselines are every simulated policy outside the SMetric family, including
+ * {@code session-hash} (a production policy: consistent hashing of the session, e.g. Envoy
+ * ring-hash on a session header) and the trivial {@code round-robin} / {@code random}.
+ */
+public final class SweepSummary {
+  /** Gain that counts as "SMetric ahead" for {@code min_global_ratio_for_gain}. */
+  public static final double GAIN_THRESHOLD = 0.02;
+
+  static final Set<String> SMETRIC_FAMILY = Set.of(Policies.SMETRIC.cliName(), Policies.SMETRIC_BASIC.cliName(),
+      Policies.SMETRIC_OVERLOAD_ONLY.cliName(), Policies.SMETRIC_EVICTION_ONLY.cliName());
+
+  /** The best run over the rate sweep for one (policy, global ratio, OVERLOAD, HIT_RATIO). */
+  public record Headline(String policy, double globalRatio, double overload, double hitRatio, RunResult best,
+      String edge) {
+    public double tps() {
+      return best.metrics().get("tps_within_slo");
+    }
+  }
+
+  private final List<RunResult> runs;
+  private final double defaultOverload;
+  private final double defaultHitRatio;
+  private final List<Headline> headlines;
+
+  public SweepSummary(List<RunResult> runs, double defaultOverload, double defaultHitRatio) {
+    this.runs = runs;
+    this.defaultOverload = defaultOverload;
+    this.defaultHitRatio = defaultHitRatio;
+    Map<String, RunResult> best = new LinkedHashMap<>();
+    Map<String, double[]> range = new LinkedHashMap<>();
+    for (RunResult r : runs) {
+      SimSpec s = r.spec();
+      String key = s.policy() + "|" + s.globalRatio() + "|" + s.overload() + "|" + s.hitRatio();
+      RunResult b = best.get(key);
+      // strict >: the first (lowest run id, i.e. lowest rate in grid order) wins ties
+      if (b == null || r.metrics().get("tps_within_slo") > b.metrics().get("tps_within_slo")) best.put(key, r);
+      double[] mm = range.computeIfAbsent(key, k -> new double[] {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY});
+      mm[0] = Math.min(mm[0], s.rateScale());
+      mm[1] = Math.max(mm[1], s.rateScale());
+    }
+    List<Headline> hs = new ArrayList<>();
+    for (Map.Entry<String, RunResult> e : best.entrySet()) {
+      SimSpec s = e.getValue().spec();
+      double[] mm = range.get(e.getKey());
+      // the maximum at an end of the rate sweep may lie beyond it
+      String edge = mm[0] == mm[1] ? "single_rate" : s.rateScale() == mm[1] ? "highest_rate"
+          : s.rateScale() == mm[0] ? "lowest_rate" : null;
+      hs.add(new Headline(s.policy(), s.globalRatio(), s.overload(), s.hitRatio(), e.getValue(), edge));
+    }
+    this.headlines = List.copyOf(hs);
+  }
+
+  public List<Headline> headlines() {
+    return headlines;
+  }
+
+  private boolean atDefaults(Headline h) {
+    return (Double.isNaN(h.overload()) || h.overload() == defaultOverload)
+        && (Double.isNaN(h.hitRatio()) || h.hitRatio() == defaultHitRatio);
+  }
+
+  /** Headline TPS at the default thresholds: policy -> global ratio -> headline. */
+  Map<String, TreeMap<Double, Headline>> atDefaults() {
+    Map<String, TreeMap<Double, Headline>> out = new LinkedHashMap<>();
+    for (Headline h : headlines) {
+      if (atDefaults(h)) out.computeIfAbsent(h.policy(), k -> new TreeMap<>()).put(h.globalRatio(), h);
+    }
+    return out;
+  }
+
+  /** The {@code comparison} block (contract in docs/replay.md). */
+  public ObjectNode comparison() {
+    Map<String, TreeMap<Double, Headline>> d = atDefaults();
+    List<String> baselines = new ArrayList<>();
+    for (String p : d.keySet()) if (!SMETRIC_FAMILY.contains(p)) baselines.add(p);
+    ObjectNode c = Json.object();
+    ArrayNode bl = c.putArray("baselines");
+    baselines.forEach(bl::add);
+    ArrayNode by = c.putArray("by_global_ratio");
+    String why = null;
+    TreeMap<Double, Headline> sm = d.get(Policies.SMETRIC.cliName());
+    if (sm == null) why = "the policy smetric was not simulated (at the default OVERLOAD and HIT_RATIO)";
+    else if (baselines.isEmpty()) why = "no baseline policy was simulated";
+    Double best = null;
+    Double bestG = null;
+    Double without = null;
+    Double minG = null;
+    boolean anyPositiveG = false;
+    boolean hasZero = false;
+    if (why == null) {
+      for (Map.Entry<Double, Headline> e : sm.entrySet()) {
+        double g = e.getKey();
+        String bestName = null;
+        double y = Double.NEGATIVE_INFINITY;
+        for (String b : baselines) {
+          Headline h = d.get(b).get(g);
+          if (h != null && h.tps() > y) {
+            y = h.tps();
+            bestName = b;
+          }
+        }
+        if (bestName == null) continue; // no baseline ran at this ratio
+        double x = e.getValue().tps();
+        Double gain = y > 0 ? x / y - 1 : null;
+        ObjectNode o = by.addObject();
+        o.put("global_ratio", g);
+        o.put("smetric_tps_within_slo", x);
+        o.put("best_baseline", bestName);
+        o.put("best_baseline_tps_within_slo", y);
+        if (gain == null) {
+          o.putNull("gain");
+          o.put("not_applicable", "the best baseline has no token within SLO (gain undefined)");
+        } else {
+          o.put("gain", gain);
+        }
+        if (g > 0) {
+          anyPositiveG = true;
+          if (gain != null && (best == null || gain > best)) {
+            best = gain;
+            bestG = g;
+          }
+          if (gain != null && gain >= GAIN_THRESHOLD && minG == null) minG = g; // ascending g
+        } else if (g == 0) {
+          hasZero = true;
+          without = gain;
+        }
+      }
+    }
+    ObjectNode w = c.putObject("smetric_best_gain_with_global_tier");
+    if (best != null) {
+      w.put("value", best);
+      w.put("global_ratio", bestG);
+    } else {
+      w.putNull("value");
+      w.put("not_applicable", why != null ? why
+          : anyPositiveG ? "gain undefined at every global ratio > 0 (no baseline token within SLO)"
+          : "no global ratio > 0 with both smetric and a baseline in the sweep");
+    }
+    ObjectNode wo = c.putObject("smetric_gain_without_global_tier");
+    if (without != null) {
+      wo.put("value", without);
+    } else {
+      wo.putNull("value");
+      wo.put("not_applicable", why != null ? why
+          : hasZero ? "gain undefined at global ratio 0 (no baseline token within SLO)"
+          : "global ratio 0 with both smetric and a baseline is not in the sweep");
+    }
+    ObjectNode mg = c.putObject("min_global_ratio_for_gain");
+    if (minG != null) mg.put("value", minG);
+    else mg.putNull("value");
+    mg.put("threshold", GAIN_THRESHOLD);
+    if (why != null) mg.put("not_applicable", why);
+    else if (!anyPositiveG) mg.put("not_applicable", "no global ratio > 0 with both smetric and a baseline in the sweep");
+    return c;
+  }
+
+  /** The 2x2 guard ablation at the default thresholds, or null if fewer than two variants ran. */
+  public ObjectNode ablation() {
+    Map<String, TreeMap<Double, Headline>> d = atDefaults();
+    List<String> variants = new ArrayList<>();
+    for (Policies p : List.of(Policies.SMETRIC, Policies.SMETRIC_BASIC, Policies.SMETRIC_OVERLOAD_ONLY,
+        Policies.SMETRIC_EVICTION_ONLY)) {
+      if (d.containsKey(p.cliName())) variants.add(p.cliName());
+    }
+    if (variants.size() < 2) return null;
+    ObjectNode a = Json.object();
+    a.put("overload", defaultOverload);
+    a.put("hit_ratio", defaultHitRatio);
+    ArrayNode vs = a.putArray("variants");
+    variants.forEach(vs::add);
+    TreeSet<Double> gs = new TreeSet<>();
+    for (String v : variants) gs.addAll(d.get(v).keySet());
+    ArrayNode by = a.putArray("by_global_ratio");
+    for (double g : gs) {
+      ObjectNode o = by.addObject();
+      o.put("global_ratio", g);
+      ObjectNode t = o.putObject("headline_tps_within_slo");
+      for (String v : variants) {
+        Headline h = d.get(v).get(g);
+        if (h == null) t.putNull(v);
+        else t.put(v, h.tps());
+      }
+    }
+    return a;
+  }
+
+  /**
+   * Headline TPS of the SMetric variants that read OVERLOAD (resp. HIT_RATIO) for every swept
+   * value, the other threshold at its default; null when neither threshold took two values.
+   */
+  public ObjectNode sensitivity() {
+    TreeSet<Double> os = new TreeSet<>();
+    TreeSet<Double> hs = new TreeSet<>();
+    for (Headline h : headlines) {
+      if (!Double.isNaN(h.overload())) os.add(h.overload());
+      if (!Double.isNaN(h.hitRatio())) hs.add(h.hitRatio());
+    }
+    if (os.size() < 2 && hs.size() < 2) return null;
+    ObjectNode s = Json.object();
+    if (os.size() >= 2) {
+      ArrayNode a = s.putArray("overload");
+      for (Headline h : headlines) {
+        if (Double.isNaN(h.overload())) continue;
+        if (!Double.isNaN(h.hitRatio()) && h.hitRatio() != defaultHitRatio) continue;
+        ObjectNode o = a.addObject();
+        o.put("policy", h.policy());
+        o.put("global_ratio", h.globalRatio());
+        putNumber(o, "overload", h.overload());
+        putNumber(o, "hit_ratio", h.hitRatio());
+        o.put("headline_tps_within_slo", h.tps());
+        o.put("at_rate_scale", h.best().spec().rateScale());
+        putMetric(o, "stickiness", h.best());
+      }
+    }
+    if (hs.size() >= 2) {
+      ArrayNode a = s.putArray("hit_ratio");
+      for (Headline h : headlines) {
+        if (Double.isNaN(h.hitRatio())) continue;
+        if (!Double.isNaN(h.overload()) && h.overload() != defaultOverload) continue;
+        ObjectNode o = a.addObject();
+        o.put("policy", h.policy());
+        o.put("global_ratio", h.globalRatio());
+        putNumber(o, "overload", h.overload());
+        putNumber(o, "hit_ratio", h.hitRatio());
+        o.put("headline_tps_within_slo", h.tps());
+        o.put("at_rate_scale", h.best().spec().rateScale());
+        putMetric(o, "stickiness", h.best());
+      }
+    }
+    return s;
+  }
+
+  /**
+   * Stickiness per policy at the default thresholds: range over all its runs, and the value at
+   * each global ratio's headline run (with the diagnostics stickiness_previous and
+   * stickiness_extending_turn0); null when no run has it (no sessions).
+   */
+  public ArrayNode stickiness() {
+    Map<String, TreeMap<Double, Headline>> d = atDefaults();
+    ArrayNode out = Json.MAPPER.createArrayNode();
+    Set<String> policies = new LinkedHashSet<>(d.keySet());
+    for (String p : policies) {
+      double min = Double.POSITIVE_INFINITY;
+      double max = Double.NEGATIVE_INFINITY;
+      for (RunResult r : runs) {
+        SimSpec s = r.spec();
+        if (!s.policy().equals(p)) continue;
+        if (!Double.isNaN(s.overload()) && s.overload() != defaultOverload) continue;
+        if (!Double.isNaN(s.hitRatio()) && s.hitRatio() != defaultHitRatio) continue;
+        Double v = r.metrics().get("stickiness");
+        if (v == null) continue;
+        min = Math.min(min, v);
+        max = Math.max(max, v);
+      }
+      if (min > max) continue;
+      ObjectNode o = out.addObject();
+      o.put("policy", p);
+      o.put("min", min);
+      o.put("max", max);
+      ArrayNode at = o.putArray("at_headline");
+      for (Headline h : d.get(p).values()) {
+        ObjectNode x = at.addObject();
+        x.put("global_ratio", h.globalRatio());
+        x.put("rate_scale", h.best().spec().rateScale());
+        putMetric(x, "stickiness", h.best());
+        putMetric(x, "stickiness_previous", h.best());
+        putMetric(x, "stickiness_extending_turn0", h.best());
+        putMetric(x, "follow_ups_extending_turn0_share", h.best());
+      }
+    }
+    return out.isEmpty() ? null : out;
+  }
+
+  private static void putMetric(ObjectNode o, String name, RunResult r) {
+    Double v = r.metrics().get(name);
+    if (v == null) o.putNull(name);
+    else o.put(name, v);
+  }
+
+  /** NaN (not used by the policy) becomes null; Infinity (guard off) is written as the string "Infinity". */
+  public static void putNumber(ObjectNode o, String k, double v) {
+    if (Double.isNaN(v)) o.putNull(k);
+    else if (Double.isInfinite(v)) o.put(k, v > 0 ? "Infinity" : "-Infinity");
+    else o.put(k, v);
+  }
+}

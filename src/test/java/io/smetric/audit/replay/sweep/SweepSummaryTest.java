@@ -1,0 +1,167 @@
+package io.smetric.audit.replay.sweep;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The replay.json comparison/ablation/sensitivity blocks on hand-made run summaries. */
+class SweepSummaryTest {
+  private static final double NAN = Double.NaN;
+  private int id;
+
+  private RunResult run(String policy, double g, double x, double o, double h, double tps) {
+    return run(policy, g, x, o, h, tps, 0.5);
+  }
+
+  private RunResult run(String policy, double g, double x, double o, double h, double tps, double stick) {
+    return new RunResult(new SimSpec(id++, policy, g, x, o, h), Map.of("tps_within_slo", tps, "stickiness", stick),
+        Map.of(), new double[0], new double[0], new double[0], new double[0][], 1, 1);
+  }
+
+  /**
+   * smetric (O 1.5, H 0.5) and two baselines at g = 0, 0.4, 0.8, two rates each. Headlines (max
+   * over the rates):
+   *   g=0:   smetric max(90, 100) = 100; least-load max(50, 40) = 50; lmetric max(110, 120) = 120
+   *          -> best lmetric 120, gain 100/120 - 1 = -0.1667
+   *   g=0.4: smetric 101; least-load 100; lmetric 99 -> best least-load 100, gain 0.01 (< 0.02)
+   *   g=0.8: smetric 130; least-load 100; lmetric 104 -> best lmetric 104, gain 130/104 - 1 = 0.25
+   * A smetric run at O = 3 (tps 1000) is not at the defaults and must not count.
+   */
+  private List<RunResult> sweep() {
+    List<RunResult> r = new ArrayList<>();
+    double[][] sm = {{0, 90, 100}, {0.4, 101, 60}, {0.8, 130, 20}};
+    double[][] ll = {{0, 50, 40}, {0.4, 100, 100}, {0.8, 100, 10}};
+    double[][] lm = {{0, 110, 120}, {0.4, 99, 0}, {0.8, 104, 30}};
+    for (double[] v : sm) {
+      r.add(run("smetric", v[0], 1, 1.5, 0.5, v[1]));
+      r.add(run("smetric", v[0], 2, 1.5, 0.5, v[2]));
+      r.add(run("smetric", v[0], 1, 3.0, 0.5, 1000));
+    }
+    for (double[] v : ll) {
+      r.add(run("least-load", v[0], 1, NAN, NAN, v[1], 0.03));
+      r.add(run("least-load", v[0], 2, NAN, NAN, v[2], 0.04));
+    }
+    for (double[] v : lm) {
+      r.add(run("lmetric", v[0], 1, NAN, NAN, v[1]));
+      r.add(run("lmetric", v[0], 2, NAN, NAN, v[2]));
+    }
+    return r;
+  }
+
+  @Test
+  void comparison_handMadeSweep_bestBaselineAndGainsPerRatio() {
+    ObjectNode c = new SweepSummary(sweep(), 1.5, 0.5).comparison();
+    assertEquals("[\"least-load\",\"lmetric\"]", c.get("baselines").toString());
+    JsonNode by = c.get("by_global_ratio");
+    assertEquals(3, by.size());
+    assertEquals(0.0, by.get(0).get("global_ratio").asDouble());
+    assertEquals(100.0, by.get(0).get("smetric_tps_within_slo").asDouble());
+    assertEquals("lmetric", by.get(0).get("best_baseline").asText());
+    assertEquals(120.0, by.get(0).get("best_baseline_tps_within_slo").asDouble());
+    assertEquals(100.0 / 120 - 1, by.get(0).get("gain").asDouble(), 1e-12);
+    assertEquals("least-load", by.get(1).get("best_baseline").asText());
+    assertEquals(0.01, by.get(1).get("gain").asDouble(), 1e-12);
+    assertEquals(0.25, by.get(2).get("gain").asDouble(), 1e-12);
+  }
+
+  @Test
+  void comparison_handMadeSweep_summaryValues() {
+    ObjectNode c = new SweepSummary(sweep(), 1.5, 0.5).comparison();
+    // best over g > 0: max(0.01, 0.25) = 0.25 at g = 0.8
+    assertEquals(0.25, c.get("smetric_best_gain_with_global_tier").get("value").asDouble(), 1e-12);
+    assertEquals(0.8, c.get("smetric_best_gain_with_global_tier").get("global_ratio").asDouble());
+    assertEquals(100.0 / 120 - 1, c.get("smetric_gain_without_global_tier").get("value").asDouble(), 1e-12);
+    // 0.4 gains only 0.01 < 0.02, so the smallest ratio with a gain is 0.8
+    assertEquals(0.8, c.get("min_global_ratio_for_gain").get("value").asDouble());
+    assertEquals(0.02, c.get("min_global_ratio_for_gain").get("threshold").asDouble());
+  }
+
+  @Test
+  void comparison_noGlobalTierInSweep_withTierNotApplicable() {
+    List<RunResult> r = new ArrayList<>();
+    r.add(run("smetric", 0, 1, 1.5, 0.5, 80));
+    r.add(run("session-hash", 0, 1, NAN, NAN, 100));
+    ObjectNode c = new SweepSummary(r, 1.5, 0.5).comparison();
+    // session-hash is a baseline; gain at g = 0: 80 / 100 - 1 = -0.2
+    assertEquals("[\"session-hash\"]", c.get("baselines").toString());
+    assertEquals(-0.2, c.get("smetric_gain_without_global_tier").get("value").asDouble(), 1e-12);
+    assertTrue(c.get("smetric_best_gain_with_global_tier").get("value").isNull());
+    assertTrue(c.get("smetric_best_gain_with_global_tier").has("not_applicable"));
+    assertTrue(c.get("min_global_ratio_for_gain").get("value").isNull());
+  }
+
+  @Test
+  void comparison_smetricFamilyVariantsAreNotBaselines() {
+    List<RunResult> r = new ArrayList<>();
+    r.add(run("smetric", 0.4, 1, 1.5, 0.5, 100));
+    r.add(run("smetric-basic", 0.4, 1, NAN, NAN, 500));
+    r.add(run("least-load", 0.4, 1, NAN, NAN, 50));
+    ObjectNode c = new SweepSummary(r, 1.5, 0.5).comparison();
+    assertEquals("[\"least-load\"]", c.get("baselines").toString());
+    // 100 / 50 - 1 = 1.0
+    assertEquals(1.0, c.get("smetric_best_gain_with_global_tier").get("value").asDouble(), 1e-12);
+    assertEquals(0.4, c.get("min_global_ratio_for_gain").get("value").asDouble());
+  }
+
+  @Test
+  void comparison_withoutSmetric_everyValueNullWithReason() {
+    List<RunResult> r = List.of(run("least-load", 0, 1, NAN, NAN, 50));
+    ObjectNode c = new SweepSummary(r, 1.5, 0.5).comparison();
+    assertEquals(0, c.get("by_global_ratio").size());
+    for (String k : List.of("smetric_best_gain_with_global_tier", "smetric_gain_without_global_tier")) {
+      assertTrue(c.get(k).get("value").isNull(), k);
+      assertTrue(c.get(k).get("not_applicable").asText().contains("smetric was not simulated"), k);
+    }
+  }
+
+  @Test
+  void ablation_headlinePerVariantAndRatio() {
+    List<RunResult> r = new ArrayList<>();
+    r.add(run("smetric", 0, 1, 1.5, 0.5, 10));
+    r.add(run("smetric", 0, 2, 1.5, 0.5, 12)); // headline 12
+    r.add(run("smetric-basic", 0, 1, NAN, NAN, 20));
+    r.add(run("smetric-overload-only", 0, 1, 1.5, NAN, 7));
+    r.add(run("smetric-eviction-only", 0, 1, NAN, 0.5, 19));
+    r.add(run("smetric-eviction-only", 0, 1, NAN, 0.25, 99)); // not at the default HIT_RATIO
+    JsonNode a = new SweepSummary(r, 1.5, 0.5).ablation();
+    JsonNode t = a.get("by_global_ratio").get(0).get("headline_tps_within_slo");
+    assertEquals(12.0, t.get("smetric").asDouble());
+    assertEquals(20.0, t.get("smetric-basic").asDouble());
+    assertEquals(7.0, t.get("smetric-overload-only").asDouble());
+    assertEquals(19.0, t.get("smetric-eviction-only").asDouble());
+  }
+
+  @Test
+  void sensitivity_onlyWhenAThresholdWasSwept_andOtherAtDefault() {
+    assertNull(new SweepSummary(List.of(run("smetric", 0, 1, 1.5, 0.5, 1)), 1.5, 0.5).sensitivity());
+    List<RunResult> r = new ArrayList<>();
+    r.add(run("smetric", 0, 1, 1.5, 0.5, 10));
+    r.add(run("smetric", 0, 1, 3.0, 0.5, 30));
+    r.add(run("smetric", 0, 1, 3.0, 0.25, 99)); // both off-default: in neither list
+    JsonNode s = new SweepSummary(r, 1.5, 0.5).sensitivity();
+    assertEquals(2, s.get("overload").size());
+    assertEquals(30.0, s.get("overload").get(1).get("headline_tps_within_slo").asDouble());
+    // HIT_RATIO took two values (0.5, 0.25) but only at O = 1.5 is the other threshold default
+    assertEquals(1, s.get("hit_ratio").size());
+    assertEquals(0.5, s.get("hit_ratio").get(0).get("hit_ratio").asDouble());
+  }
+
+  @Test
+  void stickiness_rangeOverRunsAtDefaults() {
+    JsonNode st = new SweepSummary(sweep(), 1.5, 0.5).stickiness();
+    JsonNode ll = null;
+    for (JsonNode n : st) if (n.get("policy").asText().equals("least-load")) ll = n;
+    assertEquals(0.03, ll.get("min").asDouble());
+    assertEquals(0.04, ll.get("max").asDouble());
+    assertEquals(3, ll.get("at_headline").size());
+    assertFalse(ll.get("at_headline").get(0).get("stickiness").isNull());
+  }
+}
