@@ -27,7 +27,6 @@ import io.smetric.audit.model.Canonical;
 import io.smetric.audit.replay.ReplayJob;
 import io.smetric.audit.replay.ReplaySettings;
 import io.smetric.audit.replay.policy.Policies;
-import io.smetric.audit.replay.trace.ReplayTrace;
 import io.smetric.audit.replay.trace.TraceLoader;
 import io.smetric.audit.report.AuditReport;
 import io.smetric.audit.report.verdict.AuditCriteria;
@@ -82,13 +81,6 @@ public final class AuditCommand implements Callable<Integer> {
   public static final String REPLAY = "replay";
   public static final String PROVENANCE = "provenance.json";
 
-  /** The replay sweep an audit runs unless told otherwise: the policies people run today. */
-  static final List<String> DEFAULT_POLICIES = List.of("smetric", "least-load", "round-robin", "cache-affinity",
-      "lmetric", "dynamo-kv", "llm-d", "sglang-cache-aware", "session-hash");
-  /** The paper's global/local capacity ratios (Figure 16). */
-  static final List<Double> DEFAULT_GLOBAL_RATIOS = List.of(0.0, 0.4, 0.8, 1.6, 3.2);
-  static final List<Double> DEFAULT_RATES = List.of(1.0, 2.0, 4.0);
-
   @Spec CommandSpec spec;
   @Mixin SparkOptions sparkOptions;
 
@@ -141,14 +133,16 @@ public final class AuditCommand implements Callable<Integer> {
   @Option(names = "--no-replay", description = "Skip the policy replay (the verdict is then inconclusive on the replay criteria).")
   boolean noReplay;
 
-  @Option(names = "--policies", split = ",", description = "Replay policies (default: ${DEFAULT-VALUE}).")
-  List<String> policies = new ArrayList<>(DEFAULT_POLICIES);
+  @Option(names = "--policies", split = ",", description = {"Replay these policies instead of the audit sweep's (must include smetric).",
+      "Default: the audit sweep (docs/replay.md): 9 production policies, SMetric's guard ablation and threshold",
+      "sensitivity at global ratios 0,0.4,0.8,1.6,3.2 and five offered rates derived from the trace."})
+  List<String> policies;
 
-  @Option(names = "--global-ratio", split = ",", description = "Replay global/local capacity ratios (default: ${DEFAULT-VALUE}).")
-  List<Double> globalRatios = new ArrayList<>(DEFAULT_GLOBAL_RATIOS);
+  @Option(names = "--global-ratio", split = ",", description = "Replay global/local capacity ratios instead of the audit sweep's.")
+  List<Double> globalRatios;
 
-  @Option(names = "--rate-scale", split = ",", description = "Replay offered-rate multipliers (default: ${DEFAULT-VALUE}).")
-  List<Double> rates = new ArrayList<>(DEFAULT_RATES);
+  @Option(names = "--rate-scale", split = ",", description = "Replay offered-rate multipliers instead of the audit sweep's.")
+  List<Double> rates;
 
   @Option(names = "--replay-config", paramLabel = "FILE", description = "JSON/YAML overriding replay settings (see `replay --help`).")
   java.nio.file.Path replayConfig;
@@ -270,14 +264,14 @@ public final class AuditCommand implements Callable<Integer> {
       throw new UsageException("--infer-sessions must be auto, always or never, got '" + inferSessions + "'");
     }
     if (saltFile != null && saltEnv != null) throw new UsageException("give --salt-file or --salt-env, not both");
-    for (String p : policies) {
+    for (String p : policies == null ? List.<String>of() : policies) {
       try {
         Policies.byName(p);
       } catch (IllegalArgumentException e) {
         throw new UsageException("--policies: " + e.getMessage());
       }
     }
-    if (!noReplay && !policies.contains("smetric")) {
+    if (!noReplay && policies != null && !policies.contains("smetric")) {
       throw new UsageException("--policies must include smetric: the verdict compares it with the baselines");
     }
     LogFormat.parse(logFormat);
@@ -314,18 +308,27 @@ public final class AuditCommand implements Callable<Integer> {
     if (profile != null) s.profile = ReplaySettings.loadProfile(profile);
     s.instances = instances;
     s.validate();
-    ReplayTrace trace = TraceLoader.load(spark, canonical, false);
-    progress.note(String.format(Locale.ROOT, "trace loaded: %d requests, %d sessions, %d segments", trace.n, trace.sessions,
-        trace.segments));
-    List<Policies> pol = policies.stream().map(Policies::byName).toList();
-    List<String> unmet = Policies.SMETRIC.unmet(trace);
+    var loaded = TraceLoader.load(spark, canonical, false);
+    List<String> unmet = Policies.SMETRIC.unmet(loaded);
     if (!unmet.isEmpty()) {
       progress.note("skipped: SMetric cannot run on this trace: " + String.join("; ", unmet));
       return;
     }
+    boolean custom = policies != null || globalRatios != null || rates != null;
+    // the audit sweep unless the user chose axes; an axis left out keeps the reference settings' value
+    ReplayJob job = custom
+        ? new ReplayJob(spark, loaded, s)
+            .policies((policies != null ? policies : List.of("smetric", "least-load", "cache-affinity", "lmetric", "dynamo-kv"))
+                .stream().map(Policies::byName).toList())
+            .globalRatios(globalRatios != null ? globalRatios : List.of(0.0, 0.4, 0.8, 1.6, 3.2))
+            .rates(rates != null ? rates : List.of(s.rateScale))
+        : ReplayJob.auditPlan(spark, loaded, s);
+    loaded = null; // the job drops the trace once the sweep's tasks can read it from storage
+    ReplayJob.TraceSummary ts = job.traceSummary();
+    progress.note(String.format(Locale.ROOT, "trace loaded: %d requests, %d sessions, %d segments%s", ts.requests(),
+        ts.sessions(), ts.segments(), custom ? "" : "; running the audit sweep"));
     try (OutputDir rd = OutputDir.open(replayOut, false, spark.sparkContext().hadoopConfiguration())) {
-      ReplayJob.Result r = new ReplayJob(spark, trace, s).policies(pol).globalRatios(globalRatios).rates(rates)
-          .traceLabel(label).execute(rd);
+      ReplayJob.Result r = job.traceLabel(label).execute(rd);
       rd.commit();
       for (String sk : r.skipped()) progress.note("skipped " + sk);
       progress.done(String.format(Locale.ROOT, "%d simulations in %.1f s", r.runs(), r.wallSeconds()));
@@ -375,12 +378,10 @@ public final class AuditCommand implements Callable<Integer> {
     par.put("interval_threshold_s", intervalThreshold);
     par.put("replay", !noReplay);
     if (!noReplay) {
-      ArrayNode pa = par.putArray("policies");
-      policies.forEach(pa::add);
-      ArrayNode ga = par.putArray("global_ratios");
-      globalRatios.forEach(ga::add);
-      ArrayNode ra = par.putArray("rate_scales");
-      rates.forEach(ra::add);
+      par.put("replay_sweep", policies == null && globalRatios == null && rates == null ? "audit" : "custom");
+      if (policies != null) policies.forEach(par.putArray("policies")::add);
+      if (globalRatios != null) globalRatios.forEach(par.putArray("global_ratios")::add);
+      if (rates != null) rates.forEach(par.putArray("rate_scales")::add);
       if (replayConfig != null) par.put("replay_config", replayConfig.toString());
       if (profile != null) par.put("profile", profile.toString());
     }
