@@ -107,10 +107,21 @@ public final class ReuseJob {
   private final SparkSession spark;
   private final Dataset<Row> trace;
   private int templateMinSessions = 3;
+  private boolean sessionShuffle = true;
 
   public ReuseJob(SparkSession spark, Dataset<Row> trace) {
     this.spark = spark;
     this.trace = trace;
+  }
+
+  /**
+   * Whether pass 0 ({@link SessionShuffle}) first gathers each session on one partition (default on;
+   * pointless for a trace without sessions, where every request is its own session and the input's
+   * time ranges are the better fragments).
+   */
+  public ReuseJob sessionShuffle(boolean on) {
+    this.sessionShuffle = on;
+    return this;
   }
 
   public ReuseJob templateMinSessions(int k) {
@@ -121,7 +132,7 @@ public final class ReuseJob {
 
   /** Aggregates (kind, src, key, tokens, blocks) persisted; the caller unpersists. Plus pass counters. */
   public record Result(Dataset<Row> aggregates, long pairRecords, long multiFragmentBlocks, long templateBlocks,
-      long runRecords, long distinctBlocks) {}
+      long runRecords, long distinctBlocks, long sessionShuffleIds) {}
 
   public Result execute() {
     spark.sparkContext().setJobGroup(JOB_GROUP, "ideal prefix reuse, sources and intervals", false);
@@ -141,6 +152,11 @@ public final class ReuseJob {
         col(Canonical.BLOCKS), col(Canonical.SEQ));
     // One RDD object for passes 1 and 3: the same partitions, recomputed deterministically.
     JavaRDD<InternalRow> input = selected.queryExecution().toRdd().toJavaRDD();
+    LongAccumulator shipped = spark.sparkContext().longAccumulator("reuse.pass0ShippedIds");
+    if (sessionShuffle) {
+      int parts = Math.max(input.getNumPartitions(), spark.sparkContext().defaultParallelism());
+      input = SessionShuffle.bySession(input, parts, shipped);
+    }
     int nParts = input.getNumPartitions();
 
     LongAccumulator runs = spark.sparkContext().longAccumulator("reuse.runRecords");
@@ -201,7 +217,8 @@ public final class ReuseJob {
           .groupBy(KIND, SRC, KEY).agg(sum(TOKENS).as(TOKENS), sum(BLOCKS).as(BLOCKS))
           .persist(StorageLevel.MEMORY_AND_DISK());
       aggs.count();
-      return new Result(aggs, pairs, multiBlocks, tmplBlocks, runs.value(), distinct);
+      return new Result(aggs, pairs, multiBlocks, tmplBlocks, runs.value(), distinct,
+          sessionShuffle ? shipped.value() : -1);
     } finally {
       r3ds.unpersist(false);
       perBlock.unpersist(false);
@@ -242,13 +259,13 @@ public final class ReuseJob {
   private static final int I_SESSION = 0, I_REQUEST = 1, I_TURN = 2, I_PARENT = 3, I_TRIGGER = 4, I_ARRIVAL = 5,
       I_INPUT = 6, I_BSIZE = 7, I_BLOCKS = 8, I_SEQ = 9;
 
-  private static long sessionKey(InternalRow r) {
+  static long sessionKey(InternalRow r) {
     return r.isNullAt(I_SESSION) ? Hashing.lonelyRequest(r.getUTF8String(I_REQUEST).getBytes())
         : Hashing.session(r.getUTF8String(I_SESSION).getBytes());
   }
 
   /** Blocks analyses use: the first min(count, ceil(input / B)) (section 1, "Tokens of a block"). */
-  private static int usedBlocks(InternalRow r) {
+  static int usedBlocks(InternalRow r) {
     if (r.isNullAt(I_BLOCKS) || r.isNullAt(I_BSIZE)) return 0;
     int b = r.getInt(I_BSIZE);
     if (b <= 0) return 0;
