@@ -1,12 +1,8 @@
 package io.smetric.audit.characterize;
 
 import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.bit_or;
 import static org.apache.spark.sql.functions.floor;
-import static org.apache.spark.sql.functions.pmod;
-import static org.apache.spark.sql.functions.pow;
 import static org.apache.spark.sql.functions.count;
-import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.max;
 import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.when;
@@ -25,9 +21,7 @@ import java.util.Set;
 import java.util.List;
 import org.apache.spark.Partitioner;
 import org.apache.spark.TaskContext;
-import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
@@ -89,11 +83,6 @@ public final class ReuseJob {
   /** Source slot of minute/turn rows holding all blocks the requests use (hit or not). */
   public static final int SRC_ALL_BLOCKS = 3;
   private static final int KIND_RUN = 0;
-
-  private static final StructType R1 = new StructType()
-      .add("c", DataTypes.LongType, false).add("pid", DataTypes.IntegerType, false)
-      .add("cnt", DataTypes.LongType, false).add("multi", DataTypes.BooleanType, false)
-      .add("roots", DataTypes.LongType, false);
 
   /** Runs (kind 0) and aggregates (kinds 1-3) share one schema so that one pass emits both. */
   private static final StructType R3 = new StructType()
@@ -162,46 +151,27 @@ public final class ReuseJob {
     LongAccumulator runs = spark.sparkContext().longAccumulator("reuse.runRecords");
     CollectionAccumulator<Integer> unsorted = spark.sparkContext().collectionAccumulator("reuse.unsortedPartitions");
 
-    // Pass 1: per (partition, block) counts, map side.
-    JavaRDD<Row> r1 = input.mapPartitionsWithIndex((pid, it) -> pass1(pid, it, unsorted), true);
-    Dataset<Row> r1ds = spark.createDataFrame(r1, R1);
-
-    // Pass 2: per block, a plain hash aggregate (fixed-width columns only: the partitions holding a
-    // block are a bit mask, 63 partitions per column so that 2^bit fits a long); for multi-fragment blocks,
-    // (partition, block, count, template) go back to those partitions.
-    int maskCols = (nParts + 62) / 63;
-    List<Column> blockAggs = new ArrayList<>(List.of(sum("cnt").as("cnt"), count(lit(1)).as("nrec"),
-        max(col("multi").cast("int")).as("multi"), sum("roots").as("roots")));
-    for (int g = 0; g < maskCols; g++) {
-      blockAggs.add(bit_or(when(floor(col("pid").divide(63)).equalTo(g), pow(lit(2.0), pmod(col("pid"), lit(63))).cast("long"))
-          .otherwise(lit(0L))).as("m" + g));
-    }
-    Column isMulti = col("nrec").gt(1).or(col("multi").equalTo(1));
-    Dataset<Row> perBlock = r1ds.groupBy("c").agg(blockAggs.get(0), blockAggs.subList(1, blockAggs.size()).toArray(new Column[0]))
-        .persist(StorageLevel.MEMORY_AND_DISK());
-    Row counts = perBlock.agg(count(lit(1)), sum("nrec"), sum(when(isMulti, 1).otherwise(0)),
-        sum(when(isMulti.and(col("roots").geq(templateMinSessions)), 1).otherwise(0))).first();
-    long distinct = counts.getLong(0);
-    long pairs = counts.isNullAt(1) ? 0 : counts.getLong(1);
-    long multiBlocks = counts.isNullAt(2) ? 0 : counts.getLong(2);
-    long tmplBlocks = counts.isNullAt(3) ? 0 : counts.getLong(3);
+    // Pass 1: per (partition, block) counts, map side, packed per block bucket.
+    // Pass 2: per bucket, sums in primitive maps; (block, count, template) of multi-fragment blocks
+    // go back to the partitions that hold them (BlockTable).
+    LongAccumulator distinctAcc = spark.sparkContext().longAccumulator("reuse.distinctBlocks");
+    LongAccumulator pairsAcc = spark.sparkContext().longAccumulator("reuse.partitionBlockPairs");
+    LongAccumulator multiAcc = spark.sparkContext().longAccumulator("reuse.multiFragmentBlocks");
+    LongAccumulator tmplAcc = spark.sparkContext().longAccumulator("reuse.templateBlocks");
     final int k = templateMinSessions;
-    JavaRDD<long[]> info = perBlock.filter(isMulti).javaRDD()
-        .flatMapToPair(r -> {
-          List<Tuple2<Integer, long[]>> o = new ArrayList<>();
-          long[] v = {r.getLong(0), r.getLong(1), r.getLong(4) >= k ? 1 : 0};
-          for (int g = 0; g < maskCols; g++) {
-            long m = r.getLong(5 + g);
-            while (m != 0) {
-              int bit = Long.numberOfTrailingZeros(m);
-              o.add(new Tuple2<>(g * 63 + bit, v));
-              m &= m - 1;
-            }
-          }
-          return o.iterator();
-        })
+    final int buckets = nParts;
+    final int parts = nParts;
+    JavaRDD<byte[]> info = input.mapPartitionsWithIndex((pid, it) -> pass1(pid, it, unsorted, buckets), true)
+        .mapToPair(x -> x)
+        .partitionBy(new IdentityPartitioner(buckets))
+        .values()
+        .mapPartitions(it -> BlockTable.aggregate(it, parts, k, distinctAcc, pairsAcc, multiAcc, tmplAcc))
+        .mapToPair(x -> x)
         .partitionBy(new IdentityPartitioner(nParts))
         .values();
+    // pass 3 needs the unsorted partitions of pass 1: run passes 1 and 2 now (their output is
+    // shuffle files, read once by pass 3)
+    info.count();
     Set<Integer> unsortedPids = new HashSet<>(unsorted.value());
 
     // Pass 3: local hits + run records.
@@ -217,11 +187,10 @@ public final class ReuseJob {
           .groupBy(KIND, SRC, KEY).agg(sum(TOKENS).as(TOKENS), sum(BLOCKS).as(BLOCKS))
           .persist(StorageLevel.MEMORY_AND_DISK());
       aggs.count();
-      return new Result(aggs, pairs, multiBlocks, tmplBlocks, runs.value(), distinct,
+      return new Result(aggs, pairsAcc.value(), multiAcc.value(), tmplAcc.value(), runs.value(), distinctAcc.value(),
           sessionShuffle ? shipped.value() : -1);
     } finally {
       r3ds.unpersist(false);
-      perBlock.unpersist(false);
     }
   }
 
@@ -308,7 +277,8 @@ public final class ReuseJob {
    * and the blocks that arrive (positions >= L of this one) are hashed. Counts are
    * order-independent, so this pass needs no sorting.
    */
-  static Iterator<Row> pass1(int pid, Iterator<InternalRow> it, CollectionAccumulator<Integer> unsorted) {
+  static Iterator<Tuple2<Integer, byte[]>> pass1(int pid, Iterator<InternalRow> it, CollectionAccumulator<Integer> unsorted,
+      int buckets) {
     Long2LongOpenHashMap cnt = new Long2LongOpenHashMap();
     Long2LongOpenHashMap sess = new Long2LongOpenHashMap();
     LongOpenHashSet multi = new LongOpenHashSet();
@@ -357,21 +327,14 @@ public final class ReuseJob {
     }
     if (!sorted) unsorted.add(pid);
     chains.clear();
-    // rows are made lazily from the map: a partition's distinct blocks are never held as Rows
+    BlockTable.Out out = new BlockTable.Out(pid, buckets);
     var entries = cnt.long2LongEntrySet().fastIterator();
-    return new Iterator<Row>() {
-      @Override
-      public boolean hasNext() {
-        return entries.hasNext();
-      }
-
-      @Override
-      public Row next() {
-        Long2LongOpenHashMap.Entry e = entries.next();
-        long c = e.getLongKey();
-        return RowFactory.create(c, pid, e.getLongValue(), multi.contains(c), roots.get(c));
-      }
-    };
+    while (entries.hasNext()) {
+      Long2LongOpenHashMap.Entry e = entries.next();
+      long c = e.getLongKey();
+      out.add(c, e.getLongValue(), roots.get(c), multi.contains(c));
+    }
+    return out.blocks();
   }
 
   private static final int NSRC = 3;
@@ -452,7 +415,7 @@ public final class ReuseJob {
    * never straddles L: equal counts across L would force the same next block). Only blocks from
    * L on are hashed.
    */
-  static Iterator<Row> pass3(Iterator<InternalRow> rows, Iterator<long[]> info, LongAccumulator runs,
+  static Iterator<Row> pass3(Iterator<InternalRow> rows, Iterator<byte[]> info, LongAccumulator runs,
       Set<Integer> unsortedPids) {
     Iterator<InternalRow> in = rows;
     if (unsortedPids.contains(TaskContext.getPartitionId())) {
@@ -469,9 +432,12 @@ public final class ReuseJob {
     multiCnt.defaultReturnValue(-1);
     LongOpenHashSet tmpl = new LongOpenHashSet();
     while (info.hasNext()) {
-      long[] x = info.next();
-      multiCnt.put(x[0], x[1]);
-      if (x[2] != 0) tmpl.add(x[0]);
+      BlockTable.Reader x = new BlockTable.Reader(info.next());
+      while (x.more()) {
+        long c = x.fixed();
+        multiCnt.put(c, x.var());
+        if (x.var() != 0) tmpl.add(c);
+      }
     }
     // single-fragment block -> (request index in its session's chain << 32 | position) of its latest touch
     Long2LongOpenHashMap touched = new Long2LongOpenHashMap();
