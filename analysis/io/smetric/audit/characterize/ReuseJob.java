@@ -135,12 +135,8 @@ public final class ReuseJob {
   private Result run() {
     // Input order is kept: ingest writes (arrival_s, seq) order, and pass 1 records which
     // partitions are not sorted so that pass 3 sorts only those (in memory, one partition).
-    Dataset<Row> selected = trace.select(
-        col(Canonical.SESSION_ID), col(Canonical.REQUEST_ID), col(Canonical.TURN), col(Canonical.PARENT_ID),
-        col(Canonical.TRIGGER), col(Canonical.ARRIVAL_S), col(Canonical.INPUT_TOKENS), col(Canonical.BLOCK_SIZE),
-        col(Canonical.BLOCKS), col(Canonical.SEQ));
     // One RDD object for passes 1 and 3: the same partitions, recomputed deterministically.
-    JavaRDD<InternalRow> input = selected.queryExecution().toRdd().toJavaRDD();
+    JavaRDD<InternalRow> input = selectInput(trace);
     LongAccumulator shipped = spark.sparkContext().longAccumulator("reuse.pass0ShippedIds");
     if (sessionShuffle) {
       int parts = Math.max(input.getNumPartitions(), spark.sparkContext().defaultParallelism());
@@ -192,6 +188,15 @@ public final class ReuseJob {
     } finally {
       r3ds.unpersist(false);
     }
+  }
+
+  /** The columns the passes read, in the layout of the I_* indices, as Spark's internal rows. */
+  static JavaRDD<InternalRow> selectInput(Dataset<Row> trace) {
+    Dataset<Row> selected = trace.select(
+        col(Canonical.SESSION_ID), col(Canonical.REQUEST_ID), col(Canonical.TURN), col(Canonical.PARENT_ID),
+        col(Canonical.TRIGGER), col(Canonical.ARRIVAL_S), col(Canonical.INPUT_TOKENS), col(Canonical.BLOCK_SIZE),
+        col(Canonical.BLOCKS), col(Canonical.SEQ));
+    return selected.queryExecution().toRdd().toJavaRDD();
   }
 
   /** Partition id -> the same partition id, for zipping pass-2 output with pass-3 input. */
