@@ -50,10 +50,13 @@ import scala.Tuple2;
  * subset of its prefix's), hence the same hits, sources and intervals, so one record per
  * (request, run) stands for the whole run.
  *
- * <ol>
+ * <ol start="0">
+ *   <li>traces with sessions: {@link SessionShuffle} moves each request to its session's partition
+ *       as a delta against the previous request of its session in the same input partition, so
+ *       that every session is one fragment;
  *   <li>per partition: occurrence count, fragment count and root turn-0 sessions per block
- *       (map side; shuffle = distinct (partition, block) pairs);
- *   <li>per block: global count, multi-fragment flag, template flag; sent back only for
+ *       (map side; shuffle = distinct (partition, block) pairs, packed by {@link BlockTable});
+ *   <li>per block bucket: global count, multi-fragment flag, template flag; sent back only for
  *       multi-fragment blocks to the partitions that hold them;
  *   <li>per partition again (zipped with that info): local hits of single-fragment blocks folded
  *       into small aggregates, one run record per (request, run of multi-fragment blocks);
