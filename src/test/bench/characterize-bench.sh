@@ -30,10 +30,16 @@ for t in $tools; do
   rm -f "$work/$t.time"
   echo "$(date -u +%FT%TZ) $t start, load $(cut -d' ' -f1-3 /proc/loadavg)" >> "$work/report.txt"
   case "$t" in
-    spark) /usr/bin/time -f "spark wall_s=%e peak_rss_kb=%M" -o "$work/spark.time" \
-      java @jvm.args -Xmx"$xmx" -cp "target/smetric-audit-0.1.0.jar:$(cat target/classpath.txt)" io.smetric.audit.cli.Main \
+    spark) rm -rf "$work/eventlog"; mkdir -p "$work/eventlog"
+      /usr/bin/time -f "spark wall_s=%e peak_rss_kb=%M" -o "$work/spark.time" \
+      java @jvm.args -Xmx"$xmx" -Dspark.eventLog.enabled=true -Dspark.eventLog.dir="$work/eventlog" \
+      -Dspark.eventLog.compress=false -Dspark.eventLog.rolling.enabled=false -cp "target/smetric-audit-0.1.0.jar:$(cat target/classpath.txt)" io.smetric.audit.cli.Main \
       analyze "$canon" --instances 32 --out "$work/spark-out" --overwrite --master "${SPARK_MASTER:-local[*]}" \
-      > "$work/spark.stdout" 2> "$work/spark.stderr" || echo "spark failed: see $work/spark.stderr" >> "$work/report.txt" ;;
+      > "$work/spark.stdout" 2> "$work/spark.stderr" || echo "spark failed: see $work/spark.stderr" >> "$work/report.txt"
+      # Spark's own metrics: stage times and shuffle volume (what the plan ships)
+      python3 src/test/bench/python/spark_stages.py "$work/eventlog" > "$work/spark-stages.txt" || true
+      python3 -c 'import json,sys; print("plan_counters", json.dumps(json.load(open(sys.argv[1]))["plan_counters"]))' \
+        "$work/spark-out/characterization.json" >> "$work/spark-stages.txt" 2>/dev/null || true ;;
     duckdb) /usr/bin/time -f "duckdb wall_s=%e peak_rss_kb=%M" -o "$work/duckdb.time" \
       "${limit[@]}" java -Xmx1g -cp "$cp_test" io.smetric.audit.bench.DuckDbCharacterize "$canon/trace" \
       > "$work/duckdb.json" 2> "$work/duckdb.stderr" || echo "duckdb stopped or failed (PEER_TIMEOUT=${PEER_TIMEOUT:-none})" >> "$work/report.txt" ;;
