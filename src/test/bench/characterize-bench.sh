@@ -5,6 +5,10 @@
 # that the three report the same headline numbers.
 # usage: src/test/bench/characterize-bench.sh CANONICAL_DIR NAME [SPARK_XMX] [PYTHON_INPUT]
 # PYTHON_INPUT: a generator smetric JSONL to give the Python peer directly (else a canonical export).
+# Environment: TOOLS (default "spark duckdb python": which ones to run; results of tools not run this
+# time are kept from an earlier run in the same folder and compared too, and the report says so),
+# PEER_TIMEOUT (seconds, default none: a peer still running then is stopped and reported as such),
+# SPARK_MASTER (default local[*]).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 canon="$1"; name="$2"; xmx="${3:-2g}"
@@ -18,20 +22,43 @@ cp_test="target/test-classes:target/classes:$(cat "$work/test-cp.txt")"
 # Python reads a JSONL export in (arrival_s, seq) order (not timed; same records as the Parquet).
 pyin="${4:-$work/trace.jsonl}"
 [[ -f "$pyin" ]] || java -Xmx2g -cp "$cp_test" io.smetric.audit.bench.DuckDbCharacterize --export "$canon/trace" "$work/trace.jsonl"
-echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$work/report.txt"
-/usr/bin/time -f "spark wall_s=%e peak_rss_kb=%M" -o "$work/spark.time" \
-  java @jvm.args -Xmx"$xmx" -cp "target/smetric-audit-0.1.0.jar:$(cat target/classpath.txt)" io.smetric.audit.cli.Main \
-  analyze "$canon" --instances 32 --out "$work/spark-out" --overwrite > "$work/spark.stdout" 2> "$work/spark.stderr"
-/usr/bin/time -f "duckdb wall_s=%e peak_rss_kb=%M" -o "$work/duckdb.time" \
-  java -Xmx1g -cp "$cp_test" io.smetric.audit.bench.DuckDbCharacterize "$canon/trace" > "$work/duckdb.json" 2> "$work/duckdb.stderr"
-/usr/bin/time -f "python wall_s=%e peak_rss_kb=%M" -o "$work/python.time" \
-  python3 src/test/bench/python/characterize.py "$pyin" > "$work/python.json"
+tools="${TOOLS:-spark duckdb python}"
+limit=()
+[[ -n "${PEER_TIMEOUT:-}" ]] && limit=(timeout "$PEER_TIMEOUT")
+echo "$(date -u +%FT%TZ) tools: $tools; load before: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$work/report.txt"
+for t in $tools; do
+  rm -f "$work/$t.time"
+  echo "$(date -u +%FT%TZ) $t start, load $(cut -d' ' -f1-3 /proc/loadavg)" >> "$work/report.txt"
+  case "$t" in
+    spark) rm -rf "$work/eventlog"; mkdir -p "$work/eventlog"
+      /usr/bin/time -f "spark wall_s=%e peak_rss_kb=%M" -o "$work/spark.time" \
+      java @jvm.args -Xmx"$xmx" -Dspark.eventLog.enabled=true -Dspark.eventLog.dir="$work/eventlog" \
+      -Dspark.eventLog.compress=false -Dspark.eventLog.rolling.enabled=false -cp "target/smetric-audit-0.1.0.jar:$(cat target/classpath.txt)" io.smetric.audit.cli.Main \
+      analyze "$canon" --instances 32 --out "$work/spark-out" --overwrite --master "${SPARK_MASTER:-local[*]}" \
+      > "$work/spark.stdout" 2> "$work/spark.stderr" || echo "spark failed: see $work/spark.stderr" >> "$work/report.txt"
+      # Spark's own metrics: stage times and shuffle volume (what the plan ships)
+      python3 src/test/bench/python/spark_stages.py "$work/eventlog" > "$work/spark-stages.txt" || true
+      python3 -c 'import json,sys; print("plan_counters", json.dumps(json.load(open(sys.argv[1]))["plan_counters"]))' \
+        "$work/spark-out/characterization.json" >> "$work/spark-stages.txt" 2>/dev/null || true ;;
+    duckdb) /usr/bin/time -f "duckdb wall_s=%e peak_rss_kb=%M" -o "$work/duckdb.time" \
+      "${limit[@]}" java -Xmx1g -cp "$cp_test" io.smetric.audit.bench.DuckDbCharacterize "$canon/trace" \
+      > "$work/duckdb.json" 2> "$work/duckdb.stderr" || echo "duckdb stopped or failed (PEER_TIMEOUT=${PEER_TIMEOUT:-none})" >> "$work/report.txt" ;;
+    python) /usr/bin/time -f "python wall_s=%e peak_rss_kb=%M" -o "$work/python.time" \
+      "${limit[@]}" python3 src/test/bench/python/characterize.py "$pyin" \
+      > "$work/python.json" || echo "python stopped or failed (PEER_TIMEOUT=${PEER_TIMEOUT:-none})" >> "$work/report.txt" ;;
+  esac
+  echo "$(date -u +%FT%TZ) $t end, load $(cut -d' ' -f1-3 /proc/loadavg)" >> "$work/report.txt"
+  cat "$work/$t.time" >> "$work/report.txt" 2>/dev/null || true
+done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$work/report.txt"
-cat "$work/spark.time" "$work/duckdb.time" "$work/python.time" | tee -a "$work/report.txt"
+cat "$work"/*.time 2>/dev/null || true
 python3 - "$work" <<'PY' | tee -a "$work/report.txt"
 import json, sys
 w = sys.argv[1]
-ch = json.load(open(w + "/spark-out/characterization.json"))
+try:
+    ch = json.load(open(w + "/spark-out/characterization.json"))
+except OSError:
+    print("spark: no result"); sys.exit(0)
 def val(*p):
     x = ch
     for k in p: x = x[k]
@@ -44,7 +71,13 @@ spark = {"reuse_token_weighted": val("reuse", "token_weighted"),
          "interval_share_within_threshold": val("reuse_interval", "all", "share_within_threshold"),
          "top_25pct_session_token_share": (ch["sessions"].get("token_skew") or {}).get("top_25pct_share", {}).get("value")}
 spark = {k: v for k, v in spark.items() if v is not None}
-duck = json.load(open(w + "/duckdb.json")); py = json.load(open(w + "/python.json"))
+def peer(n):
+    try:
+        return json.load(open(w + "/" + n + ".json"))
+    except (OSError, ValueError):
+        print("%s: no result" % n)
+        return {}
+duck = peer("duckdb"); py = peer("python")
 ok = True
 for k in sorted(spark):
     d, p = duck.get(k), py.get(k)

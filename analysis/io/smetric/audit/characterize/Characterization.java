@@ -142,7 +142,8 @@ public final class Characterization {
     long usedBlocks = 0;
     Dataset<Row> intervalRows = null;
     if (!blockSizes.isEmpty()) {
-      reuse = new ReuseJob(spark, input.trace()).templateMinSessions(opt.templateMinSessions()).execute();
+      reuse = new ReuseJob(spark, input.trace()).templateMinSessions(opt.templateMinSessions())
+          .sessionShuffle(hasSessions).execute();
       persisted.add(reuse.aggregates());
       spark.sparkContext().setJobGroup(JOB_GROUP, "characterization: assembling", false);
       for (Row r : reuse.aggregates().filter(col(ReuseJob.KIND).notEqual(ReuseJob.KIND_INTERVAL)).collectAsList()) {
@@ -214,6 +215,13 @@ public final class Characterization {
 
     if (reuse != null) {
       ObjectNode passes = json.putObject("plan_counters");
+      if (reuse.sessionShuffleIds() >= 0) {
+        passes.put("session_shuffle", "requests moved to their session's partition, as deltas");
+        passes.put("session_shuffle_ids", reuse.sessionShuffleIds());
+      } else {
+        passes.put("session_shuffle", "not run: trace has no sessions (input partitions are the fragments)");
+        passes.putNull("session_shuffle_ids");
+      }
       passes.put("distinct_blocks", reuse.distinctBlocks());
       passes.put("partition_block_pairs", reuse.pairRecords());
       passes.put("multi_fragment_blocks", reuse.multiFragmentBlocks());

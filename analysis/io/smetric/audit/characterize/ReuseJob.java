@@ -1,12 +1,8 @@
 package io.smetric.audit.characterize;
 
 import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.bit_or;
 import static org.apache.spark.sql.functions.floor;
-import static org.apache.spark.sql.functions.pmod;
-import static org.apache.spark.sql.functions.pow;
 import static org.apache.spark.sql.functions.count;
-import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.max;
 import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.when;
@@ -25,9 +21,7 @@ import java.util.Set;
 import java.util.List;
 import org.apache.spark.Partitioner;
 import org.apache.spark.TaskContext;
-import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
@@ -56,10 +50,13 @@ import scala.Tuple2;
  * subset of its prefix's), hence the same hits, sources and intervals, so one record per
  * (request, run) stands for the whole run.
  *
- * <ol>
+ * <ol start="0">
+ *   <li>traces with sessions: {@link SessionShuffle} moves each request to its session's partition
+ *       as a delta against the previous request of its session in the same input partition, so
+ *       that every session is one fragment;
  *   <li>per partition: occurrence count, fragment count and root turn-0 sessions per block
- *       (map side; shuffle = distinct (partition, block) pairs);
- *   <li>per block: global count, multi-fragment flag, template flag; sent back only for
+ *       (map side; shuffle = distinct (partition, block) pairs, packed by {@link BlockTable});
+ *   <li>per block bucket: global count, multi-fragment flag, template flag; sent back only for
  *       multi-fragment blocks to the partitions that hold them;
  *   <li>per partition again (zipped with that info): local hits of single-fragment blocks folded
  *       into small aggregates, one run record per (request, run of multi-fragment blocks);
@@ -90,11 +87,6 @@ public final class ReuseJob {
   public static final int SRC_ALL_BLOCKS = 3;
   private static final int KIND_RUN = 0;
 
-  private static final StructType R1 = new StructType()
-      .add("c", DataTypes.LongType, false).add("pid", DataTypes.IntegerType, false)
-      .add("cnt", DataTypes.LongType, false).add("multi", DataTypes.BooleanType, false)
-      .add("roots", DataTypes.LongType, false);
-
   /** Runs (kind 0) and aggregates (kinds 1-3) share one schema so that one pass emits both. */
   private static final StructType R3 = new StructType()
       .add(KIND, DataTypes.IntegerType, false).add("c", DataTypes.LongType, false)
@@ -107,10 +99,21 @@ public final class ReuseJob {
   private final SparkSession spark;
   private final Dataset<Row> trace;
   private int templateMinSessions = 3;
+  private boolean sessionShuffle = true;
 
   public ReuseJob(SparkSession spark, Dataset<Row> trace) {
     this.spark = spark;
     this.trace = trace;
+  }
+
+  /**
+   * Whether pass 0 ({@link SessionShuffle}) first gathers each session on one partition (default on;
+   * pointless for a trace without sessions, where every request is its own session and the input's
+   * time ranges are the better fragments).
+   */
+  public ReuseJob sessionShuffle(boolean on) {
+    this.sessionShuffle = on;
+    return this;
   }
 
   public ReuseJob templateMinSessions(int k) {
@@ -121,7 +124,7 @@ public final class ReuseJob {
 
   /** Aggregates (kind, src, key, tokens, blocks) persisted; the caller unpersists. Plus pass counters. */
   public record Result(Dataset<Row> aggregates, long pairRecords, long multiFragmentBlocks, long templateBlocks,
-      long runRecords, long distinctBlocks) {}
+      long runRecords, long distinctBlocks, long sessionShuffleIds) {}
 
   public Result execute() {
     spark.sparkContext().setJobGroup(JOB_GROUP, "ideal prefix reuse, sources and intervals", false);
@@ -135,57 +138,39 @@ public final class ReuseJob {
   private Result run() {
     // Input order is kept: ingest writes (arrival_s, seq) order, and pass 1 records which
     // partitions are not sorted so that pass 3 sorts only those (in memory, one partition).
-    Dataset<Row> selected = trace.select(
-        col(Canonical.SESSION_ID), col(Canonical.REQUEST_ID), col(Canonical.TURN), col(Canonical.PARENT_ID),
-        col(Canonical.TRIGGER), col(Canonical.ARRIVAL_S), col(Canonical.INPUT_TOKENS), col(Canonical.BLOCK_SIZE),
-        col(Canonical.BLOCKS), col(Canonical.SEQ));
     // One RDD object for passes 1 and 3: the same partitions, recomputed deterministically.
-    JavaRDD<InternalRow> input = selected.queryExecution().toRdd().toJavaRDD();
+    JavaRDD<InternalRow> input = selectInput(trace);
+    LongAccumulator shipped = spark.sparkContext().longAccumulator("reuse.pass0ShippedIds");
+    if (sessionShuffle) {
+      int parts = Math.max(input.getNumPartitions(), spark.sparkContext().defaultParallelism());
+      input = SessionShuffle.bySession(input, parts, shipped);
+    }
     int nParts = input.getNumPartitions();
 
     LongAccumulator runs = spark.sparkContext().longAccumulator("reuse.runRecords");
     CollectionAccumulator<Integer> unsorted = spark.sparkContext().collectionAccumulator("reuse.unsortedPartitions");
 
-    // Pass 1: per (partition, block) counts, map side.
-    JavaRDD<Row> r1 = input.mapPartitionsWithIndex((pid, it) -> pass1(pid, it, unsorted), true);
-    Dataset<Row> r1ds = spark.createDataFrame(r1, R1);
-
-    // Pass 2: per block, a plain hash aggregate (fixed-width columns only: the partitions holding a
-    // block are a bit mask, 63 partitions per column so that 2^bit fits a long); for multi-fragment blocks,
-    // (partition, block, count, template) go back to those partitions.
-    int maskCols = (nParts + 62) / 63;
-    List<Column> blockAggs = new ArrayList<>(List.of(sum("cnt").as("cnt"), count(lit(1)).as("nrec"),
-        max(col("multi").cast("int")).as("multi"), sum("roots").as("roots")));
-    for (int g = 0; g < maskCols; g++) {
-      blockAggs.add(bit_or(when(floor(col("pid").divide(63)).equalTo(g), pow(lit(2.0), pmod(col("pid"), lit(63))).cast("long"))
-          .otherwise(lit(0L))).as("m" + g));
-    }
-    Column isMulti = col("nrec").gt(1).or(col("multi").equalTo(1));
-    Dataset<Row> perBlock = r1ds.groupBy("c").agg(blockAggs.get(0), blockAggs.subList(1, blockAggs.size()).toArray(new Column[0]))
-        .persist(StorageLevel.MEMORY_AND_DISK());
-    Row counts = perBlock.agg(count(lit(1)), sum("nrec"), sum(when(isMulti, 1).otherwise(0)),
-        sum(when(isMulti.and(col("roots").geq(templateMinSessions)), 1).otherwise(0))).first();
-    long distinct = counts.getLong(0);
-    long pairs = counts.isNullAt(1) ? 0 : counts.getLong(1);
-    long multiBlocks = counts.isNullAt(2) ? 0 : counts.getLong(2);
-    long tmplBlocks = counts.isNullAt(3) ? 0 : counts.getLong(3);
+    // Pass 1: per (partition, block) counts, map side, packed per block bucket.
+    // Pass 2: per bucket, sums in primitive maps; (block, count, template) of multi-fragment blocks
+    // go back to the partitions that hold them (BlockTable).
+    LongAccumulator distinctAcc = spark.sparkContext().longAccumulator("reuse.distinctBlocks");
+    LongAccumulator pairsAcc = spark.sparkContext().longAccumulator("reuse.partitionBlockPairs");
+    LongAccumulator multiAcc = spark.sparkContext().longAccumulator("reuse.multiFragmentBlocks");
+    LongAccumulator tmplAcc = spark.sparkContext().longAccumulator("reuse.templateBlocks");
     final int k = templateMinSessions;
-    JavaRDD<long[]> info = perBlock.filter(isMulti).javaRDD()
-        .flatMapToPair(r -> {
-          List<Tuple2<Integer, long[]>> o = new ArrayList<>();
-          long[] v = {r.getLong(0), r.getLong(1), r.getLong(4) >= k ? 1 : 0};
-          for (int g = 0; g < maskCols; g++) {
-            long m = r.getLong(5 + g);
-            while (m != 0) {
-              int bit = Long.numberOfTrailingZeros(m);
-              o.add(new Tuple2<>(g * 63 + bit, v));
-              m &= m - 1;
-            }
-          }
-          return o.iterator();
-        })
+    final int buckets = nParts;
+    final int parts = nParts;
+    JavaRDD<byte[]> info = input.mapPartitionsWithIndex((pid, it) -> pass1(pid, it, unsorted, buckets), true)
+        .mapToPair(x -> x)
+        .partitionBy(new IdentityPartitioner(buckets))
+        .values()
+        .mapPartitions(it -> BlockTable.aggregate(it, parts, k, distinctAcc, pairsAcc, multiAcc, tmplAcc))
+        .mapToPair(x -> x)
         .partitionBy(new IdentityPartitioner(nParts))
         .values();
+    // pass 3 needs the unsorted partitions of pass 1: run passes 1 and 2 now (their output is
+    // shuffle files, read once by pass 3)
+    info.count();
     Set<Integer> unsortedPids = new HashSet<>(unsorted.value());
 
     // Pass 3: local hits + run records.
@@ -201,11 +186,20 @@ public final class ReuseJob {
           .groupBy(KIND, SRC, KEY).agg(sum(TOKENS).as(TOKENS), sum(BLOCKS).as(BLOCKS))
           .persist(StorageLevel.MEMORY_AND_DISK());
       aggs.count();
-      return new Result(aggs, pairs, multiBlocks, tmplBlocks, runs.value(), distinct);
+      return new Result(aggs, pairsAcc.value(), multiAcc.value(), tmplAcc.value(), runs.value(), distinctAcc.value(),
+          sessionShuffle ? shipped.value() : -1);
     } finally {
       r3ds.unpersist(false);
-      perBlock.unpersist(false);
     }
+  }
+
+  /** The columns the passes read, in the layout of the I_* indices, as Spark's internal rows. */
+  static JavaRDD<InternalRow> selectInput(Dataset<Row> trace) {
+    Dataset<Row> selected = trace.select(
+        col(Canonical.SESSION_ID), col(Canonical.REQUEST_ID), col(Canonical.TURN), col(Canonical.PARENT_ID),
+        col(Canonical.TRIGGER), col(Canonical.ARRIVAL_S), col(Canonical.INPUT_TOKENS), col(Canonical.BLOCK_SIZE),
+        col(Canonical.BLOCKS), col(Canonical.SEQ));
+    return selected.queryExecution().toRdd().toJavaRDD();
   }
 
   /** Partition id -> the same partition id, for zipping pass-2 output with pass-3 input. */
@@ -242,13 +236,13 @@ public final class ReuseJob {
   private static final int I_SESSION = 0, I_REQUEST = 1, I_TURN = 2, I_PARENT = 3, I_TRIGGER = 4, I_ARRIVAL = 5,
       I_INPUT = 6, I_BSIZE = 7, I_BLOCKS = 8, I_SEQ = 9;
 
-  private static long sessionKey(InternalRow r) {
+  static long sessionKey(InternalRow r) {
     return r.isNullAt(I_SESSION) ? Hashing.lonelyRequest(r.getUTF8String(I_REQUEST).getBytes())
         : Hashing.session(r.getUTF8String(I_SESSION).getBytes());
   }
 
   /** Blocks analyses use: the first min(count, ceil(input / B)) (section 1, "Tokens of a block"). */
-  private static int usedBlocks(InternalRow r) {
+  static int usedBlocks(InternalRow r) {
     if (r.isNullAt(I_BLOCKS) || r.isNullAt(I_BSIZE)) return 0;
     int b = r.getInt(I_BSIZE);
     if (b <= 0) return 0;
@@ -291,7 +285,8 @@ public final class ReuseJob {
    * and the blocks that arrive (positions >= L of this one) are hashed. Counts are
    * order-independent, so this pass needs no sorting.
    */
-  static Iterator<Row> pass1(int pid, Iterator<InternalRow> it, CollectionAccumulator<Integer> unsorted) {
+  static Iterator<Tuple2<Integer, byte[]>> pass1(int pid, Iterator<InternalRow> it, CollectionAccumulator<Integer> unsorted,
+      int buckets) {
     Long2LongOpenHashMap cnt = new Long2LongOpenHashMap();
     Long2LongOpenHashMap sess = new Long2LongOpenHashMap();
     LongOpenHashSet multi = new LongOpenHashSet();
@@ -340,21 +335,14 @@ public final class ReuseJob {
     }
     if (!sorted) unsorted.add(pid);
     chains.clear();
-    // rows are made lazily from the map: a partition's distinct blocks are never held as Rows
+    BlockTable.Out out = new BlockTable.Out(pid, buckets);
     var entries = cnt.long2LongEntrySet().fastIterator();
-    return new Iterator<Row>() {
-      @Override
-      public boolean hasNext() {
-        return entries.hasNext();
-      }
-
-      @Override
-      public Row next() {
-        Long2LongOpenHashMap.Entry e = entries.next();
-        long c = e.getLongKey();
-        return RowFactory.create(c, pid, e.getLongValue(), multi.contains(c), roots.get(c));
-      }
-    };
+    while (entries.hasNext()) {
+      Long2LongOpenHashMap.Entry e = entries.next();
+      long c = e.getLongKey();
+      out.add(c, e.getLongValue(), roots.get(c), multi.contains(c));
+    }
+    return out.blocks();
   }
 
   private static final int NSRC = 3;
@@ -435,7 +423,7 @@ public final class ReuseJob {
    * never straddles L: equal counts across L would force the same next block). Only blocks from
    * L on are hashed.
    */
-  static Iterator<Row> pass3(Iterator<InternalRow> rows, Iterator<long[]> info, LongAccumulator runs,
+  static Iterator<Row> pass3(Iterator<InternalRow> rows, Iterator<byte[]> info, LongAccumulator runs,
       Set<Integer> unsortedPids) {
     Iterator<InternalRow> in = rows;
     if (unsortedPids.contains(TaskContext.getPartitionId())) {
@@ -452,9 +440,12 @@ public final class ReuseJob {
     multiCnt.defaultReturnValue(-1);
     LongOpenHashSet tmpl = new LongOpenHashSet();
     while (info.hasNext()) {
-      long[] x = info.next();
-      multiCnt.put(x[0], x[1]);
-      if (x[2] != 0) tmpl.add(x[0]);
+      BlockTable.Reader x = new BlockTable.Reader(info.next());
+      while (x.more()) {
+        long c = x.fixed();
+        multiCnt.put(c, x.var());
+        if (x.var() != 0) tmpl.add(c);
+      }
     }
     // single-fragment block -> (request index in its session's chain << 32 | position) of its latest touch
     Long2LongOpenHashMap touched = new Long2LongOpenHashMap();
