@@ -114,11 +114,7 @@ public final class AuditCommand implements Callable<Integer> {
   @Option(names = "--tokenizer", defaultValue = "o200k", description = "Raw logs: o200k, cl100k or hf:PATH (default: ${DEFAULT-VALUE}).")
   String tokenizer;
 
-  @Option(names = "--salt-file", paramLabel = "FILE", description = "Raw logs: file holding the secret salt.")
-  String saltFile;
-
-  @Option(names = "--salt-env", paramLabel = "VAR", description = "Raw logs: environment variable holding the salt (default SMETRIC_SALT).")
-  String saltEnv;
+  @Mixin SaltOptions salt;
 
   @Option(names = "--infer-sessions", defaultValue = "auto",
       description = "auto (infer when the trace has no session ids, default), always, or never.")
@@ -263,7 +259,7 @@ public final class AuditCommand implements Callable<Integer> {
     if (!List.of("auto", "always", "never").contains(inferSessions)) {
       throw new UsageException("--infer-sessions must be auto, always or never, got '" + inferSessions + "'");
     }
-    if (saltFile != null && saltEnv != null) throw new UsageException("give --salt-file or --salt-env, not both");
+    salt.validate();
     for (String p : policies == null ? List.<String>of() : policies) {
       try {
         Policies.byName(p);
@@ -296,7 +292,7 @@ public final class AuditCommand implements Callable<Integer> {
 
   private HashJob.Options hashOptions(SparkSession spark, String hashedOut) {
     Configuration conf = spark.sparkContext().hadoopConfiguration();
-    HashKey key = saltFile != null ? HashKey.fromFile(saltFile, conf) : HashKey.fromEnv(saltEnv != null ? saltEnv : "SMETRIC_SALT");
+    HashKey key = salt.key(salt.envKeyOrNull(), conf);
     // arrivals are synthesised for logs without timestamps with the hash command's defaults
     return new HashJob.Options(inputs, TokenizerSpec.parse(tokenizer, conf), key, blockSize == null ? 16 : blockSize,
         LogFormat.parse(logFormat), 10, 5, 1.0, 256, false, false, hashedOut, false);

@@ -48,11 +48,7 @@ public final class HashCommand implements Callable<Integer> {
   @Option(names = "--block-size", defaultValue = "16", description = "Tokens per block. Default: ${DEFAULT-VALUE}.")
   int blockSize;
 
-  @Option(names = "--salt-file", paramLabel = "FILE", description = "File holding the secret salt (>= 16 bytes; a final newline is ignored).")
-  String saltFile;
-
-  @Option(names = "--salt-env", paramLabel = "VAR", description = "Environment variable holding the salt (default when no --salt-file: SMETRIC_SALT).")
-  String saltEnv;
+  @picocli.CommandLine.Mixin SaltOptions salt;
 
   @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output folder (written atomically).")
   String out;
@@ -82,7 +78,7 @@ public final class HashCommand implements Callable<Integer> {
   public Integer call() {
     if (blockSize <= 0) throw new UsageException("--block-size must be > 0");
     if (sessionGap < 0 || thinkTime < 0) throw new UsageException("--session-gap-s and --think-time-s must be >= 0");
-    if (saltFile != null && saltEnv != null) throw new UsageException("give --salt-file or --salt-env, not both");
+    salt.validate();
     double unit = switch (timestampUnit.toLowerCase(Locale.ROOT)) {
       case "s" -> 1.0;
       case "ms" -> 0.001;
@@ -90,10 +86,10 @@ public final class HashCommand implements Callable<Integer> {
     };
     LogFormat fmt = LogFormat.parse(format);
     // an environment salt is checked before Spark starts; a salt file may need the cluster's FS config
-    HashKey envKey = saltFile == null ? HashKey.fromEnv(saltEnv != null ? saltEnv : "SMETRIC_SALT") : null;
+    HashKey envKey = salt.envKeyOrNull();
     SparkSession spark = sparkOptions.session("hash");
     org.apache.hadoop.conf.Configuration conf = spark.sparkContext().hadoopConfiguration();
-    HashKey key = envKey != null ? envKey : HashKey.fromFile(saltFile, conf);
+    HashKey key = salt.key(envKey, conf);
     TokenizerSpec tok = TokenizerSpec.parse(tokenizer, conf);
     HashJob.Result r = HashJob.execute(spark, new HashJob.Options(logs, tok, key, blockSize, fmt, sessionGap, thinkTime,
         unit, sessionCache, dense, jsonl, out, overwrite));
