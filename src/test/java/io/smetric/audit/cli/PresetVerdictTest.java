@@ -70,7 +70,8 @@ class PresetVerdictTest {
 
   @Test
   void chatPreset_doesNotFit() throws Exception {
-    JsonNode a = audit("chat.smetric.jsonl.gz", "chat");
+    // a failed critical workload criterion decides alone, so the replay is skipped here (test time)
+    JsonNode a = audit("chat.smetric.jsonl.gz", "chat", "--no-replay");
     assertEquals("does-not-fit", a.get("verdict").asText(), a.get("sentence").asText());
     // short conversations: most requests open a session
     assertEquals("fail", status(a, "first_turn_fraction"));
@@ -78,7 +79,7 @@ class PresetVerdictTest {
 
   @Test
   void singleShotPreset_doesNotFit() throws Exception {
-    JsonNode a = audit("single-shot.smetric.jsonl.gz", "single-shot");
+    JsonNode a = audit("single-shot.smetric.jsonl.gz", "single-shot", "--no-replay");
     assertEquals("does-not-fit", a.get("verdict").asText(), a.get("sentence").asText());
     // every request is its own session: first-turn fraction exactly 1, nothing intra-session
     assertEquals("fail", status(a, "first_turn_fraction"));

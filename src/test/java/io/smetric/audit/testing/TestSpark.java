@@ -24,6 +24,7 @@ public final class TestSpark {
               .config("spark.driver.host", "127.0.0.1")
               .config("spark.sql.session.timeZone", "UTC")
               .config("spark.sql.adaptive.enabled", "true")
+              .config("spark.sql.codegen.wholeStage", "false")
               .getOrCreate();
       session.sparkContext().setLogLevel("ERROR");
     }
