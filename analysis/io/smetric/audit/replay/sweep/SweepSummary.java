@@ -225,14 +225,7 @@ public final class SweepSummary {
       for (Headline h : headlines) {
         if (Double.isNaN(h.overload())) continue;
         if (!Double.isNaN(h.hitRatio()) && h.hitRatio() != defaultHitRatio) continue;
-        ObjectNode o = a.addObject();
-        o.put("policy", h.policy());
-        o.put("global_ratio", h.globalRatio());
-        putNumber(o, "overload", h.overload());
-        putNumber(o, "hit_ratio", h.hitRatio());
-        o.put("headline_tps_within_slo", h.tps());
-        o.put("at_rate_scale", h.best().spec().rateScale());
-        putMetric(o, "stickiness", h.best());
+        sensitivityRow(a.addObject(), h);
       }
     }
     if (hs.size() >= 2) {
@@ -240,17 +233,20 @@ public final class SweepSummary {
       for (Headline h : headlines) {
         if (Double.isNaN(h.hitRatio())) continue;
         if (!Double.isNaN(h.overload()) && h.overload() != defaultOverload) continue;
-        ObjectNode o = a.addObject();
-        o.put("policy", h.policy());
-        o.put("global_ratio", h.globalRatio());
-        putNumber(o, "overload", h.overload());
-        putNumber(o, "hit_ratio", h.hitRatio());
-        o.put("headline_tps_within_slo", h.tps());
-        o.put("at_rate_scale", h.best().spec().rateScale());
-        putMetric(o, "stickiness", h.best());
+        sensitivityRow(a.addObject(), h);
       }
     }
     return s;
+  }
+
+  private static void sensitivityRow(ObjectNode o, Headline h) {
+    o.put("policy", h.policy());
+    o.put("global_ratio", h.globalRatio());
+    putNumber(o, "overload", h.overload());
+    putNumber(o, "hit_ratio", h.hitRatio());
+    o.put("headline_tps_within_slo", h.tps());
+    o.put("at_rate_scale", h.best().spec().rateScale());
+    putMetric(o, "stickiness", h.best());
   }
 
   /**
