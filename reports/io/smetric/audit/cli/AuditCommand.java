@@ -27,6 +27,7 @@ import io.smetric.audit.model.Canonical;
 import io.smetric.audit.replay.ReplayJob;
 import io.smetric.audit.replay.ReplaySettings;
 import io.smetric.audit.replay.policy.Policies;
+import io.smetric.audit.replay.sweep.AuditPlan;
 import io.smetric.audit.replay.trace.TraceLoader;
 import io.smetric.audit.report.AuditReport;
 import io.smetric.audit.report.verdict.AuditCriteria;
@@ -311,12 +312,12 @@ public final class AuditCommand implements Callable<Integer> {
       return;
     }
     boolean custom = policies != null || globalRatios != null || rates != null;
-    // the audit sweep unless the user chose axes; an axis left out keeps the reference settings' value
+    // the audit sweep unless the user chose axes; a policy or ratio axis left out is the audit
+    // sweep's (as --policies' help says), a rate axis left out is the reference settings' rate
     ReplayJob job = custom
         ? new ReplayJob(spark, loaded, s)
-            .policies((policies != null ? policies : List.of("smetric", "least-load", "cache-affinity", "lmetric", "dynamo-kv"))
-                .stream().map(Policies::byName).toList())
-            .globalRatios(globalRatios != null ? globalRatios : List.of(0.0, 0.4, 0.8, 1.6, 3.2))
+            .policies(policies != null ? policies.stream().map(Policies::byName).toList() : AuditPlan.POLICIES)
+            .globalRatios(globalRatios != null ? globalRatios : AuditPlan.GLOBAL_RATIOS)
             .rates(rates != null ? rates : List.of(s.rateScale))
         : ReplayJob.auditPlan(spark, loaded, s);
     loaded = null; // the job drops the trace once the sweep's tasks can read it from storage
