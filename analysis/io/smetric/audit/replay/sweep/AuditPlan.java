@@ -21,7 +21,7 @@ import java.util.List;
  * prefill compute, N x tokenBudget / (a + b x tokenBudget) prompt tokens per second against the
  * trace's prompt tokens per second at x1. Caching lets a policy go beyond it, the TPOT SLO (decode
  * steps slowed by prefill chunks) holds it below; the ladder {@link #RATE_MULTIPLIERS} x x_ref
- * covers both sides, densest between 0.375 and 0.75 where the maxima lie. A headline found at the lowest or highest rate is flagged in replay.json
+ * covers both sides. A headline found at the lowest or highest rate is flagged in replay.json
  * ({@code at_edge}) because then the maximum may lie outside the sweep.
  */
 public final class AuditPlan {
@@ -31,9 +31,7 @@ public final class AuditPlan {
   public static final List<Policies> ABLATION = List.of(Policies.SMETRIC_BASIC, Policies.SMETRIC_OVERLOAD_ONLY,
       Policies.SMETRIC_EVICTION_ONLY);
   public static final List<Double> GLOBAL_RATIOS = List.of(0.0, 0.4, 0.8, 1.6, 3.2);
-  // 0.625 and 0.75 since 2026-11-30: on a 32-instance agent trace most maxima sat at 0.5 with the
-  // knee inside the 0.5 -> 1 gap (the paper steps its normalised rate by 0.25 near the knee)
-  public static final double[] RATE_MULTIPLIERS = {0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 1.0};
+  public static final double[] RATE_MULTIPLIERS = {0.125, 0.25, 0.375, 0.5, 1.0};
   public static final double SENSITIVITY_GLOBAL_RATIO = 1.6;
   public static final List<Double> OVERLOADS = List.of(1.0, 2.0, 3.0, Double.POSITIVE_INFINITY);
   public static final List<Double> HIT_RATIOS = List.of(0.0, 0.25, 0.75);

@@ -95,9 +95,9 @@ class ReplayCommandTest {
         new PrintWriter(new StringWriter(), true), new PrintWriter(se, true));
     assertEquals(0, code, se.toString());
     JsonNode j = Json.MAPPER.readTree(Files.readString(Path.of(out, "replay.json")));
-    // 9 policies x 5 ratios x 7 rates + 3 ablation variants x 5 x 7 + (4 OVERLOAD + 3 HIT_RATIO) x 7 rates
-    // = 315 + 105 + 49 = 469 simulations
-    assertEquals(469, j.get("runs").size());
+    // 9 policies x 5 ratios x 5 rates + 3 ablation variants x 5 x 5 + (4 OVERLOAD + 3 HIT_RATIO) x 5 rates
+    // = 225 + 75 + 35 = 335 simulations
+    assertEquals(335, j.get("runs").size());
     assertEquals("audit", j.get("sweep").get("preset").asText());
     JsonNode c = j.get("comparison");
     assertEquals(8, c.get("baselines").size()); // every production policy, session-hash included
