@@ -35,13 +35,31 @@ public final class ReplaySettings implements Serializable {
   public Long localBlocks = null;
   /** Global tier capacity as a ratio of the total local capacity (paper sweeps 0, 0.4, 0.8, 1.6, 3.2). */
   public double globalRatio = 0.0;
-  /** Read bandwidth of each instance's link to the global tier [GB/s]; 25 = a PCIe Gen4 x16 / 200 Gbps NIC. */
+  /**
+   * Read bandwidth of each instance's own link to the global tier [GB/s]: the GPU's PCIe path that
+   * every fetched byte crosses (from the node's DRAM or from the NIC); 25 = PCIe Gen4 x16.
+   */
   public double globalReadGBps = 25.0;
   /**
-   * Aggregate read bandwidth of the whole global tier [GB/s], shared by all concurrent fetches;
-   * 100 = the paper's 4 servers x one 200 Gbps RDMA NIC each. Infinity = per-instance links only.
+   * Instances per server node (paper testbed: 8 H20 GPUs per server, one instance per GPU). The
+   * instances of a node share its NIC for the part of a fetch that comes from other nodes.
    */
-  public double globalAggregateGBps = 100.0;
+  public int instancesPerNode = 8;
+  /**
+   * Effective RDMA bandwidth of one node's NIC [GB/s], shared by all fetches of the node's
+   * instances for their remote bytes. 21.75 = one 200 Gbps NIC (paper testbed) at the 87% of
+   * line rate Mooncake's Transfer Engine reports (87 GB/s on 4 x 200 Gbps RoCE, Mooncake README).
+   * The global tier's blocks are spread uniformly over the nodes' DRAM (Mooncake Store's master
+   * places replicas with a random allocation strategy), so a fetch on a cluster of k nodes takes
+   * (k-1)/k of its bytes over the NIC and 1/k from its own node's DRAM. Infinity = no NIC limit.
+   */
+  public double nodeNicGBps = 21.75;
+  /**
+   * Aggregate read bandwidth of the whole global tier [GB/s], shared by all concurrent fetches.
+   * Infinity (default): the per-node NICs and per-instance links are the limits (before
+   * 2026-11-30 the default was 100 = 4 servers x 200 Gbps, applied as one pool).
+   */
+  public double globalAggregateGBps = Double.POSITIVE_INFINITY;
   /** Fixed latency added to each global fetch [s] (estimate). */
   public double globalFetchLatencyS = 0.001;
   /** PD colocation (load = request count) or disaggregation (prefill only; load = unprefilled tokens). */
@@ -71,6 +89,13 @@ public final class ReplaySettings implements Serializable {
   public double overload = 1.5;
   /** session_not_evicted(r, s, c): c[s] >= HIT_RATIO x est_hit(r). 0 disables the guard. */
   public double hitRatio = 0.5;
+  /**
+   * Whether SMetric sees a fork that carries its parent's conversation history as a follow-up
+   * (est_hit = the prefix it shares with the parent). The paper's router infers the turn from the
+   * number of history messages in the request (Section 2.2), not from a session id, so such a
+   * fork is not a first turn to it. false = the trace's turn (a fork is turn 0), as before.
+   */
+  public boolean forkHistoryIsFollowUp = true;
 
   // ---- baselines (replay-anchors.md) ----
   /** Llumnix cache-aware scheduling applies to prompts of at least this many tokens. */
@@ -137,6 +162,8 @@ public final class ReplaySettings implements Serializable {
     req(globalRatio >= 0 && Double.isFinite(globalRatio), "globalRatio must be >= 0");
     req(globalReadGBps > 0, "globalReadGBps must be > 0");
     req(globalAggregateGBps > 0, "globalAggregateGBps must be > 0 (Infinity = no aggregate cap)");
+    req(instancesPerNode >= 1, "instancesPerNode must be >= 1");
+    req(nodeNicGBps > 0, "nodeNicGBps must be > 0 (Infinity = no NIC limit)");
     req(globalFetchLatencyS >= 0, "globalFetchLatencyS must be >= 0");
     req(rateScale > 0 && Double.isFinite(rateScale), "rateScale must be > 0");
     req(ttftBaseS >= 0 && ttftPerTokenS >= 0 && tpotS > 0, "SLOs must be >= 0 (TPOT > 0)");

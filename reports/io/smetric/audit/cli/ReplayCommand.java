@@ -72,8 +72,14 @@ public final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--global-read-gbps", description = "Per-instance read bandwidth to the global tier [GB/s] (default 25).")
   Double globalReadGBps;
 
-  @Option(names = "--global-aggregate-gbps", description = "Aggregate read bandwidth of the global tier [GB/s] (default 100; Infinity = none).")
+  @Option(names = "--global-aggregate-gbps", description = "Aggregate read bandwidth cap of the whole global tier [GB/s] (default Infinity = none; the node NICs limit).")
   Double globalAggregateGBps;
+
+  @Option(names = "--instances-per-node", description = "Instances per server node sharing one NIC (default 8).")
+  Integer instancesPerNode;
+
+  @Option(names = "--node-nic-gbps", description = "Effective RDMA bandwidth of a node's NIC for global-tier reads [GB/s] (default 21.75 = 200 Gbps at 87%%; Infinity = none).")
+  Double nodeNicGBps;
 
   @Option(names = "--seed", description = "Seed of the random policy (default 42).")
   Long seed;
@@ -113,6 +119,8 @@ public final class ReplayCommand implements Callable<Integer> {
     }
     if (globalReadGBps != null) s.globalReadGBps = globalReadGBps;
     if (globalAggregateGBps != null) s.globalAggregateGBps = globalAggregateGBps;
+    if (instancesPerNode != null) s.instancesPerNode = instancesPerNode;
+    if (nodeNicGBps != null) s.nodeNicGBps = nodeNicGBps;
     if (seed != null) s.seed = seed;
     if (decodeInstances != null) s.decodeInstances = decodeInstances;
     if (architecture != null) s.architecture = enumOf(ReplaySettings.Architecture.class, architecture, "--architecture");

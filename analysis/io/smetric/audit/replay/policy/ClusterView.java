@@ -18,7 +18,11 @@ public interface ClusterView {
   /** Blocks of the prompt (0 when the trace has no block hashes). */
   int promptBlocks();
 
-  /** Turn, or -1 when unknown. */
+  /**
+   * Turn as a router infers it from the history the request carries, or -1 when unknown: the
+   * trace's turn, except that a fork carrying its parent's history counts as a follow-up (1) when
+   * ReplaySettings.forkHistoryIsFollowUp is on.
+   */
   int turn();
 
   /** Stable 64-bit hash of the session id; {@link #hasSession()} tells whether there is one. */
@@ -26,7 +30,10 @@ public interface ClusterView {
 
   boolean hasSession();
 
-  /** est_hit(r) in tokens: the common prefix with the session's previous request (contract section 8). */
+  /**
+   * est_hit(r) in tokens: the common prefix with the session's previous request (contract section
+   * 8); for a fork seen as a follow-up ({@link #turn()}), the prefix it shares with its parent.
+   */
   long estHitTokens();
 
   // ---- instance state ----

@@ -22,8 +22,9 @@ import it.unimi.dsi.fastutil.ints.IntHeapPriorityQueue;
  * waiting requests are admitted FCFS while the batch, the budget and KV memory allow). A step's
  * duration comes from the {@link ModelProfile} cost model. On admission a request's prompt is
  * matched against the local tier, then the global tier for the extension beyond; fetched blocks
- * cross the instance's link (bandwidth shared equally by its concurrent fetches) and the
- * tier's aggregate read bandwidth (shared by all fetches), plus a fixed latency, before the prefill starts. At prefill end the whole prompt is present locally and is
+ * cross the instance's link (bandwidth shared equally by its concurrent fetches), for their
+ * remote share the node's NIC (shared by the node's fetches), and an optional aggregate cap
+ * (shared by all fetches), plus a fixed latency, before the prefill starts. At prefill end the whole prompt is present locally and is
  * written to the global tier. The full model is documented in docs/replay.md.
  */
 public final class Simulator implements ClusterView {
@@ -88,6 +89,11 @@ public final class Simulator implements ClusterView {
   private final int[] fetchInst;
   private final IntArrayList fetchingAll = new IntArrayList();
   private final double aggBytesPerS;
+  /** Node topology: instance i is on node i / perNode; remote share of a fetch's bytes; NIC rate; fetches per node. */
+  private final int perNode;
+  private final double remoteShare;
+  private final double nicBytesPerS;
+  private final int[] fetchNodeN;
   private double linkLast;
   private int linkVersion;
 
@@ -127,6 +133,11 @@ public final class Simulator implements ClusterView {
     this.global = gcap > 0 ? (reference ? new BlockTier(trace, false) : new SegmentTier(trace, false)) : null;
     this.linkBytesPerS = settings.globalReadGBps * 1e9;
     this.aggBytesPerS = Double.isInfinite(settings.globalAggregateGBps) ? 0 : settings.globalAggregateGBps * 1e9;
+    this.perNode = settings.instancesPerNode;
+    int nodes = (nInst + perNode - 1) / perNode;
+    this.remoteShare = nodes <= 1 ? 0 : (nodes - 1) / (double) nodes;
+    this.nicBytesPerS = Double.isInfinite(settings.nodeNicGBps) ? 0 : settings.nodeNicGBps * 1e9;
+    this.fetchNodeN = new int[nodes];
     int n = trace.n;
     this.t0 = n == 0 ? 0 : trace.arrival[0];
     this.at = new double[n];
@@ -439,20 +450,24 @@ public final class Simulator implements ClusterView {
 
   // ---------------------------------------------------------------- global-tier links
   // Every active fetch progresses at min(instance link / fetches on that instance,
-  // aggregate / all fetches): rates only change when a fetch starts or ends, so progress is
-  // exact between those events.
+  // node NIC / (remote share x fetches on that node), aggregate / all fetches): rates only
+  // change when a fetch starts or ends, so progress is exact between those events.
 
   private void startFetch(int i, int r, double bytes, double now) {
     advanceLinks(now);
     fetchLeft[r] = bytes;
     fetchInst[r] = i;
     fetchN[i]++;
+    fetchNodeN[i / perNode]++;
     fetchingAll.add(r);
     scheduleLinks(now);
   }
 
   private double rateOf(int r) {
-    double rate = linkBytesPerS / fetchN[fetchInst[r]];
+    int i = fetchInst[r];
+    double rate = linkBytesPerS / fetchN[i];
+    // remoteShare of every byte crosses the node's NIC, shared equally by the node's fetches
+    if (remoteShare > 0 && nicBytesPerS > 0) rate = Math.min(rate, nicBytesPerS / (remoteShare * fetchNodeN[i / perNode]));
     if (aggBytesPerS > 0) rate = Math.min(rate, aggBytesPerS / fetchingAll.size());
     return rate;
   }
@@ -501,6 +516,7 @@ public final class Simulator implements ClusterView {
       int r = done.getInt(k);
       f.rem(r);
       fetchN[fetchInst[r]]--;
+      fetchNodeN[fetchInst[r] / perNode]--;
       ev.push(now + s.globalFetchLatencyS, FETCH_DONE, fetchInst[r], r);
     }
     scheduleLinks(now);
@@ -579,7 +595,9 @@ public final class Simulator implements ClusterView {
 
   @Override
   public int turn() {
-    return t.turn[cur];
+    // the turn as a router infers it from the history the request carries (forkCarriesHistory)
+    int tr = t.turn[cur];
+    return tr == 0 && s.forkHistoryIsFollowUp && t.forkCarriesHistory(cur) ? 1 : tr;
   }
 
   @Override
@@ -595,6 +613,9 @@ public final class Simulator implements ClusterView {
 
   @Override
   public long estHitTokens() {
+    if (t.turn[cur] == 0 && s.forkHistoryIsFollowUp && t.forkCarriesHistory(cur)) {
+      return t.tokensOf(cur, t.commonBlocks(cur, t.forkParent[cur])); // the history it shares with its parent
+    }
     return t.tokensOf(cur, t.estHitBlocks[cur]);
   }
 

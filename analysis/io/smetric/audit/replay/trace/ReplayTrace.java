@@ -47,6 +47,11 @@ public final class ReplayTrace implements Serializable {
   public final int[] prevInSession;
   /** Index of the session's turn-0 request if it precedes r in the trace, else -1. */
   public final int[] sessionFirst;
+  /**
+   * For a fork (a turn-0 request naming a parent in another session, trace-model section 1): the
+   * index of that parent if it precedes the fork in the trace; -1 for every other request.
+   */
+  public final int[] forkParent;
 
   // ---- segment tree ----
   public final int segments;
@@ -64,7 +69,7 @@ public final class ReplayTrace implements Serializable {
   ReplayTrace(int n, int blockSize, boolean hasBlocks, boolean hasSessions, boolean hasTurns,
       String[] requestIds, double[] arrival, int[] input, int[] output, int[] turn, int[] session,
       long[] sessionHash, int sessions, int[] blocks, int blockCountMismatches, int[] estHitBlocks,
-      int[] prevInSession, int[] sessionFirst, int segments, int[] segParent, int[] segStart,
+      int[] prevInSession, int[] sessionFirst, int[] forkParent, int segments, int[] segParent, int[] segStart,
       int[] segLen, int[] pathOff, int[] pathNodes, long[] segBlocks, long[] segBlockOff) {
     this.n = n;
     this.blockSize = blockSize;
@@ -84,6 +89,7 @@ public final class ReplayTrace implements Serializable {
     this.estHitBlocks = estHitBlocks;
     this.prevInSession = prevInSession;
     this.sessionFirst = sessionFirst;
+    this.forkParent = forkParent;
     this.segments = segments;
     this.segParent = segParent;
     this.segStart = segStart;
@@ -144,6 +150,23 @@ public final class ReplayTrace implements Serializable {
     if (f < 0 || f == r) return false;
     int full = input[f] / Math.max(1, blockSize); // a partial last block is re-hashed by the next turn
     return commonBlocks(f, r) >= Math.min(full, blocks[f]);
+  }
+
+  /**
+   * Whether a fork's prompt carries conversation history, i.e. at least one earlier model response:
+   * it goes on, shared with its parent, past the part its parent shares with the parent session's
+   * turn-0 prompt (system prompt + task, no response yet). A router that infers the turn from the
+   * number of history messages (the paper's SMetric, Section 2.2; the hasher's turn = assistant
+   * messages in the history, trace-model section 1) sees such a fork as a follow-up. False for a
+   * non-fork, a fork of a turn-0 request, or when the parent or its session's turn-0 request is
+   * not in the trace.
+   */
+  public boolean forkCarriesHistory(int r) {
+    int p = forkParent[r];
+    if (p < 0) return false;
+    int f = sessionFirst[p];
+    if (f < 0 || f == p) return false;
+    return commonBlocks(r, p) > commonBlocks(p, f);
   }
 
   /** Total number of block slots the requests refer to (sum of blocks[r]). */

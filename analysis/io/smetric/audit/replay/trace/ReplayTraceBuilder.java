@@ -34,6 +34,9 @@ public final class ReplayTraceBuilder {
   private final IntArrayList endNode = new IntArrayList();
   private final Map<String, Integer> sessionIndex = new HashMap<>();
   private final LongArrayList sessionHash = new LongArrayList();
+  /** Turn-0 requests naming a parent (forks), and the parent ids they name, resolved in build(). */
+  private final IntArrayList forkReq = new IntArrayList();
+  private final List<String> forkParentId = new ArrayList<>();
   private int blockSize = 0;
   private boolean anyBlocks;
   private boolean anySession;
@@ -65,15 +68,31 @@ public final class ReplayTraceBuilder {
   }
 
   public void add(TraceRecord r) {
-    add(r.requestId(), r.sessionId(), r.turn(), r.arrivalS(), r.inputTokens(), r.outputTokens(),
+    add(r.requestId(), r.sessionId(), r.parentId(), r.turn(), r.arrivalS(), r.inputTokens(), r.outputTokens(),
         r.blockSize(), r.blocks(), r.blocks() == null ? 0 : r.blocks().length, r.seq());
   }
 
-  /** Adds one record; {@code blockIds[0..blockCount)} are chained ids (may be null). */
+  /** Adds one record without a parent id; {@code blockIds[0..blockCount)} are chained ids (may be null). */
   public void add(String requestId, String sessionId, Integer turnOrNull, double arrivalS,
       int inputTokens, int outputTokens, Integer blockSizeOrNull, long[] blockIds, int blockCount,
       long seq) {
+    add(requestId, sessionId, null, turnOrNull, arrivalS, inputTokens, outputTokens, blockSizeOrNull, blockIds,
+        blockCount, seq);
+  }
+
+  /**
+   * Adds one record; {@code blockIds[0..blockCount)} are chained ids (may be null). A turn-0 record
+   * naming a parent is a fork (trace-model section 1); its parent is resolved when the trace is
+   * built (it must come earlier in replay order, else it is ignored).
+   */
+  public void add(String requestId, String sessionId, String parentId, Integer turnOrNull, double arrivalS,
+      int inputTokens, int outputTokens, Integer blockSizeOrNull, long[] blockIds, int blockCount,
+      long seq) {
     long line = ids.size();
+    if (parentId != null && turnOrNull != null && turnOrNull == 0) {
+      forkReq.add((int) line);
+      forkParentId.add(parentId);
+    }
     if (arrivalS < lastArrival || (arrivalS == lastArrival && seq < lastSeq)) {
       throw new IllegalArgumentException("records must arrive sorted by (arrival_s, seq); request " + requestId);
     }
@@ -215,6 +234,23 @@ public final class ReplayTraceBuilder {
       if (prev[r] >= 0) estHit[r] = commonPrefix(pathOff, pathNodes, len, r, prev[r]);
     }
 
+    // forks: the parent's index when it precedes the fork (one pass over the ids, a map of the few parent ids)
+    int[] forkParent = new int[n];
+    java.util.Arrays.fill(forkParent, -1);
+    if (!forkReq.isEmpty()) {
+      Map<String, Integer> want = new HashMap<>();
+      for (String p : forkParentId) want.put(p, -1);
+      for (int r = 0; r < n; r++) {
+        Integer at = want.get(ids.get(r));
+        if (at != null && at < 0) want.put(ids.get(r), r); // the first request with that id
+      }
+      for (int k = 0; k < forkReq.size(); k++) {
+        int r = forkReq.getInt(k);
+        int p = want.get(forkParentId.get(k));
+        if (p >= 0 && p < r) forkParent[r] = p;
+      }
+    }
+
     long[] segBlocks = null;
     long[] segBlockOff = null;
     if (keepBlocks) {
@@ -225,7 +261,7 @@ public final class ReplayTraceBuilder {
     return new ReplayTrace(n, anyBlocks ? blockSize : 0, anyBlocks, anySession, anyTurn,
         ids.toArray(new String[0]), arrival.toDoubleArray(), input.toIntArray(), output.toIntArray(),
         turns, sess, sessionHash.toLongArray(), sessionIndex.size(), blocks.toIntArray(), mismatches,
-        estHit, prev, first, segs, parent, start, len, pathOff, pathNodes, segBlocks, segBlockOff);
+        estHit, prev, first, forkParent, segs, parent, start, len, pathOff, pathNodes, segBlocks, segBlockOff);
   }
 
   /** Blocks shared by the prompts of a and b: segments are split at every divergence, so whole ones. */

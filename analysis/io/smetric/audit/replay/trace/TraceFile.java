@@ -38,7 +38,7 @@ import org.apache.hadoop.fs.Path;
  */
 public final class TraceFile {
   static final int BATCH = 1 << 20;
-  static final int FORMAT = 1;
+  static final int FORMAT = 2;
 
   private TraceFile() {}
 
@@ -57,6 +57,7 @@ public final class TraceFile {
       ints(fs, d, alloc, lengths, "est_hit_blocks", t.estHitBlocks);
       ints(fs, d, alloc, lengths, "prev_in_session", t.prevInSession);
       ints(fs, d, alloc, lengths, "session_first", t.sessionFirst);
+      ints(fs, d, alloc, lengths, "fork_parent", t.forkParent);
       ints(fs, d, alloc, lengths, "seg_parent", t.segParent);
       ints(fs, d, alloc, lengths, "seg_start", t.segStart);
       ints(fs, d, alloc, lengths, "seg_len", t.segLen);
@@ -112,7 +113,8 @@ public final class TraceFile {
           readLongs(fs, d, alloc, len, "session_hash"), m.get("sessions").asInt(),
           readInts(fs, d, alloc, len, "blocks"), m.get("block_count_mismatches").asInt(),
           readInts(fs, d, alloc, len, "est_hit_blocks"), readInts(fs, d, alloc, len, "prev_in_session"),
-          readInts(fs, d, alloc, len, "session_first"), m.get("segments").asInt(),
+          readInts(fs, d, alloc, len, "session_first"), readInts(fs, d, alloc, len, "fork_parent"),
+          m.get("segments").asInt(),
           readInts(fs, d, alloc, len, "seg_parent"), readInts(fs, d, alloc, len, "seg_start"),
           readInts(fs, d, alloc, len, "seg_len"), readInts(fs, d, alloc, len, "path_off"),
           readInts(fs, d, alloc, len, "path_nodes"),

@@ -55,6 +55,7 @@ public final class TraceLoader {
         (int) Math.min(100_000, inputBytes(spark, df) / PARTITION_BYTES + 1));
     Dataset<Row> sorted = df.select(
             col(df, Canonical.REQUEST_ID), col(df, Canonical.SESSION_ID), col(df, Canonical.TURN),
+            col(df, Canonical.PARENT_ID),
             col(df, Canonical.ARRIVAL_S), col(df, Canonical.INPUT_TOKENS), col(df, Canonical.OUTPUT_TOKENS),
             col(df, Canonical.BLOCK_SIZE), col(df, Canonical.BLOCKS), col(df, Canonical.SEQ))
         .repartitionByRange(parts, functions.col(Canonical.ARRIVAL_S), functions.col(Canonical.SEQ))
@@ -66,7 +67,7 @@ public final class TraceLoader {
     Iterator<Rec> it = recs.toLocalIterator();
     while (it.hasNext()) {
       Rec r = it.next();
-      b.add(r.id(), r.session(), r.turn(), r.arrival(), r.input(), r.output(), r.blockSize(), r.blocks(),
+      b.add(r.id(), r.session(), r.parent(), r.turn(), r.arrival(), r.input(), r.output(), r.blockSize(), r.blocks(),
           r.blocks() == null ? 0 : r.blocks().length, r.seq());
     }
     spark.sparkContext().clearJobGroup();
@@ -91,12 +92,13 @@ public final class TraceLoader {
 
   private static Rec toRec(InternalRow ir) {
     return new Rec(ir.getUTF8String(0).toString(), ir.isNullAt(1) ? null : ir.getUTF8String(1).toString(),
-        ir.isNullAt(2) ? null : ir.getInt(2), ir.getDouble(3), ir.getInt(4), ir.getInt(5),
-        ir.isNullAt(6) ? null : ir.getInt(6), ir.isNullAt(7) ? null : ir.getArray(7).toLongArray(), ir.getLong(8));
+        ir.isNullAt(2) ? null : ir.getInt(2), ir.isNullAt(3) ? null : ir.getUTF8String(3).toString(),
+        ir.getDouble(4), ir.getInt(5), ir.getInt(6),
+        ir.isNullAt(7) ? null : ir.getInt(7), ir.isNullAt(8) ? null : ir.getArray(8).toLongArray(), ir.getLong(9));
   }
 
   /** One canonical row as the replay needs it. */
-  record Rec(String id, String session, Integer turn, double arrival, int input, int output, Integer blockSize,
+  record Rec(String id, String session, Integer turn, String parent, double arrival, int input, int output, Integer blockSize,
       long[] blocks, long seq) implements Serializable {}
 
   private static org.apache.spark.sql.Column col(Dataset<Row> df, String name) {

@@ -28,6 +28,8 @@ class SegmentVsReferenceTest {
           s.globalRatio = g;
           s.globalReadGBps = 0.05; // slow links so fetches overlap and share them
           s.globalAggregateGBps = seed % 2 == 0 ? 0.08 : Double.POSITIVE_INFINITY; // aggregate cap binds at 2+ fetches
+          s.instancesPerNode = seed % 3 == 0 ? 2 : 8; // 2 nodes (instances 0-1, 2): the NIC is shared on node 0
+          s.nodeNicGBps = 0.04;
           SimOutcome fast = ReplayFixtures.run(t, s, p);
           ReplaySettings r = s.copy();
           r.kvModel = ReplaySettings.KvModel.REFERENCE;
