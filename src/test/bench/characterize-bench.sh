@@ -8,16 +8,19 @@
 # Environment: TOOLS (default "spark duckdb python": which ones to run; results of tools not run this
 # time are kept from an earlier run in the same folder and compared too, and the report says so),
 # PEER_TIMEOUT (seconds, default none: a peer still running then is stopped and reported as such),
-# SPARK_MASTER (default local[*]).
+# SPARK_MASTER (default local[*]), SKIP_BUILD (1: no mvn build, use target/ as it is).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 canon="$1"; name="$2"; xmx="${3:-2g}"
 work="${BENCH_WORK:-/tmp/char-bench}/$name"
 mkdir -p "$work"
 cd "$here"
-mvn -q -B -o package -DskipTests >&2
-mvn -q -B -o test-compile >&2
-mvn -q -B -o dependency:build-classpath -Dmdep.outputFile="$work/test-cp.txt" -Dmdep.includeScope=test >&2
+# SKIP_BUILD=1: use the build already in target/ (and $work/test-cp.txt), e.g. when several traces run back to back
+if [[ "${SKIP_BUILD:-0}" != 1 || ! -f "$work/test-cp.txt" ]]; then
+  mvn -q -B -o package -DskipTests >&2
+  mvn -q -B -o test-compile >&2
+  mvn -q -B -o dependency:build-classpath -Dmdep.outputFile="$work/test-cp.txt" -Dmdep.includeScope=test >&2
+fi
 cp_test="target/test-classes:target/classes:$(cat "$work/test-cp.txt")"
 # Python reads a JSONL export in (arrival_s, seq) order (not timed; same records as the Parquet).
 pyin="${4:-$work/trace.jsonl}"

@@ -115,60 +115,34 @@ public final class Characterization {
   }
 
   private Result run(List<Dataset<Row>> persisted) {
-    spark.sparkContext().setJobGroup(JOB_GROUP, "characterization: request-level metrics", false);
-    Dataset<Row> req = requests(input.trace()).persist(StorageLevel.MEMORY_AND_DISK());
-    persisted.add(req);
-
-    Row s = req.agg(count(lit(1)), min(Canonical.ARRIVAL_S), max(Canonical.ARRIVAL_S),
-        count(Canonical.SESSION_ID), countDistinct(col(Canonical.SESSION_ID)), sum(Canonical.INPUT_TOKENS),
-        count(Canonical.TURN), sum(when(col(Canonical.TURN).equalTo(0), 1).otherwise(0)),
-        org.apache.spark.sql.functions.sort_array(org.apache.spark.sql.functions.collect_set(Canonical.BLOCK_SIZE)),
-        sum(Canonical.OUTPUT_TOKENS)).first();
-    long nReq = s.getLong(0);
+    // One job for every request-level total (no shuffle); see RequestTotals.
+    spark.sparkContext().setJobGroup(JOB_GROUP, "characterization: request-level totals", false);
+    RequestTotals rt = RequestTotals.compute(input.trace());
+    long nReq = rt.requests;
     if (nReq == 0) throw new BadInputException(input.location(), "trace has no requests");
-    double first = s.getDouble(1), last = s.getDouble(2);
-    long withSession = s.getLong(3), sessions = s.getLong(4);
-    long prefill = s.getLong(5), withTurn = s.getLong(6), turn0 = s.getLong(7);
-    List<Integer> blockSizes = s.getList(8);
-    long outputTokens = s.isNullAt(9) ? 0 : s.getLong(9);
+    double first = rt.firstArrival, last = rt.lastArrival;
+    long withSession = rt.withSession;
+    long prefill = rt.prefillTokens, withTurn = rt.withTurn, turn0 = rt.turn0;
+    List<Integer> blockSizes = new ArrayList<>(rt.blockSizes);
+    long outputTokens = rt.outputTokens;
     boolean hasSessions = withSession > 0;
+    long thrUs = Math.round(opt.intervalThresholdS() * 1e6);
 
     // ---- block-level reuse (also counts blocks and block-count findings: one read of the arrays) ----
     ReuseJob.Result reuse = null;
-    Map<Long, long[]> hitByMinute = new TreeMap<>(); // minute -> hit tokens[3], hit blocks[3], all blocks
-    Map<Long, long[]> hitByTurn = new TreeMap<>();
-    long[] hitTok = new long[3], hitBlk = new long[3];
-    long[] quality = new long[3];
-    long usedBlocks = 0;
+    BlockTotals bt = new BlockTotals();
     Dataset<Row> intervalRows = null;
     if (!blockSizes.isEmpty()) {
       reuse = new ReuseJob(spark, input.trace()).templateMinSessions(opt.templateMinSessions())
           .sessionShuffle(hasSessions).execute();
       persisted.add(reuse.aggregates());
       spark.sparkContext().setJobGroup(JOB_GROUP, "characterization: assembling", false);
-      for (Row r : reuse.aggregates().filter(col(ReuseJob.KIND).notEqual(ReuseJob.KIND_INTERVAL)).collectAsList()) {
-        int kind = r.getInt(0), src = r.getInt(1);
-        long key = r.getLong(2), tok = r.getLong(3), blk = r.getLong(4);
-        if (kind == ReuseJob.KIND_QUALITY) {
-          quality[(int) key] += tok;
-          continue;
-        }
-        Map<Long, long[]> m = kind == ReuseJob.KIND_MINUTE ? hitByMinute : hitByTurn;
-        long[] v = m.computeIfAbsent(key, k -> new long[7]);
-        if (src == ReuseJob.SRC_ALL_BLOCKS) {
-          v[6] += blk;
-          if (kind == ReuseJob.KIND_MINUTE) usedBlocks += blk;
-          continue;
-        }
-        v[src] += tok;
-        v[3 + src] += blk;
-        if (kind == ReuseJob.KIND_MINUTE) {
-          hitTok[src] += tok;
-          hitBlk[src] += blk;
-        }
-      }
+      bt = BlockTotals.compute(reuse.aggregates(), thrUs);
       intervalRows = reuse.aggregates().filter(col(ReuseJob.KIND).equalTo(ReuseJob.KIND_INTERVAL));
     }
+    Map<Long, long[]> hitByMinute = bt.hitByMinute, hitByTurn = bt.hitByTurn;
+    long[] hitTok = bt.hitTok, hitBlk = bt.hitBlk, quality = bt.quality;
+    long usedBlocks = bt.usedBlocks;
     long withBlocks = quality[ReuseJob.Q_WITH_BLOCKS];
     long mismatch = quality[ReuseJob.Q_MISMATCH], mismatchLonger = quality[ReuseJob.Q_LONGER];
     boolean hasBlocks = withBlocks > 0;
@@ -191,8 +165,9 @@ public final class Characterization {
     tr.put("last_arrival_s", last);
     tr.put("has_sessions", hasSessions);
     tr.put("has_blocks", hasBlocks);
-    if (hasSessions) tr.put("sessions", sessions);
-    else tr.putNull("sessions");
+    // distinct non-null session ids = the items of the "turns" distribution (filled in below)
+    ObjectNode sessionsSlot = tr;
+    tr.putNull("sessions");
     ArrayNode bs = tr.putArray("block_sizes");
     for (Integer b : blockSizes) bs.add(b);
     tr.put("prefill_tokens", prefill);
@@ -229,14 +204,15 @@ public final class Characterization {
       passes.put("run_records", reuse.runRecords());
     }
 
-    // ---- per-minute and per-turn request totals (driver: O(minutes + turns)) ----
-    // sorted on the driver: these lists are O(minutes) and O(turns), and a global orderBy costs a job
-    List<Row> minuteRows = new ArrayList<>(req.groupBy(Cols.MINUTE).agg(count(lit(1)), sum(Canonical.INPUT_TOKENS))
-        .collectAsList());
-    minuteRows.sort((x, y) -> Long.compare(x.getLong(0), y.getLong(0)));
-    List<Row> turnRows = new ArrayList<>(req.filter(col(Canonical.TURN).isNotNull()).groupBy(Canonical.TURN)
-        .agg(count(lit(1)), sum(Canonical.INPUT_TOKENS)).collectAsList());
-    turnRows.sort((x, y) -> Integer.compare(x.getInt(0), y.getInt(0)));
+    // ---- per-minute and per-turn request totals (driver: O(minutes + turns)), in key order ----
+    List<Row> minuteRows = new ArrayList<>();
+    for (var e : rt.byMinute.long2ObjectEntrySet()) {
+      minuteRows.add(RowFactory.create(e.getLongKey(), e.getValue()[0], e.getValue()[1]));
+    }
+    List<Row> turnRows = new ArrayList<>();
+    for (var e : rt.byTurn.long2ObjectEntrySet()) {
+      turnRows.add(RowFactory.create((int) e.getLongKey(), e.getValue()[0], e.getValue()[1]));
+    }
 
     // ---- order statistics, one pass for every distribution ----
     List<Dataset<Row>> statInputs = new ArrayList<>();
@@ -252,7 +228,7 @@ public final class Characterization {
     Dataset<Row> sess = null;
     long followUps = 0, followUpsWithParent = 0;
     if (hasSessions) {
-      sess = req.filter(col(Canonical.SESSION_ID).isNotNull()).groupBy(Canonical.SESSION_ID)
+      sess = requests(input.trace()).filter(col(Canonical.SESSION_ID).isNotNull()).groupBy(Canonical.SESSION_ID)
           .agg(count(lit(1)).as(Cols.REQUESTS), min(Canonical.ARRIVAL_S).as(Cols.FIRST_ARRIVAL_S),
               max(Canonical.ARRIVAL_S).as("last"),
               sum(col(Canonical.INPUT_TOKENS).plus(col(Canonical.OUTPUT_TOKENS))).as(Cols.TOKENS))
@@ -266,6 +242,7 @@ public final class Characterization {
           lit(1L).as(SortedStats.W)));
       statInputs.add(sess.select(lit("tokens").as(SortedStats.G), col(Cols.TOKENS).as(SortedStats.V),
           lit(1L).as(SortedStats.N), col(Cols.TOKENS).as(SortedStats.W)));
+      Dataset<Row> req = requests(input.trace());
       Dataset<Row> fu = req.filter(col(Canonical.TURN).gt(0));
       Dataset<Row> parents = req.select(col(Canonical.REQUEST_ID).as("p_id"), col(Canonical.ARRIVAL_S).as("p_arrival"));
       Dataset<Row> think = fu.join(parents, fu.col(Canonical.PARENT_ID).equalTo(parents.col("p_id")), "inner")
@@ -273,7 +250,7 @@ public final class Characterization {
               round(col(Canonical.ARRIVAL_S).minus(col("p_arrival")).multiply(1e6)).cast("long").as(SortedStats.V),
               lit(1L).as(SortedStats.N), lit(1L).as(SortedStats.W));
       statInputs.add(think);
-      followUps = turnRows.stream().filter(r -> r.getInt(0) > 0).mapToLong(r -> r.getLong(1)).sum();
+      followUps = rt.followUps();
     }
     Map<String, SortedStats.Stats> st = Map.of();
     double[] lorenzP = new double[101];
@@ -281,8 +258,13 @@ public final class Characterization {
     if (!statInputs.isEmpty()) {
       Dataset<Row> all = statInputs.get(0);
       for (int i = 1; i < statInputs.size(); i++) all = all.unionByName(statInputs.get(i));
-      st = SortedStats.compute(spark, all, Q, lorenzP, 0.25);
+      // sorted partitions from the input size: one (no range sampling job) up to ~1M values each
+      long est = bt.intervalRows + 3 * withSession + rt.followUps();
+      int maxParts = Math.max(1, Integer.parseInt(spark.conf().get("spark.sql.shuffle.partitions", "8")));
+      int parts = (int) Math.max(1, Math.min(maxParts, (est + STAT_ROWS_PER_PARTITION - 1) / STAT_ROWS_PER_PARTITION));
+      st = SortedStats.compute(spark, all, Q, lorenzP, 0.25, parts, java.util.Set.of("turns"));
     }
+    if (st.containsKey("turns")) sessionsSlot.put("sessions", st.get("turns").items());
     if (st.containsKey("think_us")) followUpsWithParent = st.get("think_us").items();
 
     // ---- section 2: ideal reuse ----
@@ -331,13 +313,11 @@ public final class Characterization {
     iv.put("cdf_table", T_INTERVAL_CDF);
     Map<String, Long> within = new TreeMap<>();
     if (intervalRows != null) {
-      long thrUs = Math.round(opt.intervalThresholdS() * 1e6);
-      for (Row r : intervalRows.filter(col(ReuseJob.KEY).leq(thrUs)).groupBy(ReuseJob.SRC).agg(sum(ReuseJob.TOKENS))
-          .collectAsList()) {
-        within.put(Source.values()[r.getInt(0)].label, r.getLong(1));
+      for (int so = 0; so < 3; so++) {
+        if (bt.withinBySrc[so] != null) within.put(Source.values()[so].label, bt.withinBySrc[so]);
       }
       within.put(Source.ALL, within.values().stream().mapToLong(Long::longValue).sum());
-      tables.put(T_INTERVAL_CDF, intervalCdf(intervalRows));
+      tables.put(T_INTERVAL_CDF, intervalCdf(bt.cdfBuckets));
     }
     List<String> ivGroups = new ArrayList<>(List.of(Source.ALL));
     for (Source so : Source.values()) ivGroups.add(so.label);
@@ -357,7 +337,7 @@ public final class Characterization {
 
     // ---- section 5: sessions ----
     ObjectNode se = json.putObject("sessions");
-    sessionSection(se, req, st, hasSessions, nReq, turn0, followUps, followUpsWithParent, tables, sess, lorenzP);
+    sessionSection(se, rt, st, hasSessions, nReq, turn0, followUps, followUpsWithParent, tables, sess, lorenzP);
 
     // ---- section 7: request / instance ratio ----
     ratioSection(json.putObject("request_instance_ratio"), minuteRows, first, last, tables);
@@ -367,7 +347,7 @@ public final class Characterization {
     return new Result(json, tables, persisted);
   }
 
-  private void sessionSection(ObjectNode se, Dataset<Row> req, Map<String, SortedStats.Stats> st, boolean hasSessions,
+  private void sessionSection(ObjectNode se, RequestTotals rt, Map<String, SortedStats.Stats> st, boolean hasSessions,
       long nReq, long turn0, long followUps, long followUpsWithParent, Map<String, Dataset<Row>> tables,
       Dataset<Row> sess, double[] lorenzP) {
     String[] keys = {"first_turn_fraction"};
@@ -382,9 +362,8 @@ public final class Characterization {
     }
     se.set("first_turn_fraction", Metric.ratio(turn0, nReq, "requests with turn 0", "requests", "no requests").toJson());
     // trigger mix
-    List<Row> trig = new ArrayList<>(req.groupBy(Canonical.TRIGGER).agg(count(lit(1)).as("n"),
-        sum(when(col(Canonical.TURN).gt(0), 1).otherwise(0)).as("f")).collectAsList());
-    trig.sort((x, y) -> x.getString(0).compareTo(y.getString(0)));
+    List<Row> trig = new ArrayList<>(); // sorted by trigger (TreeMap)
+    for (var e : rt.byTrigger.entrySet()) trig.add(RowFactory.create(e.getKey(), e.getValue()[0], e.getValue()[1]));
     ObjectNode mix = se.putObject("trigger_mix");
     ObjectNode allM = mix.putObject("all_requests");
     ObjectNode fuM = mix.putObject("follow_ups");
@@ -409,8 +388,11 @@ public final class Characterization {
     for (int i = 0; i < Q.length; i++) tp.set(QN[i], Metric.of(turns.quantiles()[i]).toJson());
     tp.set("max", Metric.of(turns.max()).toJson());
     tp.put("table", T_TURNS);
-    tables.put(T_TURNS, sess.groupBy(col(Cols.REQUESTS)).agg(count(lit(1)).as(Cols.SESSIONS))
-        .coalesce(1).sortWithinPartitions(Cols.REQUESTS));
+    // the turns distribution's (value, items) rows are the histogram: no further job
+    List<Row> hist = new ArrayList<>();
+    for (long[] h : turns.histogram()) hist.add(RowFactory.create(h[0], h[1]));
+    tables.put(T_TURNS, spark.createDataFrame(hist, new StructType().add(Cols.REQUESTS, DataTypes.LongType)
+        .add(Cols.SESSIONS, DataTypes.LongType)));
 
     SortedStats.Stats dur = st.get("duration_us");
     ObjectNode du = se.putObject("duration_s");
@@ -539,22 +521,113 @@ public final class Characterization {
     return spark.createDataFrame(out, schema);
   }
 
-  /** Token-weighted CDF on log buckets (20 per decade of microseconds), per source and overall. */
-  private static Dataset<Row> intervalCdf(Dataset<Row> intervalRows) {
-    Column bucket = when(col(ReuseJob.KEY).leq(0), lit(-1))
-        .otherwise(ceil(log10(col(ReuseJob.KEY).cast("double")).multiply(20).minus(1e-9)).cast("int"));
-    Column srcName = when(col(ReuseJob.SRC).equalTo(0), lit(Source.INTRA_SESSION.label))
-        .when(col(ReuseJob.SRC).equalTo(1), lit(Source.SYSTEM_PROMPT.label)).otherwise(lit(Source.INTER_SESSION.label));
-    Dataset<Row> b = intervalRows.select(srcName.as(Cols.SOURCE), bucket.as("b"), col(ReuseJob.TOKENS));
-    Dataset<Row> all = b.withColumn(Cols.SOURCE, lit(Source.ALL)).unionByName(b)
-        .groupBy(Cols.SOURCE, "b").agg(sum(ReuseJob.TOKENS).as(Cols.TOKENS));
-    var w = Window.partitionBy(Cols.SOURCE).orderBy("b");
-    var wAll = Window.partitionBy(Cols.SOURCE);
-    return all.select(col(Cols.SOURCE),
-            when(col("b").lt(0), lit(0.0)).otherwise(org.apache.spark.sql.functions.pow(lit(10.0), col("b").divide(20.0))
-                .divide(1e6)).as(Cols.INTERVAL_LE_S),
-            col(Cols.TOKENS),
-            sum(Cols.TOKENS).over(w).divide(sum(Cols.TOKENS).over(wAll)).as(Cols.CUM_SHARE))
-        .coalesce(1).sortWithinPartitions(Cols.SOURCE, Cols.INTERVAL_LE_S);
+  /** Sorted statistics: values per sorted partition (the range sampling job only pays off above this). */
+  private static final long STAT_ROWS_PER_PARTITION = 1L << 20;
+
+  /** Log bucket of an interval: 20 per decade of microseconds; -1 for a zero interval (same arithmetic as SQL's log10/ceil). */
+  static int bucket(long us) {
+    if (us <= 0) return -1;
+    return (int) (long) Math.ceil(StrictMath.log10((double) us) * 20 - 1e-9);
+  }
+
+  /** Token-weighted CDF on log buckets (20 per decade of microseconds), per source and overall, from the bucket sums. */
+  private Dataset<Row> intervalCdf(Map<String, java.util.TreeMap<Integer, Long>> buckets) {
+    List<Row> out = new ArrayList<>();
+    for (var e : new TreeMap<>(buckets).entrySet()) {
+      long total = 0;
+      for (long t : e.getValue().values()) total += t;
+      long cum = 0;
+      for (var b : e.getValue().entrySet()) {
+        cum += b.getValue();
+        int k = b.getKey();
+        double le = k < 0 ? 0.0 : StrictMath.pow(10.0, k / 20.0) / 1e6;
+        out.add(RowFactory.create(e.getKey(), le, b.getValue(), (double) cum / total));
+      }
+    }
+    return spark.createDataFrame(out, new StructType().add(Cols.SOURCE, DataTypes.StringType)
+        .add(Cols.INTERVAL_LE_S, DataTypes.DoubleType).add(Cols.TOKENS, DataTypes.LongType)
+        .add(Cols.CUM_SHARE, DataTypes.DoubleType));
+  }
+
+  /**
+   * Everything the driver needs from ReuseJob's aggregates in one job over the persisted table:
+   * hits by minute and turn, quality counters, hit tokens within the threshold per source, and
+   * the CDF's bucket sums. O(minutes + turns + sources x log buckets): no interval values (those
+   * stay distributed for SortedStats).
+   */
+  static final class BlockTotals implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+    final TreeMap<Long, long[]> hitByMinute = new TreeMap<>(); // minute -> hit tokens[3], hit blocks[3], all blocks
+    final TreeMap<Long, long[]> hitByTurn = new TreeMap<>();
+    final long[] hitTok = new long[3], hitBlk = new long[3];
+    final long[] quality = new long[3];
+    long usedBlocks;
+    long intervalRows;
+    /** Hit tokens with interval <= threshold per source (null: no interval row of that source). */
+    final Long[] withinBySrc = new Long[3];
+    /** source label (and "all") -> bucket -> tokens. */
+    final TreeMap<String, java.util.TreeMap<Integer, Long>> cdfBuckets = new TreeMap<>();
+
+    static BlockTotals compute(Dataset<Row> aggregates, long thrUs) {
+      return aggregates.javaRDD()
+          .mapPartitions(it -> {
+            BlockTotals t = new BlockTotals();
+            while (it.hasNext()) t.add(it.next(), thrUs);
+            return List.of(t).iterator();
+          })
+          .fold(new BlockTotals(), BlockTotals::merge);
+    }
+
+    private void add(Row r, long thrUs) {
+      int kind = r.getInt(0), src = r.getInt(1);
+      long key = r.getLong(2), tok = r.getLong(3), blk = r.getLong(4);
+      if (kind == ReuseJob.KIND_QUALITY) {
+        quality[(int) key] += tok;
+        return;
+      }
+      if (kind == ReuseJob.KIND_INTERVAL) {
+        intervalRows++;
+        if (key <= thrUs) withinBySrc[src] = (withinBySrc[src] == null ? 0 : withinBySrc[src]) + tok;
+        int b = bucket(key);
+        cdfBuckets.computeIfAbsent(Source.ALL, k -> new TreeMap<>()).merge(b, tok, Long::sum);
+        cdfBuckets.computeIfAbsent(Source.values()[src].label, k -> new TreeMap<>()).merge(b, tok, Long::sum);
+        return;
+      }
+      Map<Long, long[]> m = kind == ReuseJob.KIND_MINUTE ? hitByMinute : hitByTurn;
+      long[] v = m.computeIfAbsent(key, k -> new long[7]);
+      if (src == ReuseJob.SRC_ALL_BLOCKS) {
+        v[6] += blk;
+        if (kind == ReuseJob.KIND_MINUTE) usedBlocks += blk;
+        return;
+      }
+      v[src] += tok;
+      v[3 + src] += blk;
+      if (kind == ReuseJob.KIND_MINUTE) {
+        hitTok[src] += tok;
+        hitBlk[src] += blk;
+      }
+    }
+
+    static BlockTotals merge(BlockTotals x, BlockTotals y) {
+      for (var e : y.hitByMinute.entrySet()) addAll(x.hitByMinute.computeIfAbsent(e.getKey(), k -> new long[7]), e.getValue());
+      for (var e : y.hitByTurn.entrySet()) addAll(x.hitByTurn.computeIfAbsent(e.getKey(), k -> new long[7]), e.getValue());
+      addAll(x.hitTok, y.hitTok);
+      addAll(x.hitBlk, y.hitBlk);
+      addAll(x.quality, y.quality);
+      x.usedBlocks += y.usedBlocks;
+      x.intervalRows += y.intervalRows;
+      for (int i = 0; i < 3; i++) {
+        if (y.withinBySrc[i] != null) x.withinBySrc[i] = (x.withinBySrc[i] == null ? 0 : x.withinBySrc[i]) + y.withinBySrc[i];
+      }
+      for (var e : y.cdfBuckets.entrySet()) {
+        TreeMap<Integer, Long> m = x.cdfBuckets.computeIfAbsent(e.getKey(), k -> new TreeMap<>());
+        for (var b : e.getValue().entrySet()) m.merge(b.getKey(), b.getValue(), Long::sum);
+      }
+      return x;
+    }
+
+    private static void addAll(long[] x, long[] y) {
+      for (int i = 0; i < x.length; i++) x[i] += y[i];
+    }
   }
 }

@@ -6,6 +6,7 @@ import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.max;
 import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.when;
+import static org.apache.spark.sql.functions.xxhash64;
 
 import io.smetric.audit.model.Canonical;
 import it.unimi.dsi.fastutil.doubles.DoubleArrayList;
@@ -22,6 +23,7 @@ import java.util.List;
 import org.apache.spark.Partitioner;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
@@ -175,22 +177,20 @@ public final class ReuseJob {
 
     // Pass 3: local hits + run records.
     JavaRDD<Row> r3 = input.zipPartitions(info, (in, inf) -> pass3(in, inf, runs, unsortedPids));
-    Dataset<Row> r3ds = spark.createDataFrame(r3, R3).persist(StorageLevel.MEMORY_AND_DISK());
-    try {
-      // Pass 4: runs by key in time order.
-      Dataset<Row> runAggs = r3ds.filter(col(KIND).equalTo(KIND_RUN))
-          .repartition(col("c")).sortWithinPartitions("c", "arrival", "seq")
-          .mapPartitions((org.apache.spark.api.java.function.MapPartitionsFunction<Row, Row>) ReuseJob::pass4,
-              Encoders.row(R3));
-      Dataset<Row> aggs = r3ds.filter(col(KIND).notEqual(KIND_RUN)).union(runAggs)
-          .groupBy(KIND, SRC, KEY).agg(sum(TOKENS).as(TOKENS), sum(BLOCKS).as(BLOCKS))
-          .persist(StorageLevel.MEMORY_AND_DISK());
-      aggs.count();
-      return new Result(aggs, pairsAcc.value(), multiAcc.value(), tmplAcc.value(), runs.value(), distinctAcc.value(),
-          sessionShuffle ? shipped.value() : -1);
-    } finally {
-      r3ds.unpersist(false);
-    }
+    // Pass 4: runs by key in time order. Pass 3's aggregate rows ride along in the same shuffle,
+    // spread by a hash of their group key and sorted after the runs (kind > 0), and are folded by
+    // pass 4 into its own sums: pass 3 is read once (no persisted copy read by two branches, whose
+    // stages AQE would submit together, computing pass 3 twice), and one job per shuffle.
+    Column spread = when(col(KIND).equalTo(KIND_RUN), col("c")).otherwise(xxhash64(col(KIND), col(SRC), col(KEY)));
+    Dataset<Row> folded = spark.createDataFrame(r3, R3).withColumn("part", spread)
+        .repartition(col("part")).sortWithinPartitions(KIND, "c", "arrival", "seq").drop("part")
+        .mapPartitions((org.apache.spark.api.java.function.MapPartitionsFunction<Row, Row>) ReuseJob::pass4,
+            Encoders.row(R3));
+    Dataset<Row> aggs = folded.groupBy(KIND, SRC, KEY).agg(sum(TOKENS).as(TOKENS), sum(BLOCKS).as(BLOCKS))
+        .persist(StorageLevel.MEMORY_AND_DISK());
+    aggs.count();
+    return new Result(aggs, pairsAcc.value(), multiAcc.value(), tmplAcc.value(), runs.value(), distinctAcc.value(),
+        sessionShuffle ? shipped.value() : -1);
   }
 
   /** The columns the passes read, in the layout of the I_* indices, as Spark's internal rows. */
@@ -377,7 +377,7 @@ public final class ReuseJob {
       add(KIND_QUALITY, 0, key, 1, 0);
     }
 
-    private void add(int kind, int src, long key, long tokens, long blocks) {
+    void add(int kind, int src, long key, long tokens, long blocks) {
       tok[kind][src].addTo(key, tokens);
       blk[kind][src].addTo(key, blocks);
     }
@@ -567,6 +567,11 @@ public final class ReuseJob {
     double prev = 0;
     while (it.hasNext()) {
       Row r = it.next();
+      if (r.getInt(0) != KIND_RUN) {
+        // one of pass 3's aggregate rows (they come after every run of the partition)
+        agg.add(r.getInt(0), r.getInt(5), r.getLong(6), r.getLong(7), r.getLong(8));
+        continue;
+      }
       long rc = r.getLong(1);
       double a = r.getDouble(2);
       long s = r.getLong(4);

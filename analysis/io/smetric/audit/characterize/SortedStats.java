@@ -41,9 +41,10 @@ public final class SortedStats {
 
   /** Results for one group. Quantile values are in input units; lorenz[k] = cum weight share of the bottom floor(p_k n) items. */
   public record Stats(long items, long weight, double mean, long min, long max, long[] quantiles,
-      double[] lorenzPopulation, double[] lorenzShare, double topShare, double gini) {}
+      double[] lorenzPopulation, double[] lorenzShare, double topShare, double gini, List<long[]> histogram) {}
 
-  record PartTotal(int pid, String g, long n, long w, double sumVn, long min, long max) implements Serializable {}
+  record PartTotal(int pid, String g, long n, long w, double sumVn, long min, long max, List<long[]> histogram)
+      implements Serializable {}
 
   record Offsets(long itemsBefore, long weightBefore) implements Serializable {}
 
@@ -55,10 +56,13 @@ public final class SortedStats {
    * @param quantiles q values in (0, 1]
    * @param lorenzPoints population fractions p in [0, 1] (Lorenz points at item rank floor(p n))
    * @param topFraction share of items counted as "top" (0.25: the top ceil(0.25 n) items)
+   * @param partitions sorted partitions; 1 skips the range sampling job (small inputs)
+   * @param histogramGroups groups whose (value, items) rows are returned too ({@link Stats#histogram}):
+   *     only for groups with few distinct values (the driver holds them)
    */
   public static Map<String, Stats> compute(SparkSession spark, Dataset<Row> rows, double[] quantiles,
-      double[] lorenzPoints, double topFraction) {
-    int parts = Math.max(1, Integer.parseInt(spark.conf().get("spark.sql.shuffle.partitions", "8")));
+      double[] lorenzPoints, double topFraction, int partitions, java.util.Set<String> histogramGroups) {
+    int parts = Math.max(1, partitions);
     Dataset<Row> sorted = rows.groupBy(G, V).agg(sum(N).as(N), sum(W).as(W))
         .repartitionByRange(parts, col(G), col(V)).sortWithinPartitions(G, V)
         .persist(StorageLevel.MEMORY_AND_DISK());
@@ -69,17 +73,20 @@ public final class SortedStats {
         String g = null;
         long n = 0, w = 0, min = 0, max = 0;
         double svn = 0;
+        List<long[]> hist = null;
         while (it.hasNext()) {
           Row r = it.next();
           String rg = r.getString(0);
           if (!rg.equals(g)) {
-            if (g != null) out.add(new PartTotal(pid, g, n, w, svn, min, max));
+            if (g != null) out.add(new PartTotal(pid, g, n, w, svn, min, max, hist));
             g = rg; n = 0; w = 0; svn = 0; min = r.getLong(1);
+            hist = histogramGroups.contains(g) ? new ArrayList<>() : null;
           }
           long v = r.getLong(1), rn = r.getLong(2);
           n += rn; w += r.getLong(3); svn += (double) v * rn; max = v;
+          if (hist != null) hist.add(new long[] {v, rn});
         }
-        if (g != null) out.add(new PartTotal(pid, g, n, w, svn, min, max));
+        if (g != null) out.add(new PartTotal(pid, g, n, w, svn, min, max, hist));
         return out.iterator();
       }, true).collect();
 
@@ -144,8 +151,13 @@ public final class SortedStats {
         double top = s[1] == 0 ? Double.NaN : 1 - lorenzCum[lorenzPoints.length] / s[1];
         // G = 2 * sum_i(i * x_i) / (n * sum x) - (n + 1) / n, items ascending, 1-based ranks
         double gini = s[1] == 0 ? Double.NaN : 2 * giniSum / ((double) s[0] * s[1]) - (s[0] + 1.0) / s[0];
+        List<long[]> hist = null;
+        if (histogramGroups.contains(g)) {
+          hist = new ArrayList<>(); // partitions in order, each sorted by value: the whole group sorted
+          for (PartTotal pt : byGroup.get(g)) hist.addAll(pt.histogram());
+        }
         out.put(g, new Stats(s[0], s[1], s[0] == 0 ? Double.NaN : sumVn.get(g) / s[0], s[2], s[3], qv, pop, share,
-            top, gini));
+            top, gini, hist));
       }
       return out;
     } finally {

@@ -9,11 +9,17 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructType;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
 
 /**
  * A canonical dataset as the ingest writes it: {@code DIR/trace/} (Parquet, {@link Canonical#SCHEMA})
@@ -41,7 +47,9 @@ public record TraceInput(Dataset<Row> trace, String location, JsonNode ingestSum
       }
       Dataset<Row> ds;
       try {
-        ds = spark.read().parquet(parquet.toString());
+        StructType known = sparkSchema(fs, parquet, spark.sparkContext().hadoopConfiguration());
+        // a known schema skips Spark's schema inference, which is a job of its own
+        ds = known != null ? spark.read().schema(known).parquet(parquet.toString()) : spark.read().parquet(parquet.toString());
       } catch (RuntimeException e) {
         throw new BadInputException(parquet.toString(), "not a canonical Parquet dataset: " + e.getMessage());
       }
@@ -56,4 +64,32 @@ public record TraceInput(Dataset<Row> trace, String location, JsonNode ingestSum
       throw new UncheckedIOException(e);
     }
   }
+
+  /**
+   * The Spark schema Spark itself stored in the footer of the first data file (key
+   * {@code org.apache.spark.sql.parquet.row.metadata}), read on the driver; null when there is
+   * none (another writer), and Spark infers it as usual.
+   */
+  private static StructType sparkSchema(FileSystem fs, Path dir, Configuration conf) {
+    try {
+      if (!fs.getFileStatus(dir).isDirectory()) return null;
+      Path firstFile = null;
+      for (FileStatus f : fs.listStatus(dir)) {
+        String n = f.getPath().getName();
+        if (f.isFile() && n.endsWith(".parquet") && !n.startsWith("_") && !n.startsWith(".")
+            && (firstFile == null || n.compareTo(firstFile.getName()) < 0)) {
+          firstFile = f.getPath();
+        }
+      }
+      if (firstFile == null) return null;
+      try (ParquetFileReader r = ParquetFileReader.open(HadoopInputFile.fromPath(firstFile, conf))) {
+        String json = r.getFooter().getFileMetaData().getKeyValueMetaData().get(SPARK_SCHEMA_KEY);
+        return json == null ? null : (DataType.fromJson(json) instanceof StructType st ? st : null);
+      }
+    } catch (IOException | RuntimeException e) {
+      return null; // fall back to Spark's inference, which reports unreadable data itself
+    }
+  }
+
+  private static final String SPARK_SCHEMA_KEY = "org.apache.spark.sql.parquet.row.metadata";
 }
