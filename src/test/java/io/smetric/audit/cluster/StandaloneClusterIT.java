@@ -38,7 +38,7 @@ class StandaloneClusterIT {
     cmd.addAll(List.of("--master", master, "--deploy-mode", "client",
         "--conf", "spark.driver.host=127.0.0.1", "--conf", "spark.driver.bindAddress=127.0.0.1",
         "--conf", "spark.executor.memory=700m", "--conf", "spark.executor.cores=1",
-        "--conf", "spark.ui.enabled=false", "--conf", "spark.sql.shuffle.partitions=4",
+        "--conf", "spark.ui.enabled=false", "--conf", "spark.sql.shuffle.partitions=" + SharedAudits.SHUFFLE_PARTITIONS,
         "--class", "io.smetric.audit.cli.Main",
         REPO.resolve("target/smetric-audit-" + System.getProperty("smetric.version", "0.1.0") + "-spark.jar").toString()));
     cmd.addAll(List.of(appArgs));
@@ -49,9 +49,9 @@ class StandaloneClusterIT {
    * Every stage on the cluster: the full audit of the session-less Mooncake sample (ingest,
    * session inference, characterization, replay sweep as Spark tasks, verdict) and of raw
    * SWE-agent logs (block-hasher), submitted through SparkSubmit, equal to local mode. The
-   * local-mode audits are run in this JVM (TestSpark, local[2], 2 shuffle partitions against the
-   * cluster's 4) by {@link SharedAudits}, while the cluster works on its submission; NotebooksIT
-   * reads the same Mooncake audit.
+   * local-mode audits are run in this JVM (TestSpark, local[2], the same 4 shuffle partitions) by
+   * {@link SharedAudits}, while the cluster works on its submission; NotebooksIT reads the same
+   * Mooncake audit.
    */
   @Test
   void auditOnStandaloneCluster_equalsLocalMode() throws Exception {

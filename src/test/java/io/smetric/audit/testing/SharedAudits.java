@@ -9,11 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.spark.sql.SparkSession;
 
 /**
  * Audits of the shipped samples that several test classes in one JVM read, each computed once,
- * lazily, in process on {@link TestSpark} (local mode) through the CLI entry point, exactly as
- * {@code smetric-audit audit ...} would run it. The integration tests share the failsafe JVM:
+ * lazily, in process on {@link TestSpark} (local[2], {@link #SHUFFLE_PARTITIONS} shuffle
+ * partitions) through the CLI entry point, as {@code smetric-audit audit ...} runs it. The integration tests share the failsafe JVM:
  * StandaloneClusterIT compares its cluster runs against these local-mode audits, and NotebooksIT
  * hands the Mooncake audit to notebook 02. The folders live in one temporary directory deleted
  * when the JVM exits.
@@ -76,11 +77,26 @@ public final class SharedAudits {
     return logs;
   }
 
+  /**
+   * Shuffle partitions of these audits: what {@code smetric-audit} picks by itself in local mode on
+   * a 2-core machine (2 x cores) and what StandaloneClusterIT gives its cluster submissions, so
+   * the local and cluster runs partition their data alike.
+   */
+  public static final String SHUFFLE_PARTITIONS = "4";
+
   private static void run(List<String> args) {
-    TestSpark.get(); // the command's getOrCreate then reuses the shared test session
-    StringWriter err = new StringWriter();
-    int code = Main.run(args.toArray(new String[0]), new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
-    if (code != 0) throw new IllegalStateException(String.join(" ", args) + " exited with " + code + ":\n" + err);
+    // the command's getOrCreate reuses the shared test session; its runtime SQL conf is set for
+    // the run and restored after (the unit tests' 2 partitions)
+    SparkSession spark = TestSpark.get();
+    String before = spark.conf().get("spark.sql.shuffle.partitions");
+    spark.conf().set("spark.sql.shuffle.partitions", SHUFFLE_PARTITIONS);
+    try {
+      StringWriter err = new StringWriter();
+      int code = Main.run(args.toArray(new String[0]), new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
+      if (code != 0) throw new IllegalStateException(String.join(" ", args) + " exited with " + code + ":\n" + err);
+    } finally {
+      spark.conf().set("spark.sql.shuffle.partitions", before);
+    }
   }
 
   private static Path root() {
