@@ -63,9 +63,19 @@ class CharacterizationTest {
         .simple("a1", "A", 1, 10, 1, 2, 3, 4, 5);
   }
 
+  private static ObjectNode templateKTwo;
+
+  /** template() analysed with K = 2 (one instance, 100 s threshold): two tests read it, it is computed once. */
+  static synchronized ObjectNode templateKTwo() {
+    if (templateKTwo == null) {
+      templateKTwo = analyze(template().toDataset(TestSpark.get()), new Characterization.Options(1, 2, 100));
+    }
+    return templateKTwo;
+  }
+
   @Test
   void twoSessionsSharingTemplate_kTwo_sharesSplitIntraAndSystemPrompt() {
-    ObjectNode j = analyze(template().toDataset(TestSpark.get()), new Characterization.Options(1, 2, 100));
+    ObjectNode j = templateKTwo();
     assertEquals(80.0 / 176, v(j, "reuse", "token_weighted"), EPS);
     assertEquals(5.0 / 11, v(j, "reuse", "block_weighted"), EPS);
     assertEquals(48.0 / 80, v(j, "reuse_by_source", "intra_session", "share_of_hit_tokens"), EPS);
@@ -83,7 +93,7 @@ class CharacterizationTest {
 
   @Test
   void twoSessionsSharingTemplate_intervals_useLatestRequestOfAnySession() {
-    ObjectNode j = analyze(template().toDataset(TestSpark.get()), new Characterization.Options(1, 2, 100));
+    ObjectNode j = templateKTwo();
     // all: 64 tokens at 5 s (b0's 32 + a1's c1,c12), 16 at 10 s. p50: cum >= 40 -> 5; p90: >= 72 -> 10.
     assertEquals(5.0, v(j, "reuse_interval", "all", "p50_s"), EPS);
     assertEquals(10.0, v(j, "reuse_interval", "all", "p90_s"), EPS);

@@ -74,12 +74,20 @@ final class LocalStandaloneCluster implements AutoCloseable {
     processes.add(pb.start());
   }
 
-  /** Runs a command to completion (with the cluster's environment), returning its exit code. */
-  int run(String name, List<String> cmd, long timeoutS) throws IOException, InterruptedException {
+  /**
+   * Starts a command (with the cluster's environment) without waiting, so the test can do other
+   * work meanwhile; {@link #await} collects it. Its output goes to the log {@code name}.
+   */
+  Process launch(String name, List<String> cmd) throws IOException {
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(logs.resolve(name + ".log").toFile());
     pb.environment().putAll(env());
     Process p = pb.start();
     processes.add(p);
+    return p;
+  }
+
+  /** Waits for a {@link #launch}ed command, returning its exit code; kills it after {@code timeoutS}. */
+  int await(String name, Process p, long timeoutS) throws InterruptedException {
     if (!p.waitFor(timeoutS, TimeUnit.SECONDS)) {
       p.destroyForcibly();
       throw new IllegalStateException(name + " did not finish in " + timeoutS + " s; log: " + log(name));

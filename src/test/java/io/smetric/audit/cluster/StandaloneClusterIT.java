@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.model.Canonical;
+import io.smetric.audit.testing.SharedAudits;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,7 +38,7 @@ class StandaloneClusterIT {
     cmd.addAll(List.of("--master", master, "--deploy-mode", "client",
         "--conf", "spark.driver.host=127.0.0.1", "--conf", "spark.driver.bindAddress=127.0.0.1",
         "--conf", "spark.executor.memory=700m", "--conf", "spark.executor.cores=1",
-        "--conf", "spark.ui.enabled=false", "--conf", "spark.sql.shuffle.partitions=4",
+        "--conf", "spark.ui.enabled=false", "--conf", "spark.sql.shuffle.partitions=" + SharedAudits.SHUFFLE_PARTITIONS,
         "--class", "io.smetric.audit.cli.Main",
         REPO.resolve("target/smetric-audit-" + System.getProperty("smetric.version", "0.1.0") + "-spark.jar").toString()));
     cmd.addAll(List.of(appArgs));
@@ -47,28 +48,30 @@ class StandaloneClusterIT {
   /**
    * Every stage on the cluster: the full audit of the session-less Mooncake sample (ingest,
    * session inference, characterization, replay sweep as Spark tasks, verdict) and of raw
-   * SWE-agent logs (block-hasher), submitted through SparkSubmit, equal to local mode.
+   * SWE-agent logs (block-hasher), submitted through SparkSubmit, equal to local mode. The
+   * local-mode audits are run in this JVM (TestSpark, local[2], the same 4 shuffle partitions) by
+   * {@link SharedAudits}, while the cluster works on its submission; NotebooksIT reads the same
+   * Mooncake audit.
    */
   @Test
   void auditOnStandaloneCluster_equalsLocalMode() throws Exception {
-    Path mooncake = REPO.resolve("sample-traces/mooncake/synthetic_trace.jsonl");
-    Path logs = REPO.resolve("sample-traces/raw-logs/swe-agent");
-    Path salt = tmp.resolve("salt");
-    Files.writeString(salt, "cluster-test-salt-0123456789abcdef\n");
-    String[] sweep = {"--instances", "4", "--policies", "smetric,least-load,cache-affinity", "--global-ratio", "0,0.8",
-        "--rate-scale", "1,2"};
     List<Long> pids;
+    Path mcLocal;
+    Path logsLocal;
     try (LocalStandaloneCluster c = new LocalStandaloneCluster(tmp, REPO, 2, "1g")) {
-      for (String mode : List.of("cluster", "local")) {
-        String master = mode.equals("cluster") ? c.masterUrl() : "local[2]";
-        List<String> a = new ArrayList<>(List.of("audit", mooncake.toString(), "--out", tmp.resolve("mc-" + mode).toString()));
-        a.addAll(List.of(sweep));
-        int rc = c.run("audit-" + mode, submit(c, master, a.toArray(new String[0])), 900);
-        assertEquals(0, rc, c.log("audit-" + mode));
-        rc = c.run("logs-" + mode, submit(c, master, "audit", logs.toString(), "--salt-file", salt.toString(),
-            "--instances", "1", "--no-replay", "--out", tmp.resolve("logs-" + mode).toString()), 600);
-        assertEquals(0, rc, c.log("logs-" + mode));
-      }
+      List<String> a = new ArrayList<>(List.of("audit", SharedAudits.MOONCAKE.toString(), "--out",
+          tmp.resolve("mc-cluster").toString()));
+      a.addAll(SharedAudits.MOONCAKE_SWEEP);
+      Process mc = c.launch("audit-cluster", submit(c, c.masterUrl(), a.toArray(new String[0])));
+      mcLocal = SharedAudits.mooncakeLocal(); // local mode, meanwhile
+      // generous limits: they only catch a hang (13 min measured for this submission on a heavily loaded 2-core machine)
+      assertEquals(0, c.await("audit-cluster", mc, 1800), c.log("audit-cluster"));
+      List<String> l = new ArrayList<>(List.of("audit", SharedAudits.SWE_AGENT_LOGS.toString(), "--salt-file",
+          SharedAudits.saltFile().toString(), "--out", tmp.resolve("logs-cluster").toString()));
+      l.addAll(SharedAudits.LOGS_OPTIONS);
+      Process logs = c.launch("logs-cluster", submit(c, c.masterUrl(), l.toArray(new String[0])));
+      logsLocal = SharedAudits.logsLocal();
+      assertEquals(0, c.await("logs-cluster", logs, 1200), c.log("logs-cluster"));
       assertTrue(c.log("master").contains("Registering app"), "the jobs ran on the cluster");
       pids = c.pids();
     }
@@ -78,7 +81,7 @@ class StandaloneClusterIT {
     SparkSession spark = io.smetric.audit.testing.TestSpark.get();
     for (String audit : List.of("mc", "logs")) {
       Path cl = tmp.resolve(audit + "-cluster");
-      Path lo = tmp.resolve(audit + "-local");
+      Path lo = audit.equals("mc") ? mcLocal : logsLocal;
       JsonNode va = Json.MAPPER.readTree(Files.readString(cl.resolve("audit.json")));
       JsonNode vb = Json.MAPPER.readTree(Files.readString(lo.resolve("audit.json")));
       assertEquals(vb.get("verdict"), va.get("verdict"));
@@ -96,16 +99,16 @@ class StandaloneClusterIT {
     }
     // ingest on the executors wrote the same canonical rows
     List<Row> ta = spark.read().parquet(tmp.resolve("mc-cluster/ingest/trace").toString()).orderBy(Canonical.SEQ).collectAsList();
-    List<Row> tb = spark.read().parquet(tmp.resolve("mc-local/ingest/trace").toString()).orderBy(Canonical.SEQ).collectAsList();
+    List<Row> tb = spark.read().parquet(mcLocal.resolve("ingest/trace").toString()).orderBy(Canonical.SEQ).collectAsList();
     assertEquals(3993, ta.size());
     assertEquals(tb, ta);
     JsonNode ia = withoutPaths(Json.MAPPER.readTree(Files.readString(tmp.resolve("mc-cluster/ingest/ingest-summary.json"))));
-    JsonNode ib = withoutPaths(Json.MAPPER.readTree(Files.readString(tmp.resolve("mc-local/ingest/ingest-summary.json"))));
+    JsonNode ib = withoutPaths(Json.MAPPER.readTree(Files.readString(mcLocal.resolve("ingest/ingest-summary.json"))));
     assertEquals(ib, ia);
     // the replay sweep ran as Spark tasks on the executors: the same runs, metric for metric
     List<Row> ra = runs(spark, tmp.resolve("mc-cluster/replay/runs"));
-    List<Row> rb = runs(spark, tmp.resolve("mc-local/replay/runs"));
-    assertEquals(3 * 2 * 2, ra.size());
+    List<Row> rb = runs(spark, mcLocal.resolve("replay/runs"));
+    assertEquals(3 * 2 * 1, ra.size()); // policies x global ratios x rates of MOONCAKE_SWEEP
     assertEquals(rb, ra);
     assertEquals("inferred", Json.MAPPER.readTree(Files.readString(tmp.resolve("mc-cluster/provenance.json")))
         .get("sessions").asText());

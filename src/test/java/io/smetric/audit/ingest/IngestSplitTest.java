@@ -61,16 +61,27 @@ class IngestSplitTest {
     }
   }
 
-  /** Ingests with each split size and with one range, and asserts identical outputs. */
-  private IngestJob.Result assertSameAsOneRange(int maxLine, long[] splits, Path... files) {
+  /** The one-range ingest and the ingest of each split size (in the order given). */
+  private record Runs(IngestJob.Result one, List<IngestJob.Result> split) {}
+
+  /**
+   * Ingests with each split size and with one range, and asserts identical outputs. The one-range
+   * output is read once (each read is a Spark job), and the split results are returned so a test
+   * can look further into them without ingesting the same split again.
+   */
+  private Runs assertSameAsOneRange(int maxLine, long[] splits, Path... files) {
     IngestJob.Result one = ingest(Long.MAX_VALUE, maxLine, files);
+    List<String> oneRows = rows(one);
+    List<String> oneQuarantine = quarantine(one);
+    List<IngestJob.Result> results = new java.util.ArrayList<>();
     for (long split : splits) {
       IngestJob.Result r = ingest(split, maxLine, files);
-      assertEquals(rows(one), rows(r), "canonical rows, split " + split);
-      assertEquals(quarantine(one), quarantine(r), "quarantine, split " + split);
+      assertEquals(oneRows, rows(r), "canonical rows, split " + split);
+      assertEquals(oneQuarantine, quarantine(r), "quarantine, split " + split);
       assertEquals(one.summary(), r.summary(), "summary, split " + split);
+      results.add(r);
     }
-    return one;
+    return new Runs(one, results);
   }
 
   /** Byte offset of the start of 1-based line {@code line}. */
@@ -104,7 +115,7 @@ class IngestSplitTest {
       64,            // many boundaries, most inside lines
       37
     };
-    IngestJob.Result one = assertSameAsOneRange(200, splits, f);
+    IngestJob.Result one = assertSameAsOneRange(200, splits, f).one();
     // and it is the right result: 8 data lines (3 and 8 are blank); a, b, d, e accepted; 4 quarantined
     JsonNode file = one.summary().get("files").get(0);
     assertEquals(8, file.get("read").asLong());
@@ -125,8 +136,9 @@ class IngestSplitTest {
     for (int i = 0; i < 40; i++) sb.append(String.format(GOOD, "r" + i, "" + (i / 4), i + ".0")).append('\n');
     Path f = write("ordered.jsonl", sb.toString());
     long size = Files.size(f);
-    IngestJob.Result one = assertSameAsOneRange(1000, new long[] {size / 5, 333}, f);
-    IngestJob.Result split = ingest(size / 5, 1000, f);
+    Runs runs = assertSameAsOneRange(1000, new long[] {size / 5, 333}, f);
+    IngestJob.Result one = runs.one();
+    IngestJob.Result split = runs.split().get(0); // the size / 5 ingest
     // in order with unique ids: the staged parts are kept, one per range (5, plus a remainder)
     assertTrue(parts(split, "trace", 0) >= 5, "parts: " + parts(split, "trace", 0));
     assertEquals(1, parts(one, "trace", 0));
@@ -148,7 +160,7 @@ class IngestSplitTest {
     String content = sb.toString();
     // boundaries before line 3 (2 < 3 only against the previous range), before line 7, and everywhere
     IngestJob.Result one = assertSameAsOneRange(1000,
-        new long[] {lineStart(content, 3), lineStart(content, 7), lineStart(content, 2), 50}, f);
+        new long[] {lineStart(content, 3), lineStart(content, 7), lineStart(content, 2), 50}, f).one();
     assertEquals(3, one.summary().get("files").get(0).get("out_of_order").asLong());
   }
 
@@ -165,7 +177,7 @@ class IngestSplitTest {
             + String.format(rec, 3000, 4) + "\n"   // line 7: id "4"
             + String.format(rec, 4000, 5) + "\n";  // line 8: id "5"
     Path f = write("mc.jsonl", content);
-    IngestJob.Result one = assertSameAsOneRange(1000, new long[] {lineStart(content, 4), lineStart(content, 5) + 7, 30}, f);
+    IngestJob.Result one = assertSameAsOneRange(1000, new long[] {lineStart(content, 4), lineStart(content, 5) + 7, 30}, f).one();
     Map<Long, String> idByLine = spark.read().parquet(one.out() + "/trace").collectAsList().stream()
         .collect(Collectors.toMap(r -> r.getLong(r.fieldIndex(Canonical.SEQ)), r -> r.getAs(Canonical.REQUEST_ID), (x, y) -> x, TreeMap::new));
     assertEquals(Map.of(1L, "0", 3L, "1", 5L, "3", 7L, "4", 8L, "5"), idByLine);
@@ -182,7 +194,7 @@ class IngestSplitTest {
         + "2023-11-16 18:16:01.5,10,2\n"
         + "2023-11-16 18:16:02.5,11,3\n";
     Path f = write("azure.csv", content);
-    IngestJob.Result one = assertSameAsOneRange(1000, new long[] {lineStart(content, 3), lineStart(content, 5), 20}, f);
+    IngestJob.Result one = assertSameAsOneRange(1000, new long[] {lineStart(content, 3), lineStart(content, 5), 20}, f).one();
     // ids are 0-based among data rows after the header: 0, 1, (2 quarantined), 3, 4
     List<String> ids = spark.read().parquet(one.out() + "/trace").orderBy(Canonical.SEQ).collectAsList().stream()
         .map(r -> (String) r.getAs(Canonical.REQUEST_ID)).toList();
@@ -199,8 +211,9 @@ class IngestSplitTest {
     try (OutputStream o = new GZIPOutputStream(Files.newOutputStream(gz))) {
       o.write(sb.toString().getBytes(StandardCharsets.UTF_8));
     }
-    IngestJob.Result one = assertSameAsOneRange(1000, new long[] {100}, plain, gz);
-    IngestJob.Result split = ingest(100, 1000, plain, gz);
+    Runs runs = assertSameAsOneRange(1000, new long[] {100}, plain, gz);
+    IngestJob.Result one = runs.one();
+    IngestJob.Result split = runs.split().get(0);
     List<String> ids = spark.read().parquet(split.out() + "/trace").orderBy(Canonical.SEQ).collectAsList().stream()
         .map(r -> (String) r.getAs(Canonical.REQUEST_ID)).toList();
     assertEquals("f0:0", ids.get(0));

@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.smetric.audit.common.Json;
+import io.smetric.audit.testing.SharedAudits;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -18,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Runs every JShell notebook in notebooks-java/ with the built jar, as a researcher would
  * (notebooks-java/run.sh), and fails if a snippet does not compile, throws, or the notebook does
  * not reach its closing "NOTEBOOK OK" line. JShell itself keeps going after a failed snippet, so
- * its output is what is checked.
+ * its output is what is checked. A notebook that reads an audit folder (-Daudit) is given the
+ * local-mode Mooncake audit of {@link SharedAudits} rather than auditing a sample itself.
  */
 class NotebooksIT {
   private static final Path REPO = Path.of(System.getProperty("smetric.repo", "."));
@@ -37,8 +41,17 @@ class NotebooksIT {
   private void run(Path nb) throws Exception {
     Path out = tmp.resolve(nb.getFileName().toString().replace(".jsh", ""));
     Path log = tmp.resolve(nb.getFileName() + ".log");
-    ProcessBuilder pb = new ProcessBuilder("bash", REPO.resolve("notebooks-java/run.sh").toString(), nb.toString(),
-        "-Dout=" + out).directory(REPO.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
+    List<String> cmd = new ArrayList<>(List.of("bash", REPO.resolve("notebooks-java/run.sh").toString(), nb.toString(),
+        "-Dout=" + out));
+    // A notebook that starts from an audit folder gets the local-mode Mooncake audit this JVM
+    // shares with StandaloneClusterIT (computed once), as a researcher passes -Daudit=out/audit.
+    String verdict = null;
+    if (Files.readString(nb).contains("System.getProperty(\"audit\")")) {
+      Path audit = SharedAudits.mooncakeLocal();
+      cmd.add("-Daudit=" + audit);
+      verdict = Json.MAPPER.readTree(audit.resolve("audit.json").toFile()).get("verdict").asText();
+    }
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(REPO.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
     pb.environment().put("SMETRIC_XMX", "1500m");
     Process p = pb.start();
     if (!p.waitFor(600, TimeUnit.SECONDS)) {
@@ -53,5 +66,6 @@ class NotebooksIT {
           nb + " failed at: " + line + "\n" + text);
     }
     assertTrue(text.contains("NOTEBOOK OK"), nb + " did not finish:\n" + text);
+    if (verdict != null) assertTrue(text.contains("verdict: " + verdict + "\n"), nb + " did not read the given audit:\n" + text);
   }
 }

@@ -3,6 +3,7 @@ package io.smetric.audit.report;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.Json;
+import io.smetric.audit.testing.FixtureTables;
 import io.smetric.audit.testing.TestSpark;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -273,7 +274,8 @@ final class AuditFixture {
     return Json.MAPPER.writeValueAsString(p);
   }
 
+  /** Spark writes each distinct table once per JVM; the many tests using this fixture get a copy. */
   private static void save(SparkSession spark, StructType schema, Path dir, List<Row> rows) {
-    spark.createDataFrame(rows, schema).coalesce(1).write().parquet(dir.toString());
+    FixtureTables.save(spark, schema, rows, dir);
   }
 }
