@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.sim.SimOutcome;
 import io.smetric.audit.replay.trace.ReplayTrace;
-import io.smetric.audit.testing.Traces;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,21 +18,11 @@ import org.junit.jupiter.api.Test;
  */
 class GlobalTierTopologyTest {
   private static ReplayTrace trace() {
-    Traces.Builder b = Traces.builder().blockSize(16)
-        .simple("a0", "A", 0, 0.0, 1, 2, 3, 4, 5, 6, 7, 8)
-        .simple("b0", "B", 0, 0.0, 101, 102, 103, 104, 105, 106, 107, 108)
-        .simple("b1", "B", 1, 100.0, 101, 102, 103, 104, 105, 106, 107, 108, 109)
-        .simple("a1", "A", 1, 100.0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
-    return ReplayFixtures.trace(b, false);
+    return ReplayFixtures.concurrentFetchTrace();
   }
 
   private static ReplaySettings settings(int perNode, double nicGBps) {
-    ReplaySettings s = ReplayFixtures.settings(4, 1000);
-    s.globalRatio = 1.0;
-    s.profile.kvBytesPerToken = 1000;
-    s.globalReadGBps = 128e-6;
-    s.globalFetchLatencyS = 0;
-    s.globalAggregateGBps = Double.POSITIVE_INFINITY;
+    ReplaySettings s = ReplayFixtures.slowGlobalTier(4);
     s.instancesPerNode = perNode;
     s.nodeNicGBps = nicGBps;
     return s;

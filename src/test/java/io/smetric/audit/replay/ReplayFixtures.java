@@ -25,6 +25,35 @@ final class ReplayFixtures {
     return s;
   }
 
+  /**
+   * Two sessions whose second turns (t=100) each fetch an 8-block prefix from the global tier at
+   * once: a0 (A: blocks 1-8) and b0 (B: 101-108) at t=0, then b1 and a1 at t=100. Under round
+   * robin a0, b0, b1, a1 go to instances 0, 1, 2, 3 (mod the instance count).
+   */
+  static ReplayTrace concurrentFetchTrace() {
+    Traces.Builder b = Traces.builder().blockSize(16)
+        .simple("a0", "A", 0, 0.0, 1, 2, 3, 4, 5, 6, 7, 8)
+        .simple("b0", "B", 0, 0.0, 101, 102, 103, 104, 105, 106, 107, 108)
+        .simple("b1", "B", 1, 100.0, 101, 102, 103, 104, 105, 106, 107, 108, 109)
+        .simple("a1", "A", 1, 100.0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+    return trace(b, false);
+  }
+
+  /**
+   * A global tier as large as the local tiers with slow, latency-free links: 1000 B of KV per
+   * token and 128 kB/s per instance link, so an 8-block (128-token, 128,000 B) fetch alone takes
+   * 1.0 s; no aggregate cap.
+   */
+  static ReplaySettings slowGlobalTier(int instances) {
+    ReplaySettings s = settings(instances, 1000);
+    s.globalRatio = 1.0;
+    s.profile.kvBytesPerToken = 1000;
+    s.globalReadGBps = 128e-6;
+    s.globalFetchLatencyS = 0;
+    s.globalAggregateGBps = Double.POSITIVE_INFINITY;
+    return s;
+  }
+
   static ReplayTrace trace(Traces.Builder b, boolean keepBlocks) {
     return ReplayTraceBuilder.fromRecords(b.records(), keepBlocks);
   }

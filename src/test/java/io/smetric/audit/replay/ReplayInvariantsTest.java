@@ -159,18 +159,8 @@ class ReplayInvariantsTest {
     // the global tier. At t=100 B's follow-up goes to 0 and A's to 1: each fetches its 8-block prefix,
     // 8 x 16 tokens x 1000 B = 128,000 B. Per-instance link 128 kB/s: alone 1.0 s. With an aggregate
     // cap of 128 kB/s the two fetches share it: 64 kB/s each, 2.0 s. So first tokens move by 1.0 s.
-    Traces.Builder b = Traces.builder().blockSize(16)
-        .simple("a0", "A", 0, 0.0, 1, 2, 3, 4, 5, 6, 7, 8)
-        .simple("b0", "B", 0, 0.0, 101, 102, 103, 104, 105, 106, 107, 108)
-        .simple("b1", "B", 1, 100.0, 101, 102, 103, 104, 105, 106, 107, 108, 109)
-        .simple("a1", "A", 1, 100.0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
-    ReplayTrace t = ReplayFixtures.trace(b, false);
-    ReplaySettings s = ReplayFixtures.settings(2, 1000);
-    s.globalRatio = 1.0;
-    s.profile.kvBytesPerToken = 1000;
-    s.globalReadGBps = 128e-6;
-    s.globalFetchLatencyS = 0;
-    s.globalAggregateGBps = Double.POSITIVE_INFINITY;
+    ReplayTrace t = ReplayFixtures.concurrentFetchTrace();
+    ReplaySettings s = ReplayFixtures.slowGlobalTier(2);
     SimOutcome alone = ReplayFixtures.run(t, s, Policies.ROUND_ROBIN);
     ReplaySettings capped = s.copy();
     capped.globalAggregateGBps = 128e-6;
