@@ -595,9 +595,13 @@ public final class Simulator implements ClusterView {
 
   @Override
   public int turn() {
-    // the turn as a router infers it from the history the request carries (forkCarriesHistory)
-    int tr = t.turn[cur];
-    return tr == 0 && s.forkHistoryIsFollowUp && t.forkCarriesHistory(cur) ? 1 : tr;
+    // the turn as a router infers it from the history the request carries
+    return forkSeenAsFollowUp() ? 1 : t.turn[cur];
+  }
+
+  /** A fork that carries its parent's history, seen as a follow-up (ReplaySettings.forkHistoryIsFollowUp). */
+  private boolean forkSeenAsFollowUp() {
+    return t.turn[cur] == 0 && s.forkHistoryIsFollowUp && t.forkCarriesHistory(cur);
   }
 
   @Override
@@ -613,7 +617,7 @@ public final class Simulator implements ClusterView {
 
   @Override
   public long estHitTokens() {
-    if (t.turn[cur] == 0 && s.forkHistoryIsFollowUp && t.forkCarriesHistory(cur)) {
+    if (forkSeenAsFollowUp()) {
       return t.tokensOf(cur, t.commonBlocks(cur, t.forkParent[cur])); // the history it shares with its parent
     }
     return t.tokensOf(cur, t.estHitBlocks[cur]);
