@@ -8,7 +8,8 @@
 # Environment: TOOLS (default "spark duckdb python": which ones to run; results of tools not run this
 # time are kept from an earlier run in the same folder and compared too, and the report says so),
 # PEER_TIMEOUT (seconds, default none: a peer still running then is stopped and reported as such),
-# SPARK_MASTER (default local[*]), SKIP_BUILD (1: no mvn build, use target/ as it is).
+# SPARK_MASTER (default local[*]), SKIP_BUILD (1: no mvn build, use target/ as it is),
+# DUCKDB_MEMORY (DuckDB memory_limit, default 6GB; beyond it DuckDB spills to $TMPDIR).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 canon="$1"; name="$2"; xmx="${3:-2g}"
@@ -44,7 +45,7 @@ for t in $tools; do
       python3 -c 'import json,sys; print("plan_counters", json.dumps(json.load(open(sys.argv[1]))["plan_counters"]))' \
         "$work/spark-out/characterization.json" >> "$work/spark-stages.txt" 2>/dev/null || true ;;
     duckdb) /usr/bin/time -f "duckdb wall_s=%e peak_rss_kb=%M" -o "$work/duckdb.time" \
-      "${limit[@]}" java -Xmx1g -cp "$cp_test" io.smetric.audit.bench.DuckDbCharacterize "$canon/trace" \
+      "${limit[@]}" java -Xmx1g -Dduckdb.memory="${DUCKDB_MEMORY:-6GB}" -cp "$cp_test" io.smetric.audit.bench.DuckDbCharacterize "$canon/trace" \
       > "$work/duckdb.json" 2> "$work/duckdb.stderr" || echo "duckdb stopped or failed (PEER_TIMEOUT=${PEER_TIMEOUT:-none})" >> "$work/report.txt" ;;
     python) /usr/bin/time -f "python wall_s=%e peak_rss_kb=%M" -o "$work/python.time" \
       "${limit[@]}" python3 src/test/bench/python/characterize.py "$pyin" \
