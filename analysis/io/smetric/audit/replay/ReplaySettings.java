@@ -21,6 +21,17 @@ public final class ReplaySettings implements Serializable {
 
   public enum Architecture { COLOCATED, DISAGGREGATED }
 
+  /** How an offered-rate multiplier is applied to the trace's arrival times (see {@link #rateScaling}). */
+  public enum RateScaling {
+    /** Every arrival: t0 + (arrival - t0) / rateScale (think times inside a session scale too). */
+    UNIFORM,
+    /**
+     * Session trees: the start of each root session moves to t0 + (start - t0) / rateScale; the
+     * requests of the session and of its sub-agent forks keep their offsets from that start.
+     */
+    SESSIONS
+  }
+
   public enum KvModel {
     /** Segment-level LRU (fast). */
     SEGMENT,
@@ -72,8 +83,16 @@ public final class ReplaySettings implements Serializable {
   public KvModel kvModel = KvModel.SEGMENT;
 
   // ---- workload ----
-  /** Offered-rate multiplier: arrival' = t0 + (arrival - t0) / rateScale (2 = twice the rate). */
+  /** Offered-rate multiplier (2 = twice the rate); how it moves arrivals: {@link #rateScaling}. */
   public double rateScale = 1.0;
+  /**
+   * SESSIONS (default): a session tree's start moves to t0 + (start - t0) / rateScale and its
+   * requests keep their offsets, so an agent's tool and think times between turns stay as traced
+   * and the number of sessions in flight scales with the rate (as multi-turn load generators vary
+   * load: more or fewer concurrent conversations, think time unchanged). UNIFORM: every arrival
+   * t0 + (arrival - t0) / rateScale (the behaviour before 2026-11-30; think times scale too).
+   */
+  public RateScaling rateScaling = RateScaling.SESSIONS;
   /** Seed of the random policy (every other part is deterministic without one). */
   public long seed = 42;
 

@@ -141,6 +141,9 @@ public final class AuditCommand implements Callable<Integer> {
   @Option(names = "--rate-scale", split = ",", description = "Replay offered-rate multipliers instead of the audit sweep's.")
   List<Double> rates;
 
+  @Option(names = "--rate-scaling", description = "Replay: how offered rates move arrivals, sessions (default) or uniform (see `replay --help`).")
+  String rateScaling;
+
   @Option(names = "--replay-config", paramLabel = "FILE", description = "JSON/YAML overriding replay settings (see `replay --help`).")
   java.nio.file.Path replayConfig;
 
@@ -254,6 +257,7 @@ public final class AuditCommand implements Callable<Integer> {
 
   private void validate() {
     if (instances < 1) throw new UsageException("--instances must be >= 1, got " + instances);
+    if (rateScaling != null) ReplayCommand.enumOf(ReplaySettings.RateScaling.class, rateScaling, "--rate-scaling");
     if (!List.of("auto", "trace", "logs").contains(inputKind)) {
       throw new UsageException("--input-kind must be auto, trace or logs, got '" + inputKind + "'");
     }
@@ -304,6 +308,7 @@ public final class AuditCommand implements Callable<Integer> {
     if (replayConfig != null) s = ReplaySettings.load(replayConfig, s);
     if (profile != null) s.profile = ReplaySettings.loadProfile(profile);
     s.instances = instances;
+    if (rateScaling != null) s.rateScaling = ReplayCommand.enumOf(ReplaySettings.RateScaling.class, rateScaling, "--rate-scaling");
     s.validate();
     var loaded = TraceLoader.load(spark, canonical, false);
     List<String> unmet = Policies.SMETRIC.unmet(loaded);
@@ -374,6 +379,7 @@ public final class AuditCommand implements Callable<Integer> {
     par.put("template_min_sessions", templateMinSessions);
     par.put("interval_threshold_s", intervalThreshold);
     par.put("replay", !noReplay);
+    if (rateScaling != null) par.put("rate_scaling", rateScaling.trim().toLowerCase(java.util.Locale.ROOT));
     if (!noReplay) {
       par.put("replay_sweep", policies == null && globalRatios == null && rates == null ? "audit" : "custom");
       if (policies != null) policies.forEach(par.putArray("policies")::add);

@@ -63,6 +63,9 @@ public final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--rate-scale", split = ",", description = "Offered-rate multiplier(s): 2 = arrivals twice as dense (default 1).")
   List<Double> rates;
 
+  @Option(names = "--rate-scaling", description = "How --rate-scale moves arrivals: sessions (default: session starts move, time between a session's turns is kept) or uniform (every timestamp divided).")
+  String rateScaling;
+
   @Option(names = "--overload", split = ",", description = "SMetric OVERLOAD value(s); 'Infinity' disables the guard.")
   List<Double> overloads;
 
@@ -125,6 +128,7 @@ public final class ReplayCommand implements Callable<Integer> {
     if (decodeInstances != null) s.decodeInstances = decodeInstances;
     if (architecture != null) s.architecture = enumOf(ReplaySettings.Architecture.class, architecture, "--architecture");
     if (kvModel != null) s.kvModel = enumOf(ReplaySettings.KvModel.class, kvModel, "--kv-model");
+    if (rateScaling != null) s.rateScaling = enumOf(ReplaySettings.RateScaling.class, rateScaling, "--rate-scaling");
     s.validate();
     List<Policies> pol = new ArrayList<>();
     if (policies == null) pol.addAll(List.of(Policies.values()));
@@ -206,7 +210,7 @@ public final class ReplayCommand implements Callable<Integer> {
     return d == null ? "n/a" : String.format(Locale.ROOT, "%.3f", d);
   }
 
-  private static <E extends Enum<E>> E enumOf(Class<E> c, String v, String opt) {
+  static <E extends Enum<E>> E enumOf(Class<E> c, String v, String opt) {
     try {
       return Enum.valueOf(c, v.trim().toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {

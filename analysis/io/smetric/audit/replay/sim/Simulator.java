@@ -55,6 +55,8 @@ public final class Simulator implements ClusterView {
   private final KvTier global;
   private final double linkBytesPerS;
   private final double[] at;
+  /** Requests in arrival order (see scaledArrivals). */
+  private final int[] order;
 
   // per request
   private final int[] inst;
@@ -141,7 +143,7 @@ public final class Simulator implements ClusterView {
     int n = trace.n;
     this.t0 = n == 0 ? 0 : trace.arrival[0];
     this.at = new double[n];
-    for (int r = 0; r < n; r++) at[r] = t0 + (trace.arrival[r] - t0) / settings.rateScale;
+    this.order = scaledArrivals(trace, settings, t0, at);
     inst = new int[n];
     state = new byte[n];
     remaining = new int[n];
@@ -190,12 +192,47 @@ public final class Simulator implements ClusterView {
     java.util.Arrays.fill(hitMemoFor, -1);
   }
 
+  /**
+   * Fills {@code at} with the scaled arrival of every request and returns the requests in the
+   * order they arrive (ties by trace order). UNIFORM keeps the trace order; SESSIONS moves each
+   * session tree's start (a root session's first request in the trace; a fork joins its parent's
+   * tree, a request without a session is its own tree) and keeps every offset inside the tree.
+   */
+  public static int[] scaledArrivals(ReplayTrace trace, ReplaySettings settings, double t0, double[] at) {
+    int n = trace.n;
+    double x = settings.rateScale;
+    int[] order = new int[n];
+    for (int r = 0; r < n; r++) order[r] = r;
+    if (settings.rateScaling == ReplaySettings.RateScaling.UNIFORM || x == 1.0) {
+      for (int r = 0; r < n; r++) at[r] = t0 + (trace.arrival[r] - t0) / x;
+      return order;
+    }
+    double[] anchorOfSession = new double[Math.max(0, trace.sessions)];
+    java.util.Arrays.fill(anchorOfSession, Double.NaN);
+    double[] anchor = new double[n];
+    for (int r = 0; r < n; r++) {
+      int s = trace.session[r];
+      if (s < 0) {
+        anchor[r] = trace.arrival[r];
+      } else {
+        if (Double.isNaN(anchorOfSession[s])) {
+          int p = trace.forkParent[r];
+          anchorOfSession[s] = p >= 0 ? anchor[p] : trace.arrival[r];
+        }
+        anchor[r] = anchorOfSession[s];
+      }
+      at[r] = t0 + (anchor[r] - t0) / x + (trace.arrival[r] - anchor[r]);
+    }
+    it.unimi.dsi.fastutil.ints.IntArrays.stableSort(order, (a, b) -> Double.compare(at[a], at[b]));
+    return order;
+  }
+
   /** Runs the whole trace to completion and returns per-request outcomes and time series. */
   public SimOutcome run() {
     int n = t.n;
     int next = 0;
     while (true) {
-      double na = next < n ? at[next] : Double.POSITIVE_INFINITY;
+      double na = next < n ? at[order[next]] : Double.POSITIVE_INFINITY;
       double ne = ev.isEmpty() ? Double.POSITIVE_INFINITY : ev.peekTime();
       if (na == Double.POSITIVE_INFINITY && ne == Double.POSITIVE_INFINITY) break;
       if (ne <= na) {
@@ -208,7 +245,7 @@ public final class Simulator implements ClusterView {
           default -> throw new IllegalStateException("event " + ev.evType);
         }
       } else {
-        arrive(next++, na);
+        arrive(order[next++], na);
       }
     }
     double end = t0;

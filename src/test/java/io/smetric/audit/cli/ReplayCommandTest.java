@@ -71,6 +71,16 @@ class ReplayCommandTest {
   }
 
   @Test
+  void replay_unknownRateScaling_usageError() {
+    String in = writeTrace();
+    StringWriter se = new StringWriter();
+    int code = Main.run(new String[] {"replay", in, "--rate-scaling", "stretch", "--out", tmp.resolve("o").toString()},
+        new PrintWriter(new StringWriter(), true), new PrintWriter(se, true));
+    assertEquals(2, code);
+    assertTrue(se.toString().contains("--rate-scaling: unknown value 'stretch'"), se.toString());
+  }
+
+  @Test
   void replay_ingestOutputFolder_readsItsTraceDataset() throws Exception {
     // an ingest output folder holds trace/ (the dataset) next to ingest-summary.json
     Path ing = tmp.resolve("ingested");
