@@ -86,13 +86,20 @@ public final class ReplaySettings implements Serializable {
   /** Offered-rate multiplier (2 = twice the rate); how it moves arrivals: {@link #rateScaling}. */
   public double rateScale = 1.0;
   /**
-   * SESSIONS (default): a session tree's start moves to t0 + (start - t0) / rateScale and its
-   * requests keep their offsets, so an agent's tool and think times between turns stay as traced
-   * and the number of sessions in flight scales with the rate (as multi-turn load generators vary
-   * load: more or fewer concurrent conversations, think time unchanged). UNIFORM: every arrival
-   * t0 + (arrival - t0) / rateScale (the behaviour before 2026-11-30; think times scale too).
+   * UNIFORM (default): every arrival t0 + (arrival - t0) / rateScale, so the time between a
+   * session's turns scales too and the number of sessions in flight stays the trace's at every
+   * rate. SESSIONS: a session tree's start moves to t0 + (start - t0) / rateScale and its requests
+   * keep their offsets (multi-turn load generators vary load this way: more or fewer concurrent
+   * conversations, think time unchanged). docs/replay.md, "Arrivals".
    */
-  public RateScaling rateScaling = RateScaling.SESSIONS;
+  public RateScaling rateScaling = RateScaling.UNIFORM;
+  /**
+   * Closed loop: a follow-up (or a sub-agent's first request) is sent no earlier than the moment
+   * its previous request's response is complete in the simulated cluster (an agent needs the
+   * response to act). Its arrival is then max(scheduled arrival, that finish); TTFT counts from
+   * when it was sent. false (default) = open loop: every request at its scheduled arrival.
+   */
+  public boolean followUpsWaitForPrevious = false;
   /** Seed of the random policy (every other part is deterministic without one). */
   public long seed = 42;
 

@@ -141,8 +141,11 @@ public final class AuditCommand implements Callable<Integer> {
   @Option(names = "--rate-scale", split = ",", description = "Replay offered-rate multipliers instead of the audit sweep's.")
   List<Double> rates;
 
-  @Option(names = "--rate-scaling", description = "Replay: how offered rates move arrivals, sessions (default) or uniform (see `replay --help`).")
+  @Option(names = "--rate-scaling", description = "Replay: how offered rates move arrivals, uniform (default) or sessions (see `replay --help`).")
   String rateScaling;
+
+  @Option(names = "--closed-loop", description = "Replay: follow-ups wait for their previous request's response (see `replay --help`).")
+  boolean closedLoop;
 
   @Option(names = "--replay-config", paramLabel = "FILE", description = "JSON/YAML overriding replay settings (see `replay --help`).")
   java.nio.file.Path replayConfig;
@@ -309,6 +312,7 @@ public final class AuditCommand implements Callable<Integer> {
     if (profile != null) s.profile = ReplaySettings.loadProfile(profile);
     s.instances = instances;
     if (rateScaling != null) s.rateScaling = ReplayCommand.enumOf(ReplaySettings.RateScaling.class, rateScaling, "--rate-scaling");
+    if (closedLoop) s.followUpsWaitForPrevious = true;
     s.validate();
     var loaded = TraceLoader.load(spark, canonical, false);
     List<String> unmet = Policies.SMETRIC.unmet(loaded);
@@ -380,6 +384,7 @@ public final class AuditCommand implements Callable<Integer> {
     par.put("interval_threshold_s", intervalThreshold);
     par.put("replay", !noReplay);
     if (rateScaling != null) par.put("rate_scaling", rateScaling.trim().toLowerCase(java.util.Locale.ROOT));
+    if (closedLoop) par.put("closed_loop", true);
     if (!noReplay) {
       par.put("replay_sweep", policies == null && globalRatios == null && rates == null ? "audit" : "custom");
       if (policies != null) policies.forEach(par.putArray("policies")::add);

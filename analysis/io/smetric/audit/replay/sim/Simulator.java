@@ -31,6 +31,8 @@ public final class Simulator implements ClusterView {
   private static final int STEP_END = 0;
   private static final int LINK = 1;
   private static final int FETCH_DONE = 2;
+  /** A follow-up whose previous request has just finished (closed loop). */
+  private static final int RELEASE = 3;
 
   private static final byte QUEUED = 0;
   private static final byte FETCHING = 1;
@@ -57,6 +59,11 @@ public final class Simulator implements ClusterView {
   private final double[] at;
   /** Requests in arrival order (see scaledArrivals). */
   private final int[] order;
+  /** Open-loop arrival (from the trace and the rate); at[] is when the request was actually sent. */
+  private final double[] openAt;
+  /** Closed loop: requests waiting for request p to finish, as a linked list (head per p, next per r). */
+  private final int[] waitHead;
+  private final int[] waitNext;
 
   // per request
   private final int[] inst;
@@ -144,6 +151,10 @@ public final class Simulator implements ClusterView {
     this.t0 = n == 0 ? 0 : trace.arrival[0];
     this.at = new double[n];
     this.order = scaledArrivals(trace, settings, t0, at);
+    this.openAt = at.clone();
+    this.waitHead = new int[settings.followUpsWaitForPrevious ? n : 0];
+    this.waitNext = new int[waitHead.length];
+    java.util.Arrays.fill(waitHead, -1);
     inst = new int[n];
     state = new byte[n];
     remaining = new int[n];
@@ -232,7 +243,7 @@ public final class Simulator implements ClusterView {
     int n = t.n;
     int next = 0;
     while (true) {
-      double na = next < n ? at[order[next]] : Double.POSITIVE_INFINITY;
+      double na = next < n ? openAt[order[next]] : Double.POSITIVE_INFINITY;
       double ne = ev.isEmpty() ? Double.POSITIVE_INFINITY : ev.peekTime();
       if (na == Double.POSITIVE_INFINITY && ne == Double.POSITIVE_INFINITY) break;
       if (ne <= na) {
@@ -242,10 +253,18 @@ public final class Simulator implements ClusterView {
           case STEP_END -> stepEnd(ev.evA, now);
           case LINK -> linkEvent(ev.evB, now);
           case FETCH_DONE -> fetchDone(ev.evA, ev.evB, now);
+          case RELEASE -> send(ev.evA, now);
           default -> throw new IllegalStateException("event " + ev.evType);
         }
       } else {
-        arrive(order[next++], na);
+        int r = order[next++];
+        int p = waitHead.length == 0 ? -1 : predecessor(r);
+        if (p >= 0 && !(state[p] == DONE && !Double.isNaN(finish[p]))) {
+          waitNext[r] = waitHead[p]; // the agent has not received p's response yet: it waits
+          waitHead[p] = r;
+        } else {
+          send(r, na);
+        }
       }
     }
     double end = t0;
@@ -266,6 +285,30 @@ public final class Simulator implements ClusterView {
   }
 
   // ---------------------------------------------------------------- routing
+
+  /**
+   * The request a follow-up needs the response of: the previous request of its session, or for a
+   * sub-agent's first request the request it was spawned from; -1 when it is not in the trace.
+   */
+  private int predecessor(int r) {
+    return t.prevInSession[r] >= 0 ? t.prevInSession[r] : t.forkParent[r];
+  }
+
+  private void send(int r, double now) {
+    at[r] = now;
+    arrive(r, now);
+  }
+
+  /** Request r's response is complete: the requests that waited for it are sent now. */
+  private void responded(int r, double now) {
+    if (waitHead.length == 0 || waitHead[r] < 0) return;
+    int k = 0;
+    for (int w = waitHead[r]; w >= 0; w = waitNext[w]) k++;
+    int[] ws = new int[k]; // the list is newest first; send in the order they were scheduled
+    for (int w = waitHead[r]; w >= 0; w = waitNext[w]) ws[--k] = w;
+    for (int w : ws) ev.push(now, RELEASE, w, 0);
+    waitHead[r] = -1;
+  }
 
   private void arrive(int r, double now) {
     cur = r;
@@ -421,6 +464,7 @@ public final class Simulator implements ClusterView {
       if (i >= nInst) {
         state[r] = DONE;
         finish[r] = now;
+        responded(r, now);
       } else {
         finish(i, r, now);
       }
@@ -474,6 +518,7 @@ public final class Simulator implements ClusterView {
   private void finish(int i, int r, double now) {
     state[r] = DONE;
     finish[r] = now;
+    if (!(decodePool && t.output[r] > 1)) responded(r, now); // else when the decode pool is done
     requests[i]--;
     runningN[i]--;
     activeBlocks[i] -= t.blocks[r] + outBlocks(r);

@@ -97,6 +97,20 @@ class ReplayCommandTest {
   }
 
   @Test
+  void replay_rateScalingAndClosedLoop_reachTheSettings() throws Exception {
+    String in = writeTrace();
+    String out = tmp.resolve("out-loop").toString();
+    StringWriter se = new StringWriter();
+    int code = Main.run(new String[] {"replay", in, "--instances", "2", "--policies", "least-load", "--rate-scale", "0.5",
+        "--rate-scaling", "sessions", "--closed-loop", "--executor", "local", "--out", out},
+        new PrintWriter(new StringWriter(), true), new PrintWriter(se, true));
+    assertEquals(0, code, se.toString());
+    var settings = Json.MAPPER.readTree(Files.readString(Path.of(out, "replay.json"))).get("settings");
+    assertEquals("SESSIONS", settings.get("rateScaling").asText(), settings.toString());
+    assertTrue(settings.get("followUpsWaitForPrevious").asBoolean(), settings.toString());
+  }
+
+  @Test
   void replay_sweepAudit_oneJobWithComparisonAblationSensitivity() throws Exception {
     String in = writeTrace();
     String out = tmp.resolve("audit").toString();

@@ -77,7 +77,8 @@ class RateScalingTest {
       ReplayTrace t = ReplayFixtures.trace(ReplayFixtures.agentTrace(seed, 40, 12, 0.7), false);
       for (double x : new double[] {0.2, 3}) {
         ReplaySettings s = ReplayFixtures.settings(2, 1000);
-        s.rateScale = x; // SESSIONS is the default
+        s.rateScale = x;
+        s.rateScaling = ReplaySettings.RateScaling.SESSIONS;
         double[] a = new double[t.n];
         int[] order = Simulator.scaledArrivals(t, s, t.arrival[0], a);
         boolean[] seen = new boolean[t.n];
@@ -97,6 +98,33 @@ class RateScalingTest {
         org.junit.jupiter.api.Assertions.assertTrue(followUps > t.n / 2, "too few follow-ups: " + followUps);
       }
     }
+  }
+
+  /**
+   * Closed loop. a0 (t = 0) has a 400-token response, so it is still decoding at t = 1 when its
+   * follow-up a1 and the sub-agent f (spawned from a0) are scheduled: both are sent the instant
+   * a0's response is complete, in the order they were scheduled. b0, unrelated, is sent on time.
+   */
+  @Test
+  void closedLoop_followUpAndSubAgentWaitForTheResponse() {
+    Traces.Builder b = Traces.builder().blockSize(16)
+        .req("a0", "A", null, 0, "user", 0, 32, 400, 1, 2)
+        .req("a1", "A", "a0", 1, "tool", 1, 64, 10, 1, 2, 3, 4)
+        .req("f", "F", "a0", 0, "subagent", 1, 48, 10, 1, 2, 9)
+        .req("b0", "B", null, 0, "user", 1, 32, 10, 11, 12);
+    ReplayTrace t = ReplayFixtures.trace(b, false);
+    ReplaySettings s = ReplayFixtures.settings(2, 1000);
+    s.followUpsWaitForPrevious = true;
+    SimOutcome o = ReplayFixtures.run(t, s, Policies.LEAST_LOAD);
+    org.junit.jupiter.api.Assertions.assertTrue(o.finish[0] > 1, "a0 must still run at t = 1: " + o.finish[0]);
+    org.junit.jupiter.api.Assertions.assertEquals(o.finish[0], o.arrival[1], 0.0);
+    org.junit.jupiter.api.Assertions.assertEquals(o.finish[0], o.arrival[2], 0.0);
+    org.junit.jupiter.api.Assertions.assertEquals(1.0, o.arrival[3], 0.0);
+    org.junit.jupiter.api.Assertions.assertTrue(o.firstToken[1] >= o.finish[0] && o.firstToken[2] >= o.finish[0]);
+    // open loop (the default): everything at its scheduled time
+    s.followUpsWaitForPrevious = false;
+    SimOutcome open = ReplayFixtures.run(t, s, Policies.LEAST_LOAD);
+    assertArrayEquals(new double[] {0, 1, 1, 1}, open.arrival, 0.0);
   }
 
   @Test
