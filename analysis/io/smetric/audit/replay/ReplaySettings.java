@@ -21,6 +21,17 @@ public final class ReplaySettings implements Serializable {
 
   public enum Architecture { COLOCATED, DISAGGREGATED }
 
+  /** How an offered-rate multiplier is applied to the trace's arrival times (see {@link #rateScaling}). */
+  public enum RateScaling {
+    /** Every arrival: t0 + (arrival - t0) / rateScale (think times inside a session scale too). */
+    UNIFORM,
+    /**
+     * Session trees: the start of each root session moves to t0 + (start - t0) / rateScale; the
+     * requests of the session and of its sub-agent forks keep their offsets from that start.
+     */
+    SESSIONS
+  }
+
   public enum KvModel {
     /** Segment-level LRU (fast). */
     SEGMENT,
@@ -72,8 +83,23 @@ public final class ReplaySettings implements Serializable {
   public KvModel kvModel = KvModel.SEGMENT;
 
   // ---- workload ----
-  /** Offered-rate multiplier: arrival' = t0 + (arrival - t0) / rateScale (2 = twice the rate). */
+  /** Offered-rate multiplier (2 = twice the rate); how it moves arrivals: {@link #rateScaling}. */
   public double rateScale = 1.0;
+  /**
+   * UNIFORM (default): every arrival t0 + (arrival - t0) / rateScale, so the time between a
+   * session's turns scales too and the number of sessions in flight stays the trace's at every
+   * rate. SESSIONS: a session tree's start moves to t0 + (start - t0) / rateScale and its requests
+   * keep their offsets (multi-turn load generators vary load this way: more or fewer concurrent
+   * conversations, think time unchanged). docs/replay.md, "Arrivals".
+   */
+  public RateScaling rateScaling = RateScaling.UNIFORM;
+  /**
+   * Closed loop: a follow-up (or a sub-agent's first request) is sent no earlier than the moment
+   * its previous request's response is complete in the simulated cluster (an agent needs the
+   * response to act). Its arrival is then max(scheduled arrival, that finish); TTFT counts from
+   * when it was sent. false (default) = open loop: every request at its scheduled arrival.
+   */
+  public boolean followUpsWaitForPrevious = false;
   /** Seed of the random policy (every other part is deterministic without one). */
   public long seed = 42;
 

@@ -141,6 +141,12 @@ public final class AuditCommand implements Callable<Integer> {
   @Option(names = "--rate-scale", split = ",", description = "Replay offered-rate multipliers instead of the audit sweep's.")
   List<Double> rates;
 
+  @Option(names = "--rate-scaling", description = "Replay: how offered rates move arrivals, uniform (default) or sessions (see `replay --help`).")
+  String rateScaling;
+
+  @Option(names = "--closed-loop", description = "Replay: follow-ups wait for their previous request's response (see `replay --help`).")
+  boolean closedLoop;
+
   @Option(names = "--replay-config", paramLabel = "FILE", description = "JSON/YAML overriding replay settings (see `replay --help`).")
   java.nio.file.Path replayConfig;
 
@@ -254,6 +260,7 @@ public final class AuditCommand implements Callable<Integer> {
 
   private void validate() {
     if (instances < 1) throw new UsageException("--instances must be >= 1, got " + instances);
+    if (rateScaling != null) ReplayCommand.enumOf(ReplaySettings.RateScaling.class, rateScaling, "--rate-scaling");
     if (!List.of("auto", "trace", "logs").contains(inputKind)) {
       throw new UsageException("--input-kind must be auto, trace or logs, got '" + inputKind + "'");
     }
@@ -304,6 +311,8 @@ public final class AuditCommand implements Callable<Integer> {
     if (replayConfig != null) s = ReplaySettings.load(replayConfig, s);
     if (profile != null) s.profile = ReplaySettings.loadProfile(profile);
     s.instances = instances;
+    if (rateScaling != null) s.rateScaling = ReplayCommand.enumOf(ReplaySettings.RateScaling.class, rateScaling, "--rate-scaling");
+    if (closedLoop) s.followUpsWaitForPrevious = true;
     s.validate();
     var loaded = TraceLoader.load(spark, canonical, false);
     List<String> unmet = Policies.SMETRIC.unmet(loaded);
@@ -374,6 +383,8 @@ public final class AuditCommand implements Callable<Integer> {
     par.put("template_min_sessions", templateMinSessions);
     par.put("interval_threshold_s", intervalThreshold);
     par.put("replay", !noReplay);
+    if (rateScaling != null) par.put("rate_scaling", rateScaling.trim().toLowerCase(java.util.Locale.ROOT));
+    if (closedLoop) par.put("closed_loop", true);
     if (!noReplay) {
       par.put("replay_sweep", policies == null && globalRatios == null && rates == null ? "audit" : "custom");
       if (policies != null) policies.forEach(par.putArray("policies")::add);

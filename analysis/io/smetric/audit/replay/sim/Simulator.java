@@ -31,6 +31,8 @@ public final class Simulator implements ClusterView {
   private static final int STEP_END = 0;
   private static final int LINK = 1;
   private static final int FETCH_DONE = 2;
+  /** A follow-up whose previous request has just finished (closed loop). */
+  private static final int RELEASE = 3;
 
   private static final byte QUEUED = 0;
   private static final byte FETCHING = 1;
@@ -55,6 +57,13 @@ public final class Simulator implements ClusterView {
   private final KvTier global;
   private final double linkBytesPerS;
   private final double[] at;
+  /** Requests in arrival order (see scaledArrivals). */
+  private final int[] order;
+  /** Open-loop arrival (from the trace and the rate); at[] is when the request was actually sent. */
+  private final double[] openAt;
+  /** Closed loop: requests waiting for request p to finish, as a linked list (head per p, next per r). */
+  private final int[] waitHead;
+  private final int[] waitNext;
 
   // per request
   private final int[] inst;
@@ -141,7 +150,11 @@ public final class Simulator implements ClusterView {
     int n = trace.n;
     this.t0 = n == 0 ? 0 : trace.arrival[0];
     this.at = new double[n];
-    for (int r = 0; r < n; r++) at[r] = t0 + (trace.arrival[r] - t0) / settings.rateScale;
+    this.order = scaledArrivals(trace, settings, t0, at);
+    this.openAt = at.clone();
+    this.waitHead = new int[settings.followUpsWaitForPrevious ? n : 0];
+    this.waitNext = new int[waitHead.length];
+    java.util.Arrays.fill(waitHead, -1);
     inst = new int[n];
     state = new byte[n];
     remaining = new int[n];
@@ -190,12 +203,47 @@ public final class Simulator implements ClusterView {
     java.util.Arrays.fill(hitMemoFor, -1);
   }
 
+  /**
+   * Fills {@code at} with the scaled arrival of every request and returns the requests in the
+   * order they arrive (ties by trace order). UNIFORM keeps the trace order; SESSIONS moves each
+   * session tree's start (a root session's first request in the trace; a fork joins its parent's
+   * tree, a request without a session is its own tree) and keeps every offset inside the tree.
+   */
+  public static int[] scaledArrivals(ReplayTrace trace, ReplaySettings settings, double t0, double[] at) {
+    int n = trace.n;
+    double x = settings.rateScale;
+    int[] order = new int[n];
+    for (int r = 0; r < n; r++) order[r] = r;
+    if (settings.rateScaling == ReplaySettings.RateScaling.UNIFORM || x == 1.0) {
+      for (int r = 0; r < n; r++) at[r] = t0 + (trace.arrival[r] - t0) / x;
+      return order;
+    }
+    double[] anchorOfSession = new double[Math.max(0, trace.sessions)];
+    java.util.Arrays.fill(anchorOfSession, Double.NaN);
+    double[] anchor = new double[n];
+    for (int r = 0; r < n; r++) {
+      int s = trace.session[r];
+      if (s < 0) {
+        anchor[r] = trace.arrival[r];
+      } else {
+        if (Double.isNaN(anchorOfSession[s])) {
+          int p = trace.forkParent[r];
+          anchorOfSession[s] = p >= 0 ? anchor[p] : trace.arrival[r];
+        }
+        anchor[r] = anchorOfSession[s];
+      }
+      at[r] = t0 + (anchor[r] - t0) / x + (trace.arrival[r] - anchor[r]);
+    }
+    it.unimi.dsi.fastutil.ints.IntArrays.stableSort(order, (a, b) -> Double.compare(at[a], at[b]));
+    return order;
+  }
+
   /** Runs the whole trace to completion and returns per-request outcomes and time series. */
   public SimOutcome run() {
     int n = t.n;
     int next = 0;
     while (true) {
-      double na = next < n ? at[next] : Double.POSITIVE_INFINITY;
+      double na = next < n ? openAt[order[next]] : Double.POSITIVE_INFINITY;
       double ne = ev.isEmpty() ? Double.POSITIVE_INFINITY : ev.peekTime();
       if (na == Double.POSITIVE_INFINITY && ne == Double.POSITIVE_INFINITY) break;
       if (ne <= na) {
@@ -205,10 +253,18 @@ public final class Simulator implements ClusterView {
           case STEP_END -> stepEnd(ev.evA, now);
           case LINK -> linkEvent(ev.evB, now);
           case FETCH_DONE -> fetchDone(ev.evA, ev.evB, now);
+          case RELEASE -> send(ev.evA, now);
           default -> throw new IllegalStateException("event " + ev.evType);
         }
       } else {
-        arrive(next++, na);
+        int r = order[next++];
+        int p = waitHead.length == 0 ? -1 : predecessor(r);
+        if (p >= 0 && !(state[p] == DONE && !Double.isNaN(finish[p]))) {
+          waitNext[r] = waitHead[p]; // the agent has not received p's response yet: it waits
+          waitHead[p] = r;
+        } else {
+          send(r, na);
+        }
       }
     }
     double end = t0;
@@ -229,6 +285,30 @@ public final class Simulator implements ClusterView {
   }
 
   // ---------------------------------------------------------------- routing
+
+  /**
+   * The request a follow-up needs the response of: the previous request of its session, or for a
+   * sub-agent's first request the request it was spawned from; -1 when it is not in the trace.
+   */
+  private int predecessor(int r) {
+    return t.prevInSession[r] >= 0 ? t.prevInSession[r] : t.forkParent[r];
+  }
+
+  private void send(int r, double now) {
+    at[r] = now;
+    arrive(r, now);
+  }
+
+  /** Request r's response is complete: the requests that waited for it are sent now. */
+  private void responded(int r, double now) {
+    if (waitHead.length == 0 || waitHead[r] < 0) return;
+    int k = 0;
+    for (int w = waitHead[r]; w >= 0; w = waitNext[w]) k++;
+    int[] ws = new int[k]; // the list is newest first; send in the order they were scheduled
+    for (int w = waitHead[r]; w >= 0; w = waitNext[w]) ws[--k] = w;
+    for (int w : ws) ev.push(now, RELEASE, w, 0);
+    waitHead[r] = -1;
+  }
 
   private void arrive(int r, double now) {
     cur = r;
@@ -384,6 +464,7 @@ public final class Simulator implements ClusterView {
       if (i >= nInst) {
         state[r] = DONE;
         finish[r] = now;
+        responded(r, now);
       } else {
         finish(i, r, now);
       }
@@ -437,6 +518,7 @@ public final class Simulator implements ClusterView {
   private void finish(int i, int r, double now) {
     state[r] = DONE;
     finish[r] = now;
+    if (!(decodePool && t.output[r] > 1)) responded(r, now); // else when the decode pool is done
     requests[i]--;
     runningN[i]--;
     activeBlocks[i] -= t.blocks[r] + outBlocks(r);

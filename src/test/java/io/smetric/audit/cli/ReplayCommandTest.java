@@ -71,6 +71,16 @@ class ReplayCommandTest {
   }
 
   @Test
+  void replay_unknownRateScaling_usageError() {
+    String in = writeTrace();
+    StringWriter se = new StringWriter();
+    int code = Main.run(new String[] {"replay", in, "--rate-scaling", "stretch", "--out", tmp.resolve("o").toString()},
+        new PrintWriter(new StringWriter(), true), new PrintWriter(se, true));
+    assertEquals(2, code);
+    assertTrue(se.toString().contains("--rate-scaling: unknown value 'stretch'"), se.toString());
+  }
+
+  @Test
   void replay_ingestOutputFolder_readsItsTraceDataset() throws Exception {
     // an ingest output folder holds trace/ (the dataset) next to ingest-summary.json
     Path ing = tmp.resolve("ingested");
@@ -84,6 +94,20 @@ class ReplayCommandTest {
         "--executor", "local", "--out", out}, new PrintWriter(new StringWriter(), true), new PrintWriter(se, true));
     assertEquals(0, code, se.toString());
     assertEquals(2, Json.MAPPER.readTree(Files.readString(Path.of(out, "replay.json"))).get("trace_summary").get("requests").asInt());
+  }
+
+  @Test
+  void replay_rateScalingAndClosedLoop_reachTheSettings() throws Exception {
+    String in = writeTrace();
+    String out = tmp.resolve("out-loop").toString();
+    StringWriter se = new StringWriter();
+    int code = Main.run(new String[] {"replay", in, "--instances", "2", "--policies", "least-load", "--rate-scale", "0.5",
+        "--rate-scaling", "sessions", "--closed-loop", "--executor", "local", "--out", out},
+        new PrintWriter(new StringWriter(), true), new PrintWriter(se, true));
+    assertEquals(0, code, se.toString());
+    var settings = Json.MAPPER.readTree(Files.readString(Path.of(out, "replay.json"))).get("settings");
+    assertEquals("SESSIONS", settings.get("rateScaling").asText(), settings.toString());
+    assertTrue(settings.get("followUpsWaitForPrevious").asBoolean(), settings.toString());
   }
 
   @Test

@@ -39,6 +39,7 @@ class ReplayInvariantsTest {
     Traces.Builder b = ReplayFixtures.agentTrace(3, 40, 10, 1.0);
     ReplayTrace t = ReplayFixtures.trace(b, false);
     ReplaySettings s = ReplayFixtures.settings(1, -1);
+    s.rateScaling = ReplaySettings.RateScaling.UNIFORM; // every gap, also inside sessions, stretched
     s.rateScale = 1e-6; // mean gap 1e6 s: no two requests overlap (checked below)
     s.imbalanceWindowS = 1e9;
     SimOutcome o = ReplayFixtures.run(t, s, Policies.LEAST_LOAD);

@@ -53,6 +53,7 @@ class SegmentVsReferenceTest {
 
   private static double idealRatio(ReplayTrace t) {
     ReplaySettings s = ReplayFixtures.settings(1, -1);
+    s.rateScaling = ReplaySettings.RateScaling.UNIFORM;
     s.rateScale = 1e-6;
     s.imbalanceWindowS = 1e9;
     return (double) ReplayFixtures.run(t, s, Policies.LEAST_LOAD).metrics.get("local_hit_ratio");
