@@ -57,7 +57,7 @@ public final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--global-ratio", split = ",", description = "Global/local capacity ratio(s), e.g. 0,0.4,0.8,1.6,3.2 (default 0).")
   List<Double> globalRatios;
 
-  @Option(names = "--policies", split = ",", description = "Comma-separated policies (default all): smetric, smetric-basic, smetric-overload-only, smetric-eviction-only, least-load, round-robin, random, cache-affinity, lmetric, dynamo-kv, llm-d, sglang-cache-aware, session-hash.")
+  @Option(names = "--policies", split = ",", description = "Comma-separated policies (default all): smetric, smetric-basic, smetric-overload-only, smetric-eviction-only, least-load, round-robin, random, cache-affinity, lmetric, lmetric-blocks, dynamo-kv, llm-d, sglang-cache-aware, session-hash.")
   List<String> policies;
 
   @Option(names = "--rate-scale", split = ",", description = "Offered-rate multiplier(s): 2 = arrivals twice as dense (default 1).")

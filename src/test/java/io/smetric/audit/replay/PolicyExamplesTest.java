@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.smetric.audit.replay.policy.CacheAffinityPolicy;
 import io.smetric.audit.replay.policy.ClusterView;
 import io.smetric.audit.replay.policy.DynamoKvPolicy;
+import io.smetric.audit.replay.policy.LMetricBlocksPolicy;
 import io.smetric.audit.replay.policy.LMetricPolicy;
 import io.smetric.audit.replay.policy.LeastLoadPolicy;
 import io.smetric.audit.replay.policy.LlmdPolicy;
@@ -102,6 +103,24 @@ class PolicyExamplesTest {
   void lmetric_minimisesMissTimesBatchPlusOne() {
     // miss x (requests + 1) = (160 x 2, 32 x 6, 96 x 3) = (320, 192, 288) -> 1
     assertEquals(1, new LMetricPolicy().route(new View()));
+  }
+
+  @Test
+  void lmetricBlocks_minimisesPrefillBlocksTimesDecodeBlocksPlusOne() {
+    // prefill = (10, 20.75, 8.5) as for dynamo below; decode + 1 = (10 + 10 + 1, 60 + 10 + 1,
+    // 20 + 10 + 1) = (21, 71, 31); cost = (210, 1473.25, 263.5) -> 0 (lmetric by requests picks 1)
+    assertEquals(0, new LMetricBlocksPolicy().route(new View()));
+  }
+
+  @Test
+  void lmetricBlocks_zeroPrefillTie_fewerDecodeBlocksWins() {
+    // no queued prefill; hits (10, 10, 4) of 10 blocks -> prefill (0, 0, 6); decode = active + 10
+    // = (70, 20, 30): cost (0, 0, 186); 0 and 1 tie at 0 -> fewer decode blocks -> 1
+    View v = new View();
+    v.unprefilled = new long[] {0, 0, 0};
+    v.hitBlocks = new int[] {10, 10, 4};
+    v.active = new long[] {60, 10, 20};
+    assertEquals(1, new LMetricBlocksPolicy().route(v));
   }
 
   @Test
