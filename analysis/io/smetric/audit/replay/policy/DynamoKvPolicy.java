@@ -27,11 +27,19 @@ public final class DynamoKvPolicy implements Policy {
     if (logit.length != n) logit = new double[n];
     double b = Math.max(1, v.blockSize());
     for (int i = 0; i < n; i++) {
-      double prefillBlocks = (v.unprefilledTokens(i) + (double) v.inputTokens()) / b;
-      double prefill = Math.max(0, prefillBlocks - credit * v.localHitBlocks(i));
-      double decode = v.activeBlocks(i) + v.promptBlocks();
-      logit[i] = prefillScale * prefill + decode + decodeWeight * v.requests(i);
+      logit[i] = prefillScale * adjustedPrefillBlocks(v, i, b, credit) + potentialDecodeBlocks(v, i)
+          + decodeWeight * v.requests(i);
     }
     return tie.roundRobinArgmin(logit, n);
+  }
+
+  /** max(0, (active prefill tokens_i + ISL) / B - credit x overlap blocks_i). */
+  static double adjustedPrefillBlocks(ClusterView v, int i, double blockSize, double credit) {
+    return Math.max(0, (v.unprefilledTokens(i) + (double) v.inputTokens()) / blockSize - credit * v.localHitBlocks(i));
+  }
+
+  /** KV blocks held by instance i's running requests plus the new request's blocks. */
+  static double potentialDecodeBlocks(ClusterView v, int i) {
+    return v.activeBlocks(i) + v.promptBlocks();
   }
 }

@@ -22,9 +22,8 @@ public final class LMetricBlocksPolicy implements Policy {
     double bestCost = Double.POSITIVE_INFINITY;
     double bestDecode = Double.POSITIVE_INFINITY;
     for (int i = 0; i < n; i++) {
-      double prefill = Math.max(0, (v.unprefilledTokens(i) + (double) v.inputTokens()) / b - v.localHitBlocks(i));
-      double decode = v.activeBlocks(i) + v.promptBlocks();
-      double cost = prefill * (decode + 1);
+      double decode = DynamoKvPolicy.potentialDecodeBlocks(v, i);
+      double cost = DynamoKvPolicy.adjustedPrefillBlocks(v, i, b, 1.0) * (decode + 1);
       key[i] = cost;
       if (cost < bestCost || (cost == bestCost && decode < bestDecode)) {
         bestCost = cost;
@@ -32,7 +31,7 @@ public final class LMetricBlocksPolicy implements Policy {
       }
     }
     for (int i = 0; i < n; i++) {
-      double decode = v.activeBlocks(i) + v.promptBlocks();
+      double decode = DynamoKvPolicy.potentialDecodeBlocks(v, i);
       key[i] = key[i] == bestCost && decode == bestDecode ? 0 : 1;
     }
     return tie.roundRobinArgmin(key, n);
