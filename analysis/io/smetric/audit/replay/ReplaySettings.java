@@ -86,11 +86,9 @@ public final class ReplaySettings implements Serializable {
   /** Offered-rate multiplier (2 = twice the rate); how it moves arrivals: {@link #rateScaling}. */
   public double rateScale = 1.0;
   /**
-   * UNIFORM (default): every arrival t0 + (arrival - t0) / rateScale, so the time between a
-   * session's turns scales too and the number of sessions in flight stays the trace's at every
-   * rate. SESSIONS: a session tree's start moves to t0 + (start - t0) / rateScale and its requests
-   * keep their offsets (multi-turn load generators vary load this way: more or fewer concurrent
-   * conversations, think time unchanged). docs/replay.md, "Arrivals".
+   * UNIFORM (default) or SESSIONS (see the enum). SESSIONS keeps the time between a session's
+   * turns and scales the number of sessions in flight instead, as multi-turn load generators do;
+   * docs/replay.md, "Arrivals".
    */
   public RateScaling rateScaling = RateScaling.UNIFORM;
   /**

@@ -143,6 +143,8 @@ public final class AuditCommand implements Callable<Integer> {
 
   @Option(names = "--rate-scaling", description = "Replay: how offered rates move arrivals, uniform (default) or sessions (see `replay --help`).")
   String rateScaling;
+  /** --rate-scaling parsed by validate(); null when not given. */
+  private ReplaySettings.RateScaling rateScalingMode;
 
   @Option(names = "--closed-loop", description = "Replay: follow-ups wait for their previous request's response (see `replay --help`).")
   boolean closedLoop;
@@ -260,7 +262,7 @@ public final class AuditCommand implements Callable<Integer> {
 
   private void validate() {
     if (instances < 1) throw new UsageException("--instances must be >= 1, got " + instances);
-    if (rateScaling != null) ReplayCommand.enumOf(ReplaySettings.RateScaling.class, rateScaling, "--rate-scaling");
+    if (rateScaling != null) rateScalingMode = ReplayCommand.enumOf(ReplaySettings.RateScaling.class, rateScaling, "--rate-scaling");
     if (!List.of("auto", "trace", "logs").contains(inputKind)) {
       throw new UsageException("--input-kind must be auto, trace or logs, got '" + inputKind + "'");
     }
@@ -311,7 +313,7 @@ public final class AuditCommand implements Callable<Integer> {
     if (replayConfig != null) s = ReplaySettings.load(replayConfig, s);
     if (profile != null) s.profile = ReplaySettings.loadProfile(profile);
     s.instances = instances;
-    if (rateScaling != null) s.rateScaling = ReplayCommand.enumOf(ReplaySettings.RateScaling.class, rateScaling, "--rate-scaling");
+    if (rateScalingMode != null) s.rateScaling = rateScalingMode;
     if (closedLoop) s.followUpsWaitForPrevious = true;
     s.validate();
     var loaded = TraceLoader.load(spark, canonical, false);
@@ -383,7 +385,7 @@ public final class AuditCommand implements Callable<Integer> {
     par.put("template_min_sessions", templateMinSessions);
     par.put("interval_threshold_s", intervalThreshold);
     par.put("replay", !noReplay);
-    if (rateScaling != null) par.put("rate_scaling", rateScaling.trim().toLowerCase(java.util.Locale.ROOT));
+    if (rateScalingMode != null) par.put("rate_scaling", rateScalingMode.name().toLowerCase(java.util.Locale.ROOT));
     if (closedLoop) par.put("closed_loop", true);
     if (!noReplay) {
       par.put("replay_sweep", policies == null && globalRatios == null && rates == null ? "audit" : "custom");

@@ -13,27 +13,28 @@ package io.smetric.audit.replay.policy;
 public final class LMetricBlocksPolicy implements Policy {
   private final Tiebreak tie = new Tiebreak();
   private double[] key = new double[0];
+  private double[] decode = new double[0];
 
   @Override
   public int route(ClusterView v) {
     int n = v.instances();
-    if (key.length != n) key = new double[n];
+    if (key.length != n) {
+      key = new double[n];
+      decode = new double[n];
+    }
     double b = Math.max(1, v.blockSize());
     double bestCost = Double.POSITIVE_INFINITY;
     double bestDecode = Double.POSITIVE_INFINITY;
     for (int i = 0; i < n; i++) {
-      double decode = DynamoKvPolicy.potentialDecodeBlocks(v, i);
-      double cost = DynamoKvPolicy.adjustedPrefillBlocks(v, i, b, 1.0) * (decode + 1);
+      decode[i] = DynamoKvPolicy.potentialDecodeBlocks(v, i);
+      double cost = DynamoKvPolicy.adjustedPrefillBlocks(v, i, b, 1.0) * (decode[i] + 1);
       key[i] = cost;
-      if (cost < bestCost || (cost == bestCost && decode < bestDecode)) {
+      if (cost < bestCost || (cost == bestCost && decode[i] < bestDecode)) {
         bestCost = cost;
-        bestDecode = decode;
+        bestDecode = decode[i];
       }
     }
-    for (int i = 0; i < n; i++) {
-      double decode = DynamoKvPolicy.potentialDecodeBlocks(v, i);
-      key[i] = key[i] == bestCost && decode == bestDecode ? 0 : 1;
-    }
+    for (int i = 0; i < n; i++) key[i] = key[i] == bestCost && decode[i] == bestDecode ? 0 : 1;
     return tie.roundRobinArgmin(key, n);
   }
 }

@@ -37,9 +37,10 @@ class RateScalingTest {
     return ReplayFixtures.trace(b, false);
   }
 
-  private static double[] at = new double[6];
+  /** The scaled arrivals of the last {@link #scaled} call (JUnit makes a new instance per test). */
+  private double[] at;
 
-  private static int[] scaled(ReplaySettings.RateScaling mode, double x) {
+  private int[] scaled(ReplaySettings.RateScaling mode, double x) {
     ReplaySettings s = ReplayFixtures.settings(2, 1000);
     s.rateScaling = mode;
     s.rateScale = x;
