@@ -100,6 +100,14 @@ public final class ReplaySettings implements Serializable {
   public boolean followUpsWaitForPrevious = false;
   /** Seed of the random policy (every other part is deterministic without one). */
   public long seed = 42;
+  /**
+   * A speed-up, not a model change: an instance that only decodes runs its steps up to the next
+   * finishing sequence as one event instead of one event per step (cut short when a request
+   * arrives, a fetch completes or a decode-pool hand-off lands there). Every step time is still
+   * added one by one in the same order, so results are identical; false replays one event per
+   * step (docs/replay.md, "Decode fast-forward").
+   */
+  public boolean decodeFastForward = true;
 
   // ---- SLOs (the paper does not publish its TTFT coefficients; these are our assumption) ----
   /** TTFT SLO = ttftBaseS + ttftPerTokenS x input tokens. */

@@ -94,6 +94,16 @@ public final class Simulator implements ClusterView {
   private final int[] stepDecode;
   private final long[] decodeCtx;
   private final long[] steps;
+  /**
+   * Decode fast-forward (ReplaySettings.decodeFastForward): per instance, the generation of its
+   * pending STEP_END (older ones are stale), how many steps that event completes, and for a run of
+   * several decode-only steps when the run's first step started and the decode context then.
+   */
+  private final boolean fastForward;
+  private final int[] stepGen;
+  private final long[] stepCount;
+  private final double[] runStart;
+  private final long[] runCtx0;
   private final int[] fetchN;
   private final int[] fetchInst;
   private final IntArrayList fetchingAll = new IntArrayList();
@@ -120,6 +130,7 @@ public final class Simulator implements ClusterView {
 
   private final EventQueue ev = new EventQueue();
   private long totalSteps;
+  private long stepEvents;
 
   public Simulator(ReplayTrace trace, ReplaySettings settings, Policy policy) {
     this.t = trace;
@@ -192,6 +203,11 @@ public final class Simulator implements ClusterView {
     stepDecode = new int[nAll];
     decodeCtx = new long[nAll];
     steps = new long[nAll];
+    fastForward = settings.decodeFastForward;
+    stepGen = new int[nAll];
+    stepCount = new long[nAll];
+    runStart = new double[nAll];
+    runCtx0 = new long[nAll];
     fetchN = new int[nInst];
     fetchInst = new int[n];
     linkLast = t0;
@@ -250,7 +266,12 @@ public final class Simulator implements ClusterView {
         ev.pop();
         double now = ev.t;
         switch (ev.evType) {
-          case STEP_END -> stepEnd(ev.evA, now);
+          case STEP_END -> {
+            if (ev.evB == stepGen[ev.evA]) { // else cut short by cutRun
+              stepEvents++;
+              stepEnd(ev.evA, now);
+            }
+          }
           case LINK -> linkEvent(ev.evB, now);
           case FETCH_DONE -> fetchDone(ev.evA, ev.evB, now);
           case RELEASE -> send(ev.evA, now);
@@ -325,6 +346,7 @@ public final class Simulator implements ClusterView {
     if (colocated) addLoad(i, now, (long) t.input[r] + t.output[r]);
     else addLoad(i, now, contrib[r]);
     if (!busy[i]) startStep(i, now);
+    else cutRun(i, now);
   }
 
   // ---------------------------------------------------------------- instance steps
@@ -378,12 +400,24 @@ public final class Simulator implements ClusterView {
       busy[i] = false;
       return;
     }
-    double dt = p.stepBaseS + p.prefillPerTokenS * prefillTok + p.prefillAttentionPerPairS * pairs
-        + p.decodePerSeqS * nd + p.decodePerContextTokenS * decodeCtx[i];
+    if (plan.isEmpty() && fastForward) {
+      startDecodeRun(i, now);
+      return;
+    }
+    scheduleSteps(i, now + stepTime(prefillTok, pairs, nd, decodeCtx[i]), 1, nd);
+  }
+
+  private double stepTime(long prefillTok, double pairs, int nd, long decodeContext) {
+    return p.stepBaseS + p.prefillPerTokenS * prefillTok + p.prefillAttentionPerPairS * pairs
+        + p.decodePerSeqS * nd + p.decodePerContextTokenS * decodeContext;
+  }
+
+  private void scheduleSteps(int i, double end, long count, int nd) {
     stepDecode[i] = nd;
+    stepCount[i] = count;
     busy[i] = true;
-    totalSteps++;
-    ev.push(now + dt, STEP_END, i, 0);
+    totalSteps += count;
+    ev.push(end, STEP_END, i, ++stepGen[i]);
   }
 
   /** A decode-pool step: every decoding sequence makes one token (same cost model, no prefill). */
@@ -393,11 +427,58 @@ public final class Simulator implements ClusterView {
       busy[i] = false;
       return;
     }
-    double dt = p.stepBaseS + p.decodePerSeqS * nd + p.decodePerContextTokenS * decodeCtx[i];
-    stepDecode[i] = nd;
-    busy[i] = true;
-    totalSteps++;
-    ev.push(now + dt, STEP_END, i, 0);
+    if (fastForward) startDecodeRun(i, now);
+    else scheduleSteps(i, now + stepTime(0, 0, nd, decodeCtx[i]), 1, nd);
+  }
+
+  /**
+   * Decode fast-forward: nothing but decoding can happen on instance i until its next sequence
+   * finishes (admission waits for that finish: the queue is empty, or its head waits for memory,
+   * batch room or budget, which only a finish frees) unless something reaches the instance, which
+   * calls cutRun. So the steps up to that finish become one event; their times are still added one
+   * by one, in the order the step-by-step replay adds them.
+   */
+  private void startDecodeRun(int i, double now) {
+    int nd = decodeN[i];
+    long count = Math.max(1, finishStep[decoders[i].firstInt()] - steps[i]);
+    double end = now;
+    long c = decodeCtx[i];
+    for (long k = 0; k < count; k++) {
+      end += stepTime(0, 0, nd, c);
+      c += nd;
+    }
+    runStart[i] = now;
+    runCtx0[i] = decodeCtx[i];
+    scheduleSteps(i, end, count, nd);
+  }
+
+  /**
+   * A request reached instance i (arrival, fetch done, decode-pool hand-off) while it runs several
+   * decode-only steps as one event: the steps that ended by now are applied, and the step in
+   * progress becomes the pending event, so the next step admits the request as the step-by-step
+   * replay does.
+   */
+  private void cutRun(int i, double now) {
+    long count = stepCount[i];
+    if (count <= 1) return;
+    int nd = stepDecode[i];
+    double end = runStart[i];
+    long c = runCtx0[i];
+    long done = 0;
+    while (true) {
+      double next = end + stepTime(0, 0, nd, c);
+      if (next > now || done == count - 1) {
+        end = next;
+        break;
+      }
+      end = next;
+      c += nd;
+      done++;
+    }
+    steps[i] += done;
+    decodeCtx[i] += (long) nd * done;
+    totalSteps -= count - done;
+    scheduleSteps(i, end, 1, nd);
   }
 
   /** Hands a prefilled request to the decode pool (least requests, rotating ties); KV transfer is free. */
@@ -408,6 +489,7 @@ public final class Simulator implements ClusterView {
       if (best < 0 || decodeN[j] < decodeN[best]) best = j;
     }
     decodeRr = (best - nInst + 1) % (nAll - nInst);
+    if (busy[best]) cutRun(best, now); // steps[best] must count the steps ended by now
     state[r] = DECODE;
     decodeN[best]++;
     decodeCtx[best] += t.input[r] + 1L;
@@ -453,9 +535,11 @@ public final class Simulator implements ClusterView {
   }
 
   private void stepEnd(int i, double now) {
-    steps[i]++;
+    long m = stepCount[i];
+    stepCount[i] = 0;
+    steps[i] += m;
     int nd = stepDecode[i];
-    decodeCtx[i] += nd;
+    decodeCtx[i] += nd * m;
     IntHeapPriorityQueue dq = decoders[i];
     while (!dq.isEmpty() && finishStep[dq.firstInt()] <= steps[i]) {
       int r = dq.dequeueInt();
@@ -608,6 +692,7 @@ public final class Simulator implements ClusterView {
     state[r] = PREFILL;
     prefilling[i].add(r);
     if (!busy[i]) startStep(i, now);
+    else cutRun(i, now);
   }
 
   // ---------------------------------------------------------------- time series
@@ -651,6 +736,11 @@ public final class Simulator implements ClusterView {
 
   public long totalSteps() {
     return totalSteps;
+  }
+
+  /** Step-end events processed: totalSteps() without decode fast-forward, far fewer with it. */
+  public long stepEvents() {
+    return stepEvents;
   }
 
   // ---------------------------------------------------------------- ClusterView
