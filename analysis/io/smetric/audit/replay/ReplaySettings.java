@@ -19,6 +19,9 @@ import java.util.Locale;
 public final class ReplaySettings implements Serializable {
   private static final long serialVersionUID = 1L;
 
+  /** How an instance waits for a global-tier fetch: see {@link #globalLoad}. */
+  public enum GlobalLoad { IN_STEP, ASYNC }
+
   public enum Architecture { COLOCATED, DISAGGREGATED }
 
   /** How an offered-rate multiplier is applied to the trace's arrival times (see {@link #rateScaling}). */
@@ -73,6 +76,15 @@ public final class ReplaySettings implements Serializable {
   public double globalAggregateGBps = Double.POSITIVE_INFINITY;
   /** Fixed latency added to each global fetch [s] (estimate). */
   public double globalFetchLatencyS = 0.001;
+  /**
+   * How an instance waits for a global-tier fetch. IN_STEP: the fetch is part of the engine step
+   * that schedules the request, so that step (and every sequence decoding in it) waits for it, as
+   * LMCache's vLLM connector does by default (LMCacheConnectorV1 retrieves in start_load_kv
+   * before the forward pass; use_layerwise and enable_async_loading default to false). ASYNC: the
+   * request waits for its fetch outside the batch while the instance keeps stepping (vLLM's
+   * WAITING_FOR_REMOTE_KVS, for connectors that load asynchronously). docs/replay.md, "KV tiers".
+   */
+  public GlobalLoad globalLoad = GlobalLoad.ASYNC;
   /** PD colocation (load = request count) or disaggregation (prefill only; load = unprefilled tokens). */
   public Architecture architecture = Architecture.COLOCATED;
   /**

@@ -149,6 +149,11 @@ public final class AuditCommand implements Callable<Integer> {
   @Option(names = "--closed-loop", description = "Replay: follow-ups wait for their previous request's response (see `replay --help`).")
   boolean closedLoop;
 
+  @Option(names = "--global-load", description = "Replay: how an instance waits for a global-tier fetch, async (default) or in-step (see `replay --help`).")
+  String globalLoad;
+  /** --global-load parsed by validate(); null when not given. */
+  private ReplaySettings.GlobalLoad globalLoadMode;
+
   @Option(names = "--replay-config", paramLabel = "FILE", description = "JSON/YAML overriding replay settings (see `replay --help`).")
   java.nio.file.Path replayConfig;
 
@@ -263,6 +268,7 @@ public final class AuditCommand implements Callable<Integer> {
   private void validate() {
     if (instances < 1) throw new UsageException("--instances must be >= 1, got " + instances);
     if (rateScaling != null) rateScalingMode = ReplayCommand.enumOf(ReplaySettings.RateScaling.class, rateScaling, "--rate-scaling");
+    if (globalLoad != null) globalLoadMode = ReplayCommand.enumOf(ReplaySettings.GlobalLoad.class, globalLoad, "--global-load");
     if (!List.of("auto", "trace", "logs").contains(inputKind)) {
       throw new UsageException("--input-kind must be auto, trace or logs, got '" + inputKind + "'");
     }
@@ -315,6 +321,7 @@ public final class AuditCommand implements Callable<Integer> {
     s.instances = instances;
     if (rateScalingMode != null) s.rateScaling = rateScalingMode;
     if (closedLoop) s.followUpsWaitForPrevious = true;
+    if (globalLoadMode != null) s.globalLoad = globalLoadMode;
     s.validate();
     var loaded = TraceLoader.load(spark, canonical, false);
     List<String> unmet = Policies.SMETRIC.unmet(loaded);
@@ -387,6 +394,7 @@ public final class AuditCommand implements Callable<Integer> {
     par.put("replay", !noReplay);
     if (rateScalingMode != null) par.put("rate_scaling", rateScalingMode.name().toLowerCase(java.util.Locale.ROOT));
     if (closedLoop) par.put("closed_loop", true);
+    if (globalLoadMode != null) par.put("global_load", globalLoadMode.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
     if (!noReplay) {
       par.put("replay_sweep", policies == null && globalRatios == null && rates == null ? "audit" : "custom");
       if (policies != null) policies.forEach(par.putArray("policies")::add);

@@ -69,6 +69,9 @@ public final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--closed-loop", description = "A follow-up (or a sub-agent's first request) is sent only once its previous request's response is complete in the simulated cluster.")
   boolean closedLoop;
 
+  @Option(names = "--global-load", description = "How an instance waits for a global-tier fetch: async (default: the request waits outside the batch, the instance keeps stepping) or in-step (the step that schedules it waits for the fetch, as LMCache's default vLLM connector does).")
+  String globalLoad;
+
   @Option(names = "--overload", split = ",", description = "SMetric OVERLOAD value(s); 'Infinity' disables the guard.")
   List<Double> overloads;
 
@@ -133,6 +136,7 @@ public final class ReplayCommand implements Callable<Integer> {
     if (kvModel != null) s.kvModel = enumOf(ReplaySettings.KvModel.class, kvModel, "--kv-model");
     if (rateScaling != null) s.rateScaling = enumOf(ReplaySettings.RateScaling.class, rateScaling, "--rate-scaling");
     if (closedLoop) s.followUpsWaitForPrevious = true;
+    if (globalLoad != null) s.globalLoad = enumOf(ReplaySettings.GlobalLoad.class, globalLoad, "--global-load");
     s.validate();
     List<Policies> pol = new ArrayList<>();
     if (policies == null) pol.addAll(List.of(Policies.values()));
@@ -216,7 +220,7 @@ public final class ReplayCommand implements Callable<Integer> {
 
   static <E extends Enum<E>> E enumOf(Class<E> c, String v, String opt) {
     try {
-      return Enum.valueOf(c, v.trim().toUpperCase(Locale.ROOT));
+      return Enum.valueOf(c, v.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
     } catch (IllegalArgumentException e) {
       throw new UsageException(opt + ": unknown value '" + v + "'");
     }

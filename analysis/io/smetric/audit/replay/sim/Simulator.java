@@ -104,6 +104,14 @@ public final class Simulator implements ClusterView {
   private final long[] stepCount;
   private final double[] runStart;
   private final long[] runCtx0;
+  /**
+   * Global load IN_STEP (ReplaySettings.globalLoad): per instance, fetches the step being planned
+   * waits for, and that step's duration and decoding sequences, scheduled when the last lands.
+   */
+  private final boolean inStepLoad;
+  private final int[] stepFetches;
+  private final double[] stalledDt;
+  private final int[] stalledNd;
   private final int[] fetchN;
   private final int[] fetchInst;
   private final IntArrayList fetchingAll = new IntArrayList();
@@ -208,6 +216,10 @@ public final class Simulator implements ClusterView {
     stepCount = new long[nAll];
     runStart = new double[nAll];
     runCtx0 = new long[nAll];
+    inStepLoad = settings.globalLoad == ReplaySettings.GlobalLoad.IN_STEP;
+    stepFetches = new int[nAll];
+    stalledDt = new double[nAll];
+    stalledNd = new int[nAll];
     fetchN = new int[nInst];
     fetchInst = new int[n];
     linkLast = t0;
@@ -404,7 +416,14 @@ public final class Simulator implements ClusterView {
       startDecodeRun(i, now);
       return;
     }
-    scheduleSteps(i, now + stepTime(prefillTok, pairs, nd, decodeCtx[i]), 1, nd);
+    double dt = stepTime(prefillTok, pairs, nd, decodeCtx[i]);
+    if (stepFetches[i] > 0) { // IN_STEP: the forward pass starts when this step's fetches land
+      stalledDt[i] = dt;
+      stalledNd[i] = nd;
+      busy[i] = true;
+      return;
+    }
+    scheduleSteps(i, now + dt, 1, nd);
   }
 
   private double stepTime(long prefillTok, double pairs, int nd, long decodeContext) {
@@ -519,7 +538,12 @@ public final class Simulator implements ClusterView {
     if (!colocated) addLoad(i, now, remaining[r] - contrib[r]);
     unprefilled[i] += remaining[r] - contrib[r];
     contrib[r] = remaining[r];
-    if (g > 0) {
+    if (g > 0 && inStepLoad) { // scheduled in this step, which waits for the fetch
+      state[r] = PREFILL;
+      prefilling[i].add(r);
+      stepFetches[i]++;
+      startFetch(i, r, (double) g * bs * p.kvBytesPerToken, now);
+    } else if (g > 0) {
       state[r] = FETCHING;
       startFetch(i, r, (double) g * bs * p.kvBytesPerToken, now);
     } else {
@@ -689,6 +713,10 @@ public final class Simulator implements ClusterView {
   }
 
   private void fetchDone(int i, int r, double now) {
+    if (inStepLoad) {
+      if (--stepFetches[i] == 0) scheduleSteps(i, now + stalledDt[i], 1, stalledNd[i]);
+      return;
+    }
     state[r] = PREFILL;
     prefilling[i].add(r);
     if (!busy[i]) startStep(i, now);

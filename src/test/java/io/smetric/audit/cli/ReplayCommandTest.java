@@ -97,17 +97,18 @@ class ReplayCommandTest {
   }
 
   @Test
-  void replay_rateScalingAndClosedLoop_reachTheSettings() throws Exception {
+  void replay_rateScalingClosedLoopAndGlobalLoad_reachTheSettings() throws Exception {
     String in = writeTrace();
     String out = tmp.resolve("out-loop").toString();
     StringWriter se = new StringWriter();
     int code = Main.run(new String[] {"replay", in, "--instances", "2", "--policies", "least-load", "--rate-scale", "0.5",
-        "--rate-scaling", "sessions", "--closed-loop", "--executor", "local", "--out", out},
+        "--rate-scaling", "sessions", "--closed-loop", "--global-load", "in-step", "--executor", "local", "--out", out},
         new PrintWriter(new StringWriter(), true), new PrintWriter(se, true));
     assertEquals(0, code, se.toString());
     var settings = Json.MAPPER.readTree(Files.readString(Path.of(out, "replay.json"))).get("settings");
     assertEquals("SESSIONS", settings.get("rateScaling").asText(), settings.toString());
     assertTrue(settings.get("followUpsWaitForPrevious").asBoolean(), settings.toString());
+    assertEquals("IN_STEP", settings.get("globalLoad").asText(), settings.toString());
   }
 
   @Test

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
  * Property: decode fast-forward (one event for a run of decode-only steps, cut short when a
  * request reaches the instance) changes nothing but the number of events. On random agent-like
  * traces, in every mode that reaches a busy instance mid-run (arrivals, global-tier fetches
- * completing, decode-pool hand-offs, closed-loop releases, a queue head waiting for memory or
- * batch room), every request's instance, hits, first-token and finish times are bit-identical
+ * completing, with the instance stepping on or waiting for the fetch, decode-pool hand-offs,
+ * closed-loop releases, a queue head waiting for memory or batch room), every request's instance, hits, first-token and finish times are bit-identical
  * to the step-by-step replay, and so are the load and bandwidth windows and all metrics
  * (sim_steps included).
  */
@@ -28,14 +28,15 @@ class DecodeFastForwardTest {
     long stepByStepEvents = 0;
     for (long seed = 31; seed <= 36; seed++) {
       ReplayTrace t = ReplayFixtures.trace(ReplayFixtures.agentTrace(seed, 30 + (int) seed, 8, 0.05), false);
-      for (int mode = 0; mode < 5; mode++) {
+      for (int mode = 0; mode < 6; mode++) {
         for (Policies p : new Policies[] {Policies.SMETRIC, Policies.LEAST_LOAD, Policies.DYNAMO_KV}) {
           for (double rate : new double[] {0.2, 1, 4}) {
             ReplaySettings s = ReplayFixtures.settings(3, 60);
             s.rateScale = rate;
             switch (mode) {
               case 0 -> { } // colocated, open loop, local tier only
-              case 1 -> { // slow global tier: FETCH_DONE lands on instances in the middle of runs
+              case 1, 5 -> { // slow global tier: FETCH_DONE lands on instances in the middle of runs
+                if (mode == 5) s.globalLoad = ReplaySettings.GlobalLoad.IN_STEP; // steps wait for fetches
                 s.globalRatio = 1.6;
                 s.globalReadGBps = 0.05;
                 s.nodeNicGBps = 0.04;
@@ -80,7 +81,7 @@ class DecodeFastForwardTest {
         }
       }
     }
-    assertEquals(270, runs);
+    assertEquals(324, runs);
     // outputs of 1-40 tokens: the runs must have collapsed most decode steps
     assertTrue(events * 2 < stepByStepEvents, events + " events with fast-forward vs " + stepByStepEvents);
   }
