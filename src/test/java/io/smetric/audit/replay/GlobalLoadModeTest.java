@@ -29,6 +29,10 @@ import org.junit.jupiter.api.Test;
  * </ul>
  */
 class GlobalLoadModeTest {
+  /** Request indices: trace order is arrival order a0, c0, d0, a1. */
+  private static final int C0 = 1;
+  private static final int A1 = 3;
+
   private static ReplayTrace trace() {
     Traces.Builder b = Traces.builder().blockSize(16)
         .simple("a0", "A", 0, 0.0, 1, 2, 3, 4, 5, 6, 7, 8)
@@ -53,22 +57,19 @@ class GlobalLoadModeTest {
   @Test
   void async_requestWaitsOutsideTheBatch_decodingGoesOn() {
     SimOutcome o = run(ReplaySettings.GlobalLoad.ASYNC);
-    int a1 = 3;
-    int c0 = 1; // trace order is arrival order: a0, c0, d0, a1
-    assertEquals(1, o.instance[a1]);
-    assertEquals(8, o.globalHitBlocks[a1]);
-    assertEquals(101.03, o.firstToken[a1], 1e-9);
-    assertEquals(99.01, o.firstToken[c0], 1e-9);
-    assertEquals(104.00, o.finish[c0], 1e-9);
+    assertEquals(1, o.instance[A1]);
+    assertEquals(1, o.instance[C0]);
+    assertEquals(8, o.globalHitBlocks[A1]);
+    assertEquals(101.03, o.firstToken[A1], 1e-9);
+    assertEquals(99.01, o.firstToken[C0], 1e-9);
+    assertEquals(104.00, o.finish[C0], 1e-9);
   }
 
   @Test
   void inStep_theStepWaitsForTheFetch_decodingStalls() {
     SimOutcome o = run(ReplaySettings.GlobalLoad.IN_STEP);
-    int a1 = 3;
-    int c0 = 1; // trace order is arrival order: a0, c0, d0, a1
-    assertEquals(8, o.globalHitBlocks[a1]);
-    assertEquals(101.023, o.firstToken[a1], 1e-9);
-    assertEquals(105.003, o.finish[c0], 1e-9);
+    assertEquals(8, o.globalHitBlocks[A1]);
+    assertEquals(101.023, o.firstToken[A1], 1e-9);
+    assertEquals(105.003, o.finish[C0], 1e-9);
   }
 }
