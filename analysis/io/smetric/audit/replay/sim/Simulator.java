@@ -33,6 +33,10 @@ public final class Simulator implements ClusterView {
   private static final int FETCH_DONE = 2;
   /** A follow-up whose previous request has just finished (closed loop). */
   private static final int RELEASE = 3;
+  /** A long decode run reached a lower bound of its end: time to add up its exact end. */
+  private static final int RUN_CHECK = 4;
+  /** Runs of more steps than this are summed up when (and only if) they are not cut first. */
+  private static final long LAZY_RUN_STEPS = 32;
 
   private static final byte QUEUED = 0;
   private static final byte FETCHING = 1;
@@ -287,6 +291,9 @@ public final class Simulator implements ClusterView {
           case LINK -> linkEvent(ev.evB, now);
           case FETCH_DONE -> fetchDone(ev.evA, ev.evB, now);
           case RELEASE -> send(ev.evA, now);
+          case RUN_CHECK -> {
+            if (ev.evB == stepGen[ev.evA]) scheduleRunEnd(ev.evA);
+          }
           default -> throw new IllegalStateException("event " + ev.evType);
         }
       } else {
@@ -460,15 +467,39 @@ public final class Simulator implements ClusterView {
   private void startDecodeRun(int i, double now) {
     int nd = decodeN[i];
     long count = Math.max(1, finishStep[decoders[i].firstInt()] - steps[i]);
-    double end = now;
-    long c = decodeCtx[i];
+    runStart[i] = now;
+    runCtx0[i] = decodeCtx[i];
+    if (count <= LAZY_RUN_STEPS) {
+      scheduleSteps(i, runEnd(i, count, nd), count, nd);
+      return;
+    }
+    // A long run is often cut before its end, so its exact end is added up only when the clock
+    // reaches a lower bound of it: every step takes at least the first one's time (the context
+    // only grows), less a margin far above the rounding of the sum.
+    double first = stepTime(0, 0, nd, decodeCtx[i]);
+    double span = count * first;
+    double bound = now + span * (1 - 1e-6) - 4 * count * Math.ulp(now + span);
+    stepDecode[i] = nd;
+    stepCount[i] = count;
+    busy[i] = true;
+    totalSteps += count;
+    ev.push(Math.max(now, bound), RUN_CHECK, i, ++stepGen[i]);
+  }
+
+  /** The end of instance i's decode run of {@code count} steps, added up step by step. */
+  private double runEnd(int i, long count, int nd) {
+    double end = runStart[i];
+    long c = runCtx0[i];
     for (long k = 0; k < count; k++) {
       end += stepTime(0, 0, nd, c);
       c += nd;
     }
-    runStart[i] = now;
-    runCtx0[i] = decodeCtx[i];
-    scheduleSteps(i, end, count, nd);
+    return end;
+  }
+
+  /** RUN_CHECK: the run was not cut; its STEP_END goes where the step-by-step replay ends it. */
+  private void scheduleRunEnd(int i) {
+    ev.push(runEnd(i, stepCount[i], stepDecode[i]), STEP_END, i, ++stepGen[i]);
   }
 
   /**
