@@ -222,7 +222,9 @@ public final class ReplayCommand implements Callable<Integer> {
     try {
       return Enum.valueOf(c, v.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
     } catch (IllegalArgumentException e) {
-      throw new UsageException(opt + ": unknown value '" + v + "'");
+      String known = java.util.Arrays.stream(c.getEnumConstants())
+          .map(x -> x.name().toLowerCase(Locale.ROOT).replace('_', '-')).collect(java.util.stream.Collectors.joining(", "));
+      throw new UsageException(opt + ": unknown value '" + v + "' (one of: " + known + ")");
     }
   }
 }

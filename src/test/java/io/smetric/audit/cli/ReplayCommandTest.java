@@ -77,7 +77,7 @@ class ReplayCommandTest {
     int code = Main.run(new String[] {"replay", in, "--rate-scaling", "stretch", "--out", tmp.resolve("o").toString()},
         new PrintWriter(new StringWriter(), true), new PrintWriter(se, true));
     assertEquals(2, code);
-    assertTrue(se.toString().contains("--rate-scaling: unknown value 'stretch'"), se.toString());
+    assertTrue(se.toString().contains("--rate-scaling: unknown value 'stretch' (one of: uniform, sessions)"), se.toString());
   }
 
   @Test
