@@ -439,11 +439,16 @@ public final class Simulator implements ClusterView {
   }
 
   private void scheduleSteps(int i, double end, long count, int nd) {
+    schedule(i, end, STEP_END, count, nd);
+  }
+
+  /** The pending event of instance i: STEP_END after {@code count} steps, or a run's RUN_CHECK. */
+  private void schedule(int i, double at, int type, long count, int nd) {
     stepDecode[i] = nd;
     stepCount[i] = count;
     busy[i] = true;
     totalSteps += count;
-    ev.push(end, STEP_END, i, ++stepGen[i]);
+    ev.push(at, type, i, ++stepGen[i]);
   }
 
   /** A decode-pool step: every decoding sequence makes one token (same cost model, no prefill). */
@@ -479,11 +484,7 @@ public final class Simulator implements ClusterView {
     double first = stepTime(0, 0, nd, decodeCtx[i]);
     double span = count * first;
     double bound = now + span * (1 - 1e-6) - 4 * count * Math.ulp(now + span);
-    stepDecode[i] = nd;
-    stepCount[i] = count;
-    busy[i] = true;
-    totalSteps += count;
-    ev.push(Math.max(now, bound), RUN_CHECK, i, ++stepGen[i]);
+    schedule(i, Math.max(now, bound), RUN_CHECK, count, nd);
   }
 
   /** The end of instance i's decode run of {@code count} steps, added up step by step. */

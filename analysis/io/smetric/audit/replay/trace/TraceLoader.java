@@ -74,10 +74,11 @@ public final class TraceLoader {
    * range sort's shuffle of every block array. Returns null at the first row that is not after the
    * previous one in (arrival_s, seq) order (then the caller sorts; the rows read so far are
    * dropped), and for a dataset of one file with several row groups it still holds: a file's
-   * splits are read in offset order.
+   * splits are read in offset order. Null at once for more than MAX_IN_ORDER_FILES files.
    */
   static ReplayTraceBuilder streamInFileOrder(SparkSession spark, Dataset<Row> df, String dir, boolean keepBlocks) {
     String[] files = df.inputFiles().clone();
+    if (files.length > MAX_IN_ORDER_FILES) return null; // one Spark job per file would cost more than the sort
     java.util.Arrays.sort(files);
     ReplayTraceBuilder b = new ReplayTraceBuilder(dir, keepBlocks);
     double lastArrival = Double.NEGATIVE_INFINITY;
@@ -116,6 +117,9 @@ public final class TraceLoader {
     b.add(r.id(), r.session(), r.parent(), r.turn(), r.arrival(), r.input(), r.output(), r.blockSize(), r.blocks(),
         r.blocks() == null ? 0 : r.blocks().length, r.seq());
   }
+
+  /** Datasets of more files take the sort: the in-order path runs one job per file. */
+  static final int MAX_IN_ORDER_FILES = 512;
 
   /** Parquet bytes per sorted partition streamed to the driver. */
   static final long PARTITION_BYTES = 32L << 20;
