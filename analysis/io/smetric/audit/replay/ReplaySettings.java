@@ -110,6 +110,16 @@ public final class ReplaySettings implements Serializable {
    * when it was sent. false (default) = open loop: every request at its scheduled arrival.
    */
   public boolean followUpsWaitForPrevious = false;
+  /**
+   * Agent timeout [s]: a request whose response is not complete this long after it was sent has
+   * failed (it never counts within SLO), and under the closed loop the agent stops waiting for it,
+   * so its follow-ups are sent then (a stalled policy cannot lower its load by silencing its
+   * sessions). The abandoned request keeps running in the simulated engine (a real engine aborts
+   * a request whose client disconnected; not modelled) and is not retried. 600 = the default
+   * request timeout of the OpenAI Python and Node SDKs (openai/openai-python README "Timeouts":
+   * "default is 600s"; openai-node DEFAULT_TIMEOUT = 600000 ms). Infinity = no timeout.
+   */
+  public double agentTimeoutS = 600;
   /** Seed of the random policy (every other part is deterministic without one). */
   public long seed = 42;
   /**
@@ -210,6 +220,7 @@ public final class ReplaySettings implements Serializable {
     req(nodeNicGBps > 0, "nodeNicGBps must be > 0 (Infinity = no NIC limit)");
     req(globalFetchLatencyS >= 0, "globalFetchLatencyS must be >= 0");
     req(rateScale > 0 && Double.isFinite(rateScale), "rateScale must be > 0");
+    req(agentTimeoutS > 0, "agentTimeoutS must be > 0 (Infinity = no timeout)");
     req(ttftBaseS >= 0 && ttftPerTokenS >= 0 && tpotS > 0, "SLOs must be >= 0 (TPOT > 0)");
     req(overload >= 0, "overload must be >= 0 (Infinity disables the guard)");
     req(hitRatio >= 0 && hitRatio <= 1, "hitRatio must be in [0, 1]");

@@ -70,7 +70,13 @@ public final class SimOutcome {
     return settings.architecture == Architecture.COLOCATED || settings.decodeInstances > 0;
   }
 
+  /** Whether r's response was not complete within the agent timeout of its sending: a failed request. */
+  public boolean timedOut(int r) {
+    return !(finish[r] - arrival[r] <= settings.agentTimeoutS);
+  }
+
   public boolean metSlo(int r) {
+    if (timedOut(r)) return false;
     double slo = settings.ttftBaseS + settings.ttftPerTokenS * trace.input[r];
     if (ttft(r) > slo) return false;
     double tp = tpot(r);
@@ -87,6 +93,7 @@ public final class SimOutcome {
     long outTok = 0;
     long goodTok = 0;
     int met = 0;
+    int failed = 0;
     long localTok = 0;
     long globalTok = 0;
     long globalBlocks = 0;
@@ -96,6 +103,7 @@ public final class SimOutcome {
     for (int r = 0; r < n; r++) {
       inTok += t.input[r];
       outTok += t.output[r];
+      if (timedOut(r)) failed++;
       boolean ok = metSlo(r);
       if (ok) {
         met++;
@@ -116,6 +124,8 @@ public final class SimOutcome {
     metrics.put("duration_s", duration);
     metrics.put("tps_within_slo", goodTok / duration);
     metrics.put("slo_attainment", n == 0 ? 0.0 : (double) met / n);
+    metrics.put("timed_out_requests", (long) failed);
+    metrics.put("timed_out_share", n == 0 ? 0.0 : (double) failed / n);
     if (colo) metrics.put("raw_tps", (inTok + outTok) / duration);
     else notApplicable.put("raw_tps", "PD disaggregation without a decode pool: decode is not simulated, see prefill_tps");
     metrics.put("prefill_tps", inTok / duration);

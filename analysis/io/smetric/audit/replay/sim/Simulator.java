@@ -35,6 +35,11 @@ public final class Simulator implements ClusterView {
   private static final int RELEASE = 3;
   /** A long decode run reached a lower bound of its end: time to add up its exact end. */
   private static final int RUN_CHECK = 4;
+  /**
+   * Closed loop with an agent timeout: the response of the request in evA is not complete
+   * {@code agentTimeoutS} after it was sent; the agent stops waiting for it (its waiters are sent).
+   */
+  private static final int TIMEOUT = 5;
   /** Runs of more steps than this are summed up when (and only if) they are not cut first. */
   private static final long LAZY_RUN_STEPS = 32;
 
@@ -68,6 +73,10 @@ public final class Simulator implements ClusterView {
   /** Closed loop: requests waiting for request p to finish, as a linked list (head per p, next per r). */
   private final int[] waitHead;
   private final int[] waitNext;
+  /** Closed loop: the agent timeout [s] (Infinity = none); whether r was sent; whether r's TIMEOUT event is pending or past. */
+  private final double timeoutS;
+  private final boolean[] sent;
+  private final boolean[] timeoutArmed;
 
   // per request
   private final int[] inst;
@@ -178,6 +187,9 @@ public final class Simulator implements ClusterView {
     this.waitHead = new int[settings.followUpsWaitForPrevious ? n : 0];
     this.waitNext = new int[waitHead.length];
     java.util.Arrays.fill(waitHead, -1);
+    this.timeoutS = settings.agentTimeoutS;
+    this.sent = new boolean[waitHead.length];
+    this.timeoutArmed = new boolean[Double.isInfinite(timeoutS) ? 0 : waitHead.length];
     inst = new int[n];
     state = new byte[n];
     remaining = new int[n];
@@ -294,14 +306,18 @@ public final class Simulator implements ClusterView {
           case RUN_CHECK -> {
             if (ev.evB == stepGen[ev.evA]) scheduleRunEnd(ev.evA);
           }
+          case TIMEOUT -> {
+            if (!responseComplete(ev.evA)) responded(ev.evA, now); // the agent gives up waiting
+          }
           default -> throw new IllegalStateException("event " + ev.evType);
         }
       } else {
         int r = order[next++];
         int p = waitHead.length == 0 ? -1 : predecessor(r);
-        if (p >= 0 && !(state[p] == DONE && !Double.isNaN(finish[p]))) {
+        if (p >= 0 && !responseComplete(p) && !timedOut(p, na)) {
           waitNext[r] = waitHead[p]; // the agent has not received p's response yet: it waits
           waitHead[p] = r;
+          armTimeout(p);
         } else {
           send(r, na);
         }
@@ -336,7 +352,27 @@ public final class Simulator implements ClusterView {
 
   private void send(int r, double now) {
     at[r] = now;
+    if (sent.length > 0) sent[r] = true;
     arrive(r, now);
+  }
+
+  private boolean responseComplete(int p) {
+    return state[p] == DONE && !Double.isNaN(finish[p]);
+  }
+
+  /** Closed loop: p was sent at least the agent timeout before {@code now} (its response is then given up on). */
+  private boolean timedOut(int p, double now) {
+    return timeoutArmed.length > 0 && sent[p] && now >= at[p] + timeoutS;
+  }
+
+  /**
+   * Closed loop: someone waits for p's response; if p has been sent, its timeout becomes an event
+   * (once). A p not sent yet is armed when it is sent ({@link #arrive}).
+   */
+  private void armTimeout(int p) {
+    if (timeoutArmed.length == 0 || timeoutArmed[p] || !sent[p]) return;
+    timeoutArmed[p] = true;
+    ev.push(at[p] + timeoutS, TIMEOUT, p, 0);
   }
 
   /** Request r's response is complete: the requests that waited for it are sent now. */
@@ -351,6 +387,7 @@ public final class Simulator implements ClusterView {
   }
 
   private void arrive(int r, double now) {
+    if (waitHead.length > 0 && waitHead[r] >= 0) armTimeout(r); // requests already wait for r's response
     cur = r;
     int i = policy.route(this);
     if (i < 0 || i >= nInst) throw new IllegalStateException("policy returned instance " + i + " of " + nInst);

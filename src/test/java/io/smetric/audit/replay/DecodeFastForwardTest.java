@@ -50,6 +50,7 @@ class DecodeFastForwardTest {
               case 2 -> { // closed loop with session scaling: releases come from finishes
                 s.followUpsWaitForPrevious = true;
                 s.rateScaling = ReplaySettings.RateScaling.SESSIONS;
+                if (seed % 2 == 1) s.agentTimeoutS = 0.5; // and releases from agent timeouts
               }
               case 3 -> { // tiny memory and batch: the queue head waits for a finish
                 s.localBlocks = 12L;
