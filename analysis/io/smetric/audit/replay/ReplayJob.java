@@ -62,6 +62,8 @@ public final class ReplayJob {
   private List<SimSpec> plan;
   private ObjectNode planInfo;
   private String traceLabel = "";
+  /** The router the verdict judges SMetric against (--current-router); null = the best paper baseline per ratio. */
+  private String currentRouter;
 
   public ReplayJob(SparkSession spark, ReplayTrace trace, ReplaySettings base) {
     this.spark = spark;
@@ -79,6 +81,7 @@ public final class ReplayJob {
   public ReplayJob hitRatios(List<Double> h) { this.hitRatios = h; return this; }
   public ReplayJob useSpark(boolean b) { this.useSpark = b; return this; }
   public ReplayJob traceLabel(String l) { this.traceLabel = l; return this; }
+  public ReplayJob currentRouter(String r) { this.currentRouter = r; return this; }
 
   public TraceSummary traceSummary() { return summary; }
 
@@ -112,6 +115,16 @@ public final class ReplayJob {
       else skipped.add(p.cliName() + ": not applicable: " + String.join("; ", why));
     }
     if (runnable.isEmpty()) throw new UsageException("no requested policy can run on this trace: " + skipped);
+    if (currentRouter != null) {
+      Policies cr = Policies.byName(currentRouter);
+      if (SweepSummary.isSmetricFamily(cr.cliName())) {
+        throw new UsageException("--current-router: " + currentRouter + " is SMetric itself or one of its variants; name the router you run today");
+      }
+      if (!runnable.contains(cr)) {
+        throw new UsageException("--current-router " + currentRouter + " is not replayed"
+            + (policies.contains(cr) ? " (not applicable to this trace: " + String.join("; ", cr.unmet(trace)) + ")" : "; add it to --policies"));
+      }
+    }
     List<SimSpec> specs;
     if (plan == null) {
       specs = Sweep.grid(runnable, globalRatios, rates, overloads, hitRatios);
@@ -359,6 +372,9 @@ public final class ReplayJob {
     if (planInfo != null) root.set("sweep", planInfo);
     root.set("headline", headJson);
     root.set("comparison", sum.comparison());
+    root.set("paper_claim", sum.paperClaim());
+    root.set("best_router", sum.bestRouter());
+    root.set("judged", sum.judged(currentRouter));
     ObjectNode abl = sum.ablation();
     if (abl != null) root.set("ablation", abl);
     ObjectNode sens = sum.sensitivity();

@@ -135,6 +135,11 @@ public final class AuditCommand implements Callable<Integer> {
       "sensitivity at global ratios 0,0.4,0.8,1.6,3.2 and five offered rates derived from the trace."})
   List<String> policies;
 
+  @Option(names = "--current-router", paramLabel = "NAME", description = {
+      "The router you run today (a replay policy, e.g. cache-affinity, dynamo-kv, llm-d): the verdict judges SMetric",
+      "against it. Default: the best of the paper's baselines (cache-affinity, lmetric, least-load) at each capacity."})
+  String currentRouter;
+
   @Option(names = "--global-ratio", split = ",", description = "Replay global/local capacity ratios instead of the audit sweep's.")
   List<Double> globalRatios;
 
@@ -286,6 +291,7 @@ public final class AuditCommand implements Callable<Integer> {
     if (!noReplay && policies != null && !policies.contains("smetric")) {
       throw new UsageException("--policies must include smetric: the verdict compares it with the baselines");
     }
+    if (currentRouter != null) ReplayCommand.checkCurrentRouter(currentRouter, policies);
     LogFormat.parse(logFormat);
   }
 
@@ -343,7 +349,7 @@ public final class AuditCommand implements Callable<Integer> {
     progress.note(String.format(Locale.ROOT, "trace loaded: %d requests, %d sessions, %d segments%s", ts.requests(),
         ts.sessions(), ts.segments(), custom ? "" : "; running the audit sweep"));
     try (OutputDir rd = OutputDir.open(replayOut, false, spark.sparkContext().hadoopConfiguration())) {
-      ReplayJob.Result r = job.traceLabel(label).execute(rd);
+      ReplayJob.Result r = job.traceLabel(label).currentRouter(currentRouter).execute(rd);
       rd.commit();
       for (String sk : r.skipped()) progress.note("skipped " + sk);
       progress.done(String.format(Locale.ROOT, "%d simulations in %.1f s", r.runs(), r.wallSeconds()));
@@ -394,6 +400,7 @@ public final class AuditCommand implements Callable<Integer> {
     par.put("replay", !noReplay);
     if (rateScalingMode != null) par.put("rate_scaling", rateScalingMode.name().toLowerCase(java.util.Locale.ROOT));
     if (closedLoop) par.put("closed_loop", true);
+    if (currentRouter != null) par.put("current_router", currentRouter);
     if (globalLoadMode != null) par.put("global_load", globalLoadMode.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
     if (!noReplay) {
       par.put("replay_sweep", policies == null && globalRatios == null && rates == null ? "audit" : "custom");

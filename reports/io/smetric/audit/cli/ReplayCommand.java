@@ -105,6 +105,9 @@ public final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--sweep", description = "A sweep preset instead of the axis options: 'audit' = production policies, smetric and its guard ablation at global ratios 0,0.4,0.8,1.6,3.2, OVERLOAD/HIT_RATIO sensitivity at 1.6, offered rates derived from the trace to bracket saturation (docs/replay.md).")
   String sweep;
 
+  @Option(names = "--current-router", paramLabel = "NAME", description = "The router run today: replay.json's \"judged\" block compares SMetric with it (default: the best of the paper's baselines, cache-affinity, lmetric, least-load, at each capacity).")
+  String currentRouter;
+
   @Option(names = "--executor", defaultValue = "spark", description = "spark (one task per simulation, default) or local (sequential in the driver).")
   String executor;
 
@@ -154,6 +157,7 @@ public final class ReplayCommand implements Callable<Integer> {
       case "spark" -> false;
       default -> throw new UsageException("--executor: expected spark or local, got '" + executor + "'");
     };
+    if (currentRouter != null) checkCurrentRouter(currentRouter, policies);
     boolean audit = false;
     if (sweep != null) {
       if (!sweep.trim().equalsIgnoreCase("audit")) throw new UsageException("--sweep: expected 'audit', got '" + sweep + "'");
@@ -182,7 +186,7 @@ public final class ReplayCommand implements Callable<Integer> {
             .overloads(overloads == null ? List.of(s.overload) : overloads)
             .hitRatios(hitRatios == null ? List.of(s.hitRatio) : hitRatios);
       }
-      job.useSpark(!local).traceLabel(input);
+      job.useSpark(!local).traceLabel(input).currentRouter(currentRouter);
       ReplayJob.Result r = job.execute(dir);
       dir.commit();
       for (String sk : r.skipped()) o.println("skipped " + sk);
@@ -212,6 +216,22 @@ public final class ReplayCommand implements Callable<Integer> {
       o.println("wrote " + out);
     }
     return 0;
+  }
+
+  /** --current-router: a known policy outside the SMetric family, and in --policies when those are given. */
+  static void checkCurrentRouter(String name, List<String> policies) {
+    Policies p;
+    try {
+      p = Policies.byName(name);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--current-router: " + e.getMessage());
+    }
+    if (io.smetric.audit.replay.sweep.SweepSummary.isSmetricFamily(p.cliName())) {
+      throw new UsageException("--current-router: " + name + " is SMetric or one of its variants; name the router you run today");
+    }
+    if (policies != null && !policies.contains(p.cliName())) {
+      throw new UsageException("--current-router " + name + " is not in --policies; add it there");
+    }
   }
 
   private static String fmt(Double d) {

@@ -99,9 +99,16 @@ public final class AuditReport {
       findings.addAll(0, hashFindings(hashed));
     }
     ObjectNode headline = headline(ch, replay, isInferred);
+    double gainThreshold = criteria.stream().filter(c -> c.metric().equals(AuditCriteria.GAIN_WITH_GLOBAL))
+        .mapToDouble(Criterion::threshold).findFirst().orElse(0.02);
+    ObjectNode answers = Answers.of(replay, gainThreshold);
+    String trace = traceName(prov, ch, f);
     ObjectNode audit = auditJson(v, headline, notApplicable, findings, entries, prov, f);
+    audit.put("trace", trace);
+    if (answers != null) audit.set("answers", answers);
     List<Row> topSessions = ch == null ? null : f.top(AuditFolder.CHARACTERIZATION + "/sessions", "tokens", TOP_SESSIONS);
-    String html = html(f, v, headline, entries, notApplicable, findings, prov, ch, replay, ingest, charts.focusRatio(), topSessions);
+    String html = html(f, trace, v, answers, headline, entries, notApplicable, findings, prov, ch, replay, ingest,
+        charts.focusRatio(), topSessions);
     f.writeString(AuditFolder.INDEX_HTML, html);
     try {
       f.writeString(AuditFolder.AUDIT_JSON, Json.MAPPER.writeValueAsString(audit) + "\n");
@@ -140,8 +147,10 @@ public final class AuditReport {
     for (String[] k : HEADLINE) putMetric(h, k[0], ch == null ? null : ch.at(k[1]));
     JsonNode thr = ch == null ? null : ch.path("reuse_interval").path("threshold_s");
     if (thr != null && thr.isNumber()) h.put("interval_threshold_s", thr.asDouble());
-    JsonNode cmp = replay == null ? null : replay.path("comparison");
+    // the verdict's comparison (SMetric vs the judged router), or the old all-baselines one
+    JsonNode cmp = replay == null ? null : replay.path("judged").isObject() ? replay.path("judged") : replay.path("comparison");
     if (cmp != null && cmp.isObject()) {
+      h.put("judged_router", AuditCriteria.judgedName(cmp));
       putMetric(h, "smetric_best_gain_with_global_tier", cmp.path("smetric_best_gain_with_global_tier"));
       JsonNode at = cmp.path("smetric_best_gain_with_global_tier").path("global_ratio");
       if (at.isNumber()) h.put("smetric_best_gain_at_global_ratio", at.asDouble());
@@ -371,25 +380,51 @@ public final class AuditReport {
       ".pass{color:#1e8449;font-weight:600}.fail{color:#c0392b;font-weight:600}.not-applicable{color:#5d6d7e;font-weight:600}",
       "figure{margin:1.2em 0}figure img{max-width:100%;height:auto;border:1px solid #eee}",
       "figcaption{color:#444;font-size:.9em}.missing{color:#5d6d7e;font-style:italic}",
-      "code{background:#f4f4f4;padding:0 .2em;word-break:break-all}");
+      "code{background:#f4f4f4;padding:0 .2em;word-break:break-all}",
+      ".answers{display:flex;flex-wrap:wrap;gap:1em}.answer{flex:1 1 480px;border:1px solid #ddd;padding:0 1em}",
+      ".answer h2{margin-top:.6em;border:0}.answers p.judged{flex-basis:100%;color:#444}");
 
-  static String html(AuditFolder f, Verdict v, ObjectNode headline, List<ReportCharts.Entry> charts, List<String[]> na,
+  /**
+   * The audited trace as the report's first line names it: the input files of provenance.json
+   * (file names; "and N more" beyond three), else the characterization's input, else the folder.
+   */
+  static String traceName(JsonNode prov, JsonNode ch, AuditFolder f) {
+    List<String> names = new ArrayList<>();
+    if (prov != null) for (JsonNode i : prov.path("inputs")) names.add(lastComponent(i.path("path").asText()));
+    names.removeIf(String::isEmpty);
+    if (!names.isEmpty()) {
+      if (names.size() <= 3) return String.join(", ", names);
+      return String.join(", ", names.subList(0, 3)) + " and " + (names.size() - 3) + " more files";
+    }
+    String in = ch == null ? "" : ch.path("parameters").path("input").asText("");
+    return in.isEmpty() ? f.label() : in;
+  }
+
+  private static String lastComponent(String path) {
+    String p = path.replaceAll("/+$", "");
+    int k = p.lastIndexOf('/');
+    return k >= 0 ? p.substring(k + 1) : p;
+  }
+
+  static String html(AuditFolder f, String trace, Verdict v, ObjectNode answers, ObjectNode headline,
+      List<ReportCharts.Entry> charts, List<String[]> na,
       List<String> findings, JsonNode prov, JsonNode ch, JsonNode replay, JsonNode ingest, Double focusRatio,
       List<Row> topSessions) {
     Html h = new Html();
     h.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
         .raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-        .raw("<title>").text("SMetric audit: " + v.outcome().id() + " (" + f.label() + ")").raw("</title>\n")
+        .raw("<title>").text("SMetric audit of " + trace + ": " + v.outcome().id()).raw("</title>\n")
         .raw("<style>\n").raw(CSS).raw("\n</style>\n</head>\n<body>\n");
-    h.tag("h1", null, "Does session-first routing fit this workload?");
-    h.tag("p", "sub", "Audit of " + f.label() + " by smetric-audit " + BuildInfo.version()
-        + ", against the SMetric paper (arXiv 2607.08565).");
+    h.tag("h1", null, "SMetric audit of " + trace);
+    h.tag("p", "sub", "Does session-first routing fit this workload? Judged by smetric-audit " + BuildInfo.version()
+        + " against the SMetric paper (arXiv 2607.08565); audit folder " + f.label() + ".");
 
     // 1. verdict
     h.raw("<section id=\"verdict\" class=\"verdict " + v.outcome().id() + "\">\n");
     h.tag("p", "level", v.outcome().id().replace('-', ' '));
     h.tag("p", "sentence", v.sentence());
     h.raw("</section>\n");
+    Answers.html(h, answers);
     keyNumbers(h, headline);
 
     // 2. evidence
@@ -516,11 +551,12 @@ public final class AuditReport {
       }
       rows.add(List.of(label, value(n, k[3])));
     }
-    rows.add(List.of("SMetric vs best baseline, best gain with a global tier",
+    String vs = headline.path("judged_router").asText("the best baseline");
+    rows.add(List.of("SMetric vs " + vs + ", best gain with a global tier",
         signed(headline.path("smetric_best_gain_with_global_tier"))
             + (headline.has("smetric_best_gain_at_global_ratio")
                 ? " (at " + ReportCharts.fmt(headline.path("smetric_best_gain_at_global_ratio").asDouble()) + "x)" : "")));
-    rows.add(List.of("SMetric vs best baseline, without a global tier", signed(headline.path("smetric_gain_without_global_tier"))));
+    rows.add(List.of("SMetric vs " + vs + ", without a global tier", signed(headline.path("smetric_gain_without_global_tier"))));
     h.raw("<section id=\"key-numbers\">\n");
     h.tag("h2", null, "Key numbers");
     h.table(List.of("measure", "value"), rows, "key");

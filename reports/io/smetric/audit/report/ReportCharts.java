@@ -60,6 +60,10 @@ public final class ReportCharts {
   private final Double focusRatio;
   private final List<Entry> entries = new ArrayList<>();
   private final Map<String, Color> policyColors = new LinkedHashMap<>();
+  /** The router the verdict judges SMetric against (--current-router), or null: then per capacity, {@link #judgedAt}. */
+  private final String currentRouter;
+  /** Per global ratio, the router SMetric was judged against there (replay.json "judged", else "comparison"). */
+  private final Map<Double, String> judgedAt = new java.util.TreeMap<>();
 
   /**
    * @param characterization characterization.json, or null when absent
@@ -81,6 +85,43 @@ public final class ReportCharts {
       int k = 0;
       for (String p : runs.policies()) policyColors.put(p, PALETTE[k++ % PALETTE.length]);
     }
+    JsonNode j = replay == null ? null : replay.path("judged").isObject() ? replay.path("judged") : replay.path("comparison");
+    this.currentRouter = j != null && j.path("current_router").isTextual() ? j.path("current_router").asText() : null;
+    if (j != null) {
+      for (JsonNode e : j.path("by_global_ratio")) {
+        if (e.path("best_baseline").isTextual()) judgedAt.put(e.path("global_ratio").asDouble(), e.path("best_baseline").asText());
+      }
+    }
+  }
+
+  /** How a TPS chart draws a policy's line: SMetric and the judged router stand out, the rest recede. */
+  private void tpsSeries(XYChart c, String p, List<double[]> pts, boolean judged) {
+    series(c, p, pts, policyColors.get(p), SeriesLines.SOLID);
+    XYSeries s = c.getSeries(p);
+    if (p.equals("smetric")) {
+      s.setLineColor(Color.BLACK);
+      s.setMarkerColor(Color.BLACK);
+      s.setLineWidth(4f);
+    } else if (judged) {
+      s.setLineWidth(3.5f);
+      s.setLineStyle(SeriesLines.DASH_DASH);
+    } else {
+      Color col = policyColors.get(p);
+      Color faint = new Color(col.getRed(), col.getGreen(), col.getBlue(), 90);
+      s.setLineColor(faint);
+      s.setMarkerColor(faint);
+      s.setLineWidth(1.2f);
+    }
+  }
+
+  /** The caption sentence naming the lines that stand out. */
+  private String emphasisNote(Double g) {
+    String who = currentRouter != null ? currentRouter + " (--current-router)"
+        : g != null && judgedAt.containsKey(g) ? judgedAt.get(g) + " (the best paper baseline here)"
+        : judgedAt.isEmpty() ? null : "the best paper baseline at each capacity (" + String.join(", ",
+            new java.util.LinkedHashSet<>(judgedAt.values())) + ")";
+    return " Bold black: smetric" + (who == null ? "" : "; bold dashed: the router the verdict judges it against, " + who)
+        + "; faint: every other router.";
   }
 
   /**
@@ -352,7 +393,9 @@ public final class ReportCharts {
         if (b != null && b.metric("tps_within_slo") != null) pts.add(new double[] {g, b.metric("tps_within_slo")});
       }
       if (!pts.isEmpty()) {
-        series(c, p, pts, policyColors.get(p), SeriesLines.SOLID);
+        boolean judged = currentRouter != null ? p.equals(currentRouter)
+            : !judgedAt.isEmpty() && judgedAt.values().stream().allMatch(p::equals);
+        tpsSeries(c, p, pts, judged);
         drawn++;
       }
     }
@@ -360,9 +403,22 @@ public final class ReportCharts {
       missing(REPLAY, title, fig, "no run has a TPS within SLO");
       return;
     }
+    if (currentRouter == null && new java.util.HashSet<>(judgedAt.values()).size() > 1) {
+      // the judged router changes with the capacity: one line through the router judged at each
+      List<double[]> pts = new ArrayList<>();
+      for (Map.Entry<Double, String> e : judgedAt.entrySet()) {
+        ReplayRuns.Run b = runs.best(e.getValue(), e.getKey());
+        if (b != null && b.metric("tps_within_slo") != null) pts.add(new double[] {e.getKey(), b.metric("tps_within_slo")});
+      }
+      if (!pts.isEmpty()) {
+        series(c, "judged: best paper baseline", pts, Color.DARK_GRAY, SeriesLines.DASH_DASH);
+        c.getSeries("judged: best paper baseline").setLineWidth(3.5f);
+      }
+    }
     c.getStyler().setYAxisMin(0.0);
     draw(REPLAY, "tps_by_capacity.png", title, fig,
-        "Maximum over the offered-rate sweep of the tokens per second of requests meeting both SLOs." + guardNote(), c);
+        "Maximum over the offered-rate sweep of the tokens per second of requests meeting both SLOs." + emphasisNote(null)
+            + guardNote(), c);
   }
 
   private void tpsByRate() {
@@ -395,7 +451,7 @@ public final class ReportCharts {
         if (best.isEmpty()) continue;
         List<double[]> pts = new ArrayList<>();
         best.forEach((k, v) -> pts.add(new double[] {k, v}));
-        series(c, p, pts, policyColors.get(p), SeriesLines.SOLID);
+        tpsSeries(c, p, pts, p.equals(currentRouter != null ? currentRouter : judgedAt.get(g)));
         drawn++;
       }
       if (drawn == 0) {
@@ -404,7 +460,7 @@ public final class ReportCharts {
       }
       c.getStyler().setYAxisMin(0.0);
       draw(REPLAY, "tps_by_rate_g" + fileNumber(g) + ".png", t, fig,
-          "TPS within SLO at each offered rate (arrival times divided by the rate scale)." + guardNote(), c);
+          "TPS within SLO at each offered rate (arrival times divided by the rate scale)." + emphasisNote(g) + guardNote(), c);
     }
   }
 

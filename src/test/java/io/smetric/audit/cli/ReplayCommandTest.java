@@ -147,4 +147,28 @@ class ReplayCommandTest {
     assertEquals(2, code);
     assertTrue(se.toString().contains("--sweep audit fixes the grid"), se.toString());
   }
+
+  @Test
+  void replay_currentRouter_namesTheJudgedRouter_andBadNamesAreUsageErrors() throws Exception {
+    String in = writeTrace();
+    String out = tmp.resolve("out-judged").toString();
+    StringWriter se = new StringWriter();
+    int code = Main.run(new String[] {"replay", in, "--instances", "2", "--policies", "smetric,least-load,lmetric,dynamo-kv",
+        "--current-router", "dynamo-kv", "--executor", "local", "--out", out},
+        new PrintWriter(new StringWriter(), true), new PrintWriter(se, true));
+    assertEquals(0, code, se.toString());
+    JsonNode j = Json.MAPPER.readTree(Files.readString(Path.of(out, "replay.json")));
+    assertEquals("dynamo-kv", j.get("judged").get("current_router").asText());
+    assertEquals("[\"dynamo-kv\"]", j.get("judged").get("baselines").toString());
+    assertEquals("[\"least-load\",\"lmetric\"]", j.get("paper_claim").get("baselines").toString());
+    assertEquals(4, j.get("best_router").get("by_global_ratio").get(0).get("ranking").size());
+    for (String[] bad : new String[][] {{"smetric-basic", "SMetric or one of its variants"}, {"llm-d", "not in --policies"},
+        {"nope", "--current-router"}}) {
+      StringWriter e = new StringWriter();
+      int c = Main.run(new String[] {"replay", in, "--policies", "smetric,least-load", "--current-router", bad[0], "--out",
+          tmp.resolve("o-" + bad[0]).toString()}, new PrintWriter(new StringWriter(), true), new PrintWriter(e, true));
+      assertEquals(2, c, bad[0]);
+      assertTrue(e.toString().contains(bad[1]), e.toString());
+    }
+  }
 }

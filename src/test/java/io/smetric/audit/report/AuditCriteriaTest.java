@@ -93,7 +93,7 @@ class AuditCriteriaTest {
     assertEquals(Outcome.DOES_NOT_FIT, v.outcome());
     CriterionResult r = v.results().stream().filter(x -> x.criterion().id().equals("replay_gain_with_global")).findFirst().orElseThrow();
     assertEquals("replay:smetric_best_gain_with_global_tier = -11.0% (threshold >= 2.0%). In the replay SMetric does not "
-        + "beat the best existing policy on this workload.", r.reason());
+        + "beat the router it is judged against on this workload.", r.reason());
   }
 
   @Test
@@ -102,7 +102,7 @@ class AuditCriteriaTest {
     AuditCriteria.addReplay(m, null);
     Verdict v = VerdictEngine.evaluate(m, AuditCriteria.defaults());
     assertEquals(Outcome.INCONCLUSIVE, v.outcome());
-    assertEquals("Inconclusive: the audit cannot judge SMetric vs best baseline, TPS within SLO, with a global tier ("
+    assertEquals("Inconclusive: the audit cannot judge SMetric vs the judged router, TPS within SLO, with a global tier ("
         + AuditCriteria.NO_REPLAY + ").", v.sentence());
     assertFalse(m.get(AuditCriteria.GAIN_NO_GLOBAL).present());
   }

@@ -126,7 +126,7 @@ class AuditReportTest {
     Verdict v = AuditReport.write(TestSpark.get(), dir.toString(), AuditCriteria.defaults());
     assertEquals(Outcome.INCONCLUSIVE, v.outcome());
     // provenance records no_replay = true
-    assertEquals("Inconclusive: the audit cannot judge SMetric vs best baseline, TPS within SLO, with a global tier "
+    assertEquals("Inconclusive: the audit cannot judge SMetric vs the judged router, TPS within SLO, with a global tier "
         + "(the replay was skipped (--no-replay)).", v.sentence());
     String html = Files.readString(dir.resolve("index.html"));
     assertEquals(4, imgSources(html).size());
@@ -196,7 +196,7 @@ class AuditReportTest {
     Path dir = fixture(new AuditFixture());
     AuditReport.write(TestSpark.get(), dir.toString(), "s3a://bucket/audits/week1", AuditCriteria.defaults());
     String html = Files.readString(dir.resolve("index.html"));
-    assertTrue(html.contains("Audit of s3a://bucket/audits/week1 by smetric-audit"));
+    assertTrue(html.contains("audit folder s3a://bucket/audits/week1."), html);
     assertFalse(html.contains(dir.toString()), "the temporary path leaks into the page");
     JsonNode a = Json.MAPPER.readTree(dir.resolve("audit.json").toFile());
     assertEquals("s3a://bucket/audits/week1", a.path("report").path("audit_dir").asText());
@@ -253,5 +253,42 @@ class AuditReportTest {
     assertTrue(html.contains("2 log records were skipped, e.g. a.jsonl:4: no messages."));
     assertTrue(html.contains("10 requests had no log timestamp; their arrivals are synthesised (conversation i starts at i*60 s)"));
     assertFalse(html.contains("No ingest summary"));
+  }
+
+  /**
+   * The two answers (fixture numbers): (a) least-load is the only paper baseline simulated;
+   * SMetric gains +12% >= +2% at 0.4x, the one capacity with a global tier, so the claim holds;
+   * (b) least-load leads at 0x by 100 / 90 - 1 = +11.1%, SMetric at 0.4x by +12%. The first line
+   * names the audited trace (provenance input /data/trace.jsonl), not the folder.
+   */
+  @Test
+  void report_twoAnswersSideBySide_andTheTraceInTheFirstLine() throws IOException {
+    AuditFixture f = new AuditFixture();
+    f.withAnswers = true;
+    f.currentRouter = "least-load";
+    Path dir = fixture(f);
+    AuditReport.write(TestSpark.get(), dir.toString(), AuditCriteria.defaults());
+    JsonNode a = Json.MAPPER.readTree(dir.resolve("audit.json").toFile());
+    assertEquals("trace.jsonl", a.path("trace").asText());
+    JsonNode pc = a.path("answers").path("paper_claim");
+    assertEquals("Yes: with a global tier SMetric gains at least +2.0% over the best of least-load at every replayed "
+        + "capacity (0.4x).", pc.path("summary").asText());
+    assertFalse(pc.path("by_global_ratio").get(0).path("holds").asBoolean());
+    assertTrue(pc.path("by_global_ratio").get(1).path("holds").asBoolean());
+    JsonNode wr = a.path("answers").path("what_to_run");
+    assertEquals("Best router by maximum TPS within SLO: 0x: least-load (+11.1% over smetric); 0.4x: smetric (+12.0% over "
+        + "least-load).", wr.path("summary").asText());
+    assertEquals("least-load", a.path("answers").path("judged_router").path("name").asText());
+    assertEquals("least-load", a.path("headline").path("judged_router").asText());
+    String html = Files.readString(dir.resolve("index.html"));
+    assertTrue(html.contains("<h1>SMetric audit of trace.jsonl</h1>"), html);
+    int verdict = html.indexOf("<section id=\"verdict\"");
+    int answers = html.indexOf("<section id=\"answers\" class=\"answers\">");
+    int key = html.indexOf("<section id=\"key-numbers\">");
+    assertTrue(verdict >= 0 && verdict < answers && answers < key, "answers sit between the verdict and the key numbers");
+    assertTrue(html.contains("id=\"answer-paper-claim\"") && html.contains("id=\"answer-what-to-run\""));
+    assertTrue(html.contains("The verdict judges SMetric against least-load"), html);
+    // the condition of the verdict names the router judged against
+    assertTrue(a.path("conditions").get(0).asText().endsWith("over least-load)"), a.path("conditions").toString());
   }
 }

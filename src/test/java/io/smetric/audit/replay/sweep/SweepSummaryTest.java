@@ -164,4 +164,86 @@ class SweepSummaryTest {
     assertEquals(3, ll.get("at_headline").size());
     assertFalse(ll.get("at_headline").get(0).get("stickiness").isNull());
   }
+
+  /**
+   * Six policies, one rate, two ratios (run order: smetric, cache-affinity, lmetric, least-load,
+   * dynamo-kv, session-hash):
+   *   g=0:   smetric 100, cache-affinity 90, lmetric 120, least-load 50, dynamo-kv 130
+   *   g=1.6: smetric 200, cache-affinity 150, lmetric 190, least-load 180, dynamo-kv 210, session-hash 100
+   *   g=3.2: smetric 300, cache-affinity 100, lmetric 250, least-load 200, dynamo-kv 280
+   */
+  private List<RunResult> sixPolicies() {
+    List<RunResult> r = new ArrayList<>();
+    r.add(run("smetric", 0, 1, 1.5, 0.5, 100));
+    r.add(run("smetric", 1.6, 1, 1.5, 0.5, 200));
+    r.add(run("smetric", 3.2, 1, 1.5, 0.5, 300));
+    double[][] v = {{90, 150, 100}, {120, 190, 250}, {50, 180, 200}, {130, 210, 280}};
+    String[] names = {"cache-affinity", "lmetric", "least-load", "dynamo-kv"};
+    for (int k = 0; k < names.length; k++) {
+      r.add(run(names[k], 0, 1, NAN, NAN, v[k][0]));
+      r.add(run(names[k], 1.6, 1, NAN, NAN, v[k][1]));
+      r.add(run(names[k], 3.2, 1, NAN, NAN, v[k][2]));
+    }
+    r.add(run("session-hash", 1.6, 1, NAN, NAN, 100));
+    return r;
+  }
+
+  @Test
+  void paperClaim_bestOfThePapersBaselines_andTheGainOverEach() {
+    ObjectNode c = new SweepSummary(sixPolicies(), 1.5, 0.5).paperClaim();
+    assertEquals("[\"cache-affinity\",\"lmetric\",\"least-load\"]", c.get("baselines").toString());
+    JsonNode g0 = c.get("by_global_ratio").get(0);
+    assertEquals("lmetric", g0.get("best_baseline").asText());
+    assertEquals(100.0 / 120 - 1, g0.get("gain").asDouble(), 1e-12);
+    assertEquals(100.0 / 90 - 1, g0.get("vs").get("cache-affinity").get("gain").asDouble(), 1e-12);
+    assertEquals(1.0, g0.get("vs").get("least-load").get("gain").asDouble(), 1e-12); // 100 / 50 - 1
+    assertFalse(g0.get("vs").has("dynamo-kv"), "not a paper baseline");
+    JsonNode g16 = c.get("by_global_ratio").get(1);
+    assertEquals("lmetric", g16.get("best_baseline").asText());
+    assertEquals(200.0 / 190 - 1, g16.get("gain").asDouble(), 1e-12);
+    // g=3.2: lmetric 250 best; 300 / 250 - 1 = 0.2 > 0.0526 at 1.6
+    assertEquals(0.2, c.get("smetric_best_gain_with_global_tier").get("value").asDouble(), 1e-12);
+    assertEquals(3.2, c.get("smetric_best_gain_with_global_tier").get("global_ratio").asDouble());
+    assertEquals(1.6, c.get("min_global_ratio_for_gain").get("value").asDouble()); // 0.0526 >= 0.02
+  }
+
+  @Test
+  void judged_currentRouterOrTheBestPaperBaseline() {
+    SweepSummary s = new SweepSummary(sixPolicies(), 1.5, 0.5);
+    ObjectNode dflt = s.judged(null);
+    assertTrue(dflt.get("current_router").isNull());
+    assertEquals(100.0 / 120 - 1, dflt.get("smetric_gain_without_global_tier").get("value").asDouble(), 1e-12);
+    ObjectNode dk = s.judged("dynamo-kv");
+    assertEquals("dynamo-kv", dk.get("current_router").asText());
+    // g=0: 100/130 - 1; g=1.6: 200/210 - 1 = -0.0476; g=3.2: 300/280 - 1 = 0.0714 (the best)
+    assertEquals(100.0 / 130 - 1, dk.get("smetric_gain_without_global_tier").get("value").asDouble(), 1e-12);
+    assertEquals(300.0 / 280 - 1, dk.get("smetric_best_gain_with_global_tier").get("value").asDouble(), 1e-12);
+    assertEquals(3.2, dk.get("min_global_ratio_for_gain").get("value").asDouble());
+    ObjectNode none = s.judged("llm-d");
+    assertTrue(none.get("smetric_gain_without_global_tier").get("not_applicable").asText().contains("llm-d"));
+  }
+
+  @Test
+  void bestRouter_rankingBestMarginAndSmetricsGap() {
+    JsonNode by = new SweepSummary(sixPolicies(), 1.5, 0.5).bestRouter().get("by_global_ratio");
+    assertEquals(3, by.size());
+    JsonNode g0 = by.get(0);
+    // dynamo-kv 130 > lmetric 120 > smetric 100 > cache-affinity 90 > least-load 50
+    assertEquals("dynamo-kv", g0.get("best").asText());
+    assertEquals("lmetric", g0.get("runner_up").asText());
+    assertEquals(130.0 / 120 - 1, g0.get("margin").asDouble(), 1e-12);
+    assertEquals(5, g0.get("ranking").size());
+    assertEquals("smetric", g0.get("ranking").get(2).get("policy").asText());
+    assertEquals("dynamo-kv", g0.get("best_other_than_smetric").asText());
+    assertEquals(100.0 / 130 - 1, g0.get("smetric_gain_vs_best_other").asDouble(), 1e-12);
+    JsonNode g16 = by.get(1);
+    assertEquals("smetric", g16.get("runner_up").asText()); // 210 > 200
+    assertEquals(210.0 / 200 - 1, g16.get("margin").asDouble(), 1e-12);
+    assertEquals(6, g16.get("ranking").size()); // session-hash ran here only
+    JsonNode g32 = by.get(2);
+    assertEquals("smetric", g32.get("best").asText()); // 300 > dynamo-kv 280
+    assertEquals("dynamo-kv", g32.get("best_other_than_smetric").asText());
+    assertEquals(300.0 / 280 - 1, g32.get("margin").asDouble(), 1e-12);
+    assertEquals(300.0 / 280 - 1, g32.get("smetric_gain_vs_best_other").asDouble(), 1e-12);
+  }
 }

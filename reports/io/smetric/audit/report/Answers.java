@@ -1,0 +1,184 @@
+package io.smetric.audit.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.smetric.audit.common.Json;
+import io.smetric.audit.report.verdict.AuditCriteria;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The two answers an audit gives side by side (docs/report.md, "Two answers"), from replay.json:
+ * (a) does the paper's claim hold on this workload, i.e. does SMetric beat the paper's own
+ * baselines (cache-first, LMetric, load balance) at each global-tier capacity ({@code
+ * paper_claim}); (b) what should you run, i.e. every replayed router ranked, the best named with
+ * its margin ({@code best_router}). The verdict itself judges SMetric against one router
+ * ({@code judged}): the one named by --current-router, else the best paper baseline.
+ */
+final class Answers {
+  private Answers() {}
+
+  /**
+   * The {@code answers} block of audit.json, or null when the replay has neither block (no replay,
+   * or a replay.json from before they existed). {@code threshold} is the gain the verdict asks for.
+   */
+  static ObjectNode of(JsonNode replay, double threshold) {
+    if (replay == null) return null;
+    JsonNode pc = replay.path("paper_claim");
+    JsonNode br = replay.path("best_router");
+    if (!pc.isObject() && !br.isObject()) return null;
+    ObjectNode a = Json.object();
+    a.put("gain_threshold", threshold);
+    JsonNode judged = replay.path("judged");
+    if (judged.isObject()) {
+      ObjectNode j = a.putObject("judged_router");
+      JsonNode cr = judged.path("current_router");
+      if (cr.isTextual()) j.put("name", cr.asText());
+      else j.putNull("name");
+      j.put("rule", judged.path("rule").asText(""));
+      j.put("label", AuditCriteria.judgedName(judged));
+    }
+    if (pc.isObject()) a.set("paper_claim", paperClaim(pc, threshold));
+    if (br.isObject()) a.set("what_to_run", whatToRun(br));
+    return a;
+  }
+
+  private static ObjectNode paperClaim(JsonNode pc, double threshold) {
+    ObjectNode o = Json.object();
+    o.put("question", "Does the paper's claim hold on this workload? SMetric against the paper's baselines "
+        + "(cache-first, LMetric, load balance) at each global-tier capacity");
+    o.set("baselines", pc.path("baselines").deepCopy());
+    ArrayNode by = o.putArray("by_global_ratio");
+    List<String> holds = new ArrayList<>();
+    List<String> fails = new ArrayList<>();
+    for (JsonNode e : pc.path("by_global_ratio")) {
+      ObjectNode x = by.addObject();
+      double g = e.path("global_ratio").asDouble();
+      x.put("global_ratio", g);
+      x.put("best_paper_baseline", e.path("best_baseline").asText());
+      JsonNode gain = e.path("gain");
+      if (gain.isNumber()) {
+        x.put("gain", gain.asDouble());
+        boolean h = gain.asDouble() >= threshold;
+        x.put("holds", h);
+        if (g > 0) (h ? holds : fails).add(ReportCharts.fmt(g) + "x");
+      } else {
+        x.putNull("gain");
+        x.putNull("holds");
+      }
+      if (e.path("vs").isObject()) x.set("vs", e.path("vs").deepCopy());
+    }
+    String t = signed(threshold);
+    String names = String.join(", ", strings(pc.path("baselines")));
+    String s;
+    if (by.isEmpty()) {
+      s = "Not answered: " + pc.path("smetric_best_gain_with_global_tier").path("not_applicable").asText("no comparison") + ".";
+    } else if (fails.isEmpty() && !holds.isEmpty()) {
+      s = "Yes: with a global tier SMetric gains at least " + t + " over the best of " + names + " at every replayed capacity ("
+          + String.join(", ", holds) + ").";
+    } else if (holds.isEmpty()) {
+      s = "No: with a global tier SMetric does not gain " + t + " over the best of " + names + " at any replayed capacity"
+          + (fails.isEmpty() ? "" : " (" + String.join(", ", fails) + ")") + ".";
+    } else {
+      s = "In part: SMetric gains at least " + t + " over the best of " + names + " at " + String.join(", ", holds)
+          + ", not at " + String.join(", ", fails) + ".";
+    }
+    o.put("summary", s);
+    return o;
+  }
+
+  private static ObjectNode whatToRun(JsonNode br) {
+    ObjectNode o = Json.object();
+    o.put("question", "What should you run? Every replayed router, the best named with its margin");
+    ArrayNode by = o.putArray("by_global_ratio");
+    List<String> parts = new ArrayList<>();
+    for (JsonNode e : br.path("by_global_ratio")) {
+      ObjectNode x = by.addObject();
+      double g = e.path("global_ratio").asDouble();
+      x.put("global_ratio", g);
+      x.put("best", e.path("best").asText());
+      x.put("runner_up", e.path("runner_up").asText());
+      copyNumber(e, x, "margin");
+      if (e.has("best_other_than_smetric")) {
+        x.put("best_other_than_smetric", e.path("best_other_than_smetric").asText());
+        copyNumber(e, x, "smetric_gain_vs_best_other");
+      }
+      x.set("ranking", e.path("ranking").deepCopy());
+      String m = e.path("margin").isNumber() ? " (" + signed(e.path("margin").asDouble()) + " over " + e.path("runner_up").asText() + ")" : "";
+      parts.add(ReportCharts.fmt(g) + "x: " + e.path("best").asText() + m);
+    }
+    o.put("summary", parts.isEmpty() ? "Not answered: fewer than two routers were replayed at any capacity."
+        : "Best router by maximum TPS within SLO: " + String.join("; ", parts) + ".");
+    return o;
+  }
+
+  /** The two answers as one section of index.html (two boxes side by side). */
+  static void html(Html h, ObjectNode answers) {
+    if (answers == null) return;
+    h.raw("<section id=\"answers\" class=\"answers\">\n");
+    JsonNode pc = answers.path("paper_claim");
+    if (pc.isObject()) {
+      h.raw("<div class=\"answer\" id=\"answer-paper-claim\">\n");
+      h.tag("h2", null, "(a) Does the paper's claim hold here?");
+      h.tag("p", null, pc.path("summary").asText());
+      List<String> baselines = strings(pc.path("baselines"));
+      List<String> head = new ArrayList<>(List.of("global tier", "best paper baseline", "SMetric's gain"));
+      for (String b : baselines) head.add("vs " + b);
+      List<List<String>> rows = new ArrayList<>();
+      for (JsonNode e : pc.path("by_global_ratio")) {
+        List<String> r = new ArrayList<>();
+        r.add(ReportCharts.fmt(e.path("global_ratio").asDouble()) + "x");
+        r.add(e.path("best_paper_baseline").asText());
+        r.add(signed(e.path("gain")));
+        for (String b : baselines) r.add(signed(e.path("vs").path(b).path("gain")));
+        rows.add(r);
+      }
+      h.table(head, rows, "answer");
+      h.raw("</div>\n");
+    }
+    JsonNode wr = answers.path("what_to_run");
+    if (wr.isObject()) {
+      h.raw("<div class=\"answer\" id=\"answer-what-to-run\">\n");
+      h.tag("h2", null, "(b) What should you run?");
+      h.tag("p", null, wr.path("summary").asText());
+      List<List<String>> rows = new ArrayList<>();
+      for (JsonNode e : wr.path("by_global_ratio")) {
+        rows.add(List.of(ReportCharts.fmt(e.path("global_ratio").asDouble()) + "x", e.path("best").asText(),
+            signed(e.path("margin")) + " over " + e.path("runner_up").asText(),
+            e.has("smetric_gain_vs_best_other") ? signed(e.path("smetric_gain_vs_best_other")) + " vs "
+                + e.path("best_other_than_smetric").asText() : "n/a"));
+      }
+      h.table(List.of("global tier", "best router", "margin", "SMetric"), rows, "answer");
+      h.raw("</div>\n");
+    }
+    JsonNode jr = answers.path("judged_router");
+    if (jr.isObject()) {
+      h.tag("p", "judged", "The verdict judges SMetric against " + jr.path("label").asText() + " ("
+          + jr.path("rule").asText() + "); name the router you run today with --current-router.");
+    }
+    h.raw("</section>\n");
+  }
+
+  private static void copyNumber(JsonNode from, ObjectNode to, String k) {
+    JsonNode n = from.path(k);
+    if (n.isNumber()) to.put(k, n.asDouble());
+    else to.putNull(k);
+  }
+
+  static List<String> strings(JsonNode arr) {
+    List<String> out = new ArrayList<>();
+    for (JsonNode x : arr) out.add(x.asText());
+    return out;
+  }
+
+  static String signed(double x) {
+    return String.format(Locale.ROOT, "%+.1f%%", 100 * x);
+  }
+
+  static String signed(JsonNode n) {
+    return n != null && n.isNumber() ? signed(n.asDouble()) : "n/a";
+  }
+
+}
