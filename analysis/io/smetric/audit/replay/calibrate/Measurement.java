@@ -1,0 +1,26 @@
+package io.smetric.audit.replay.calibrate;
+
+import java.util.List;
+
+/**
+ * One measured point: a single request, a load stage, or an engine step. {@code group} is what one
+ * profile is fitted to (model / GPU / parallelism / engine, e.g. {@code
+ * mixtral-8x7b/h100-sxm/tp2/vllm-0.15.1}); {@code source} names where the numbers come from (file
+ * and line, or repository@commit:path). {@code workload} replays it (null for a step); {@code step}
+ * is set only for {@link Kind#STEP}. {@code notes} say what a reader changed or could not know.
+ */
+public record Measurement(String id, String source, String group, Kind kind, EngineConfig engine,
+    WorkloadSpec workload, Metrics measured, StepTiming step, String model, String hardware,
+    List<String> notes) {
+
+  public Measurement {
+    notes = notes == null ? List.of() : List.copyOf(notes);
+    engine = engine == null ? EngineConfig.UNKNOWN : engine;
+    measured = measured == null ? Metrics.NONE : measured;
+  }
+
+  public Measurement(String id, String source, String group, Kind kind, EngineConfig engine,
+      WorkloadSpec workload, Metrics measured, StepTiming step) {
+    this(id, source, group, kind, engine, workload, measured, step, null, null, List.of());
+  }
+}
