@@ -1,5 +1,6 @@
 package io.smetric.audit.ingest;
 
+import io.smetric.audit.common.CsvLine;
 import io.smetric.audit.model.BlockChain;
 import io.smetric.audit.model.Canonical;
 import java.nio.charset.StandardCharsets;
@@ -213,33 +214,6 @@ final class CsvRecordParser implements RecordParser {
 
   /** Splits one CSV line (RFC 4180 quotes); null on an unclosed quote. */
   static List<String> split(String line) {
-    List<String> out = new ArrayList<>();
-    StringBuilder cur = new StringBuilder();
-    boolean q = false;
-    for (int i = 0; i < line.length(); i++) {
-      char c = line.charAt(i);
-      if (q) {
-        if (c == '"') {
-          if (i + 1 < line.length() && line.charAt(i + 1) == '"') {
-            cur.append('"');
-            i++;
-          } else {
-            q = false;
-          }
-        } else {
-          cur.append(c);
-        }
-      } else if (c == '"') {
-        q = true;
-      } else if (c == ',') {
-        out.add(cur.toString());
-        cur.setLength(0);
-      } else {
-        cur.append(c);
-      }
-    }
-    if (q) return null;
-    out.add(cur.toString());
-    return out;
+    return CsvLine.split(line);
   }
 }

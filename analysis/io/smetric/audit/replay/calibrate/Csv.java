@@ -1,6 +1,7 @@
 package io.smetric.audit.replay.calibrate;
 
 import io.smetric.audit.common.BadInputException;
+import io.smetric.audit.common.CsvLine;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -96,34 +97,8 @@ final class Csv {
   }
 
   private List<String> split(String line, int lineNo) {
-    List<String> out = new ArrayList<>();
-    StringBuilder cur = new StringBuilder();
-    boolean quoted = false;
-    for (int i = 0; i < line.length(); i++) {
-      char ch = line.charAt(i);
-      if (quoted) {
-        if (ch == '"') {
-          if (i + 1 < line.length() && line.charAt(i + 1) == '"') {
-            cur.append('"');
-            i++;
-          } else {
-            quoted = false;
-          }
-        } else {
-          cur.append(ch);
-        }
-      } else if (ch == '"' && cur.toString().isBlank()) {
-        cur.setLength(0);
-        quoted = true;
-      } else if (ch == ',') {
-        out.add(cur.toString());
-        cur.setLength(0);
-      } else {
-        cur.append(ch);
-      }
-    }
-    if (quoted) throw new BadInputException(file, lineNo, null, "unterminated quoted field");
-    out.add(cur.toString());
-    return out;
+    List<String> f = CsvLine.split(line);
+    if (f == null) throw new BadInputException(file, lineNo, null, "unterminated quoted field");
+    return f;
   }
 }
