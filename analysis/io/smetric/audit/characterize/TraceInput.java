@@ -55,10 +55,11 @@ public record TraceInput(Dataset<Row> trace, String location, JsonNode ingestSum
       }
       List<String> have = Arrays.asList(ds.columns());
       for (String f : Canonical.SCHEMA.fieldNames()) {
-        if (!have.contains(f) && !f.equals(Canonical.REQUEST_TYPE)) {
+        if (!have.contains(f) && !Canonical.OPTIONAL_COLUMNS.contains(f)) {
           throw new BadInputException(parquet.toString(), -1, f, "column missing (expected the canonical schema)");
         }
       }
+      ds = Canonical.withOptionalColumns(ds);
       return new TraceInput(ds, parquet.toString(), s);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

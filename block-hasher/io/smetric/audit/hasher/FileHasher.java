@@ -482,7 +482,7 @@ public final class FileHasher implements Iterator<Row>, Closeable {
       boolean synth, long synthIndex, PromptBuilder b, int outputTokens) {
     requests++;
     ready.add(StagingRows.request(requestId, sessionId, parent, turn, trigger, t, synth, synthIndex, b.promptTokens(),
-        outputTokens, s.blockSize(), b.promptBlocks(), Canonical.seq(fileIndex, seqCounter++), fileIndex));
+        outputTokens, s.blockSize(), b.promptBlocks(), Canonical.seq(fileIndex, seqCounter++), fileIndex, null));
   }
 
   private void skip(BadInputException e) {

@@ -204,6 +204,10 @@ public final class HashJob {
           BlockChain.chain(src),
           null,
           x.getLong(x.fieldIndex(StagingRows.SEQ)),
+          x.get(x.fieldIndex(StagingRows.PROVIDER_INPUT_TOKENS)),
+          x.get(x.fieldIndex(StagingRows.PROVIDER_CACHED_TOKENS)),
+          x.get(x.fieldIndex(StagingRows.PROVIDER_CACHE_WRITE_TOKENS)),
+          x.get(x.fieldIndex(StagingRows.PROVIDER_CACHE)),
           src);
     }, Encoders.row(out));
   }
@@ -255,6 +259,13 @@ public final class HashJob {
         n.put("input_tokens", x.getInt(x.fieldIndex(Canonical.INPUT_TOKENS)));
         n.put("output_tokens", x.getInt(x.fieldIndex(Canonical.OUTPUT_TOKENS)));
         n.put("block_size", (Integer) x.get(x.fieldIndex(Canonical.BLOCK_SIZE)));
+        if (!x.isNullAt(x.fieldIndex(Canonical.PROVIDER_CACHE))) {
+          n.put(Canonical.PROVIDER_CACHE, x.getString(x.fieldIndex(Canonical.PROVIDER_CACHE)));
+          n.put(Canonical.PROVIDER_INPUT_TOKENS, (Integer) x.get(x.fieldIndex(Canonical.PROVIDER_INPUT_TOKENS)));
+          n.put(Canonical.PROVIDER_CACHED_TOKENS, (Integer) x.get(x.fieldIndex(Canonical.PROVIDER_CACHED_TOKENS)));
+          Object written = x.get(x.fieldIndex(Canonical.PROVIDER_CACHE_WRITE_TOKENS));
+          if (written != null) n.put(Canonical.PROVIDER_CACHE_WRITE_TOKENS, (Integer) written);
+        }
         ArrayNode ids = n.putArray("hash_ids");
         for (Object id : x.getList(x.fieldIndex(StagingRows.HASH_IDS))) ids.add((Long) id);
         w.write(LINE.writeValueAsString(n));

@@ -1,5 +1,7 @@
 package io.smetric.audit.hasher;
 
+import io.smetric.audit.model.Canonical;
+import io.smetric.audit.model.TraceRecord;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
 import org.apache.spark.sql.types.DataTypes;
@@ -35,6 +37,10 @@ public final class StagingRows {
   public static final String SEQ = "seq";
   public static final String FILE_INDEX = "file_index";
   public static final String DETAIL = "detail";
+  public static final String PROVIDER_INPUT_TOKENS = Canonical.PROVIDER_INPUT_TOKENS;
+  public static final String PROVIDER_CACHED_TOKENS = Canonical.PROVIDER_CACHED_TOKENS;
+  public static final String PROVIDER_CACHE_WRITE_TOKENS = Canonical.PROVIDER_CACHE_WRITE_TOKENS;
+  public static final String PROVIDER_CACHE = Canonical.PROVIDER_CACHE;
 
   public static final String KIND_REQUEST = "request";
   public static final String KIND_SKIP = "skip";
@@ -58,7 +64,11 @@ public final class StagingRows {
             f(HASH_IDS, DataTypes.createArrayType(DataTypes.LongType, false), true),
             f(SEQ, DataTypes.LongType, false),
             f(FILE_INDEX, DataTypes.IntegerType, false),
-            f(DETAIL, DataTypes.StringType, true)
+            f(DETAIL, DataTypes.StringType, true),
+            f(PROVIDER_INPUT_TOKENS, DataTypes.IntegerType, true),
+            f(PROVIDER_CACHED_TOKENS, DataTypes.IntegerType, true),
+            f(PROVIDER_CACHE_WRITE_TOKENS, DataTypes.IntegerType, true),
+            f(PROVIDER_CACHE, DataTypes.StringType, true)
           });
 
   private static StructField f(String n, org.apache.spark.sql.types.DataType t, boolean nullable) {
@@ -72,18 +82,20 @@ public final class StagingRows {
 
   public static Row request(String requestId, String sessionId, String explicitParent, int turn, String trigger,
       double timeS, boolean synthetic, long synthIndex, int inputTokens, int outputTokens, int blockSize, long[] hashIds,
-      long seq, int fileIndex) {
+      long seq, int fileIndex, TraceRecord.ProviderCache cache) {
     return row(KIND_REQUEST, requestId, sessionId, explicitParent, turn, trigger, timeS, synthetic, synthIndex,
-        inputTokens, outputTokens, blockSize, hashIds, seq, fileIndex, null);
+        inputTokens, outputTokens, blockSize, hashIds, seq, fileIndex, null,
+        cache == null ? null : cache.inputTokens(), cache == null ? null : cache.cachedTokens(),
+        cache == null ? null : cache.cacheWriteTokens(), cache == null ? null : cache.kind());
   }
 
   public static Row skip(long seq, int fileIndex, String reason) {
     return row(KIND_SKIP, null, null, null, null, null, null, null, null, null, null, null, null,
-        seq, fileIndex, reason);
+        seq, fileIndex, reason, null, null, null, null);
   }
 
   public static Row file(int fileIndex, String countersJson) {
     return row(KIND_FILE, null, null, null, null, null, null, null, null, null, null, null, null,
-        -1L, fileIndex, countersJson);
+        -1L, fileIndex, countersJson, null, null, null, null);
   }
 }

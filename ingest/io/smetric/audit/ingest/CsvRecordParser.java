@@ -158,6 +158,14 @@ final class CsvRecordParser implements RecordParser {
     s.outputTokens = nonNegative(text(f, Canonical.OUTPUT_TOKENS), Canonical.OUTPUT_TOKENS, s);
     if (!s.ok()) return;
     s.requestType = text(f, Canonical.REQUEST_TYPE);
+    String pin = text(f, Canonical.PROVIDER_INPUT_TOKENS);
+    if (pin != null) s.providerInputTokens = (int) Math.min(Integer.MAX_VALUE, nonNegative(pin, Canonical.PROVIDER_INPUT_TOKENS, s));
+    String pc = text(f, Canonical.PROVIDER_CACHED_TOKENS);
+    if (pc != null) s.providerCachedTokens = (int) Math.min(Integer.MAX_VALUE, nonNegative(pc, Canonical.PROVIDER_CACHED_TOKENS, s));
+    String pw = text(f, Canonical.PROVIDER_CACHE_WRITE_TOKENS);
+    if (pw != null) s.providerCacheWriteTokens = (int) Math.min(Integer.MAX_VALUE, nonNegative(pw, Canonical.PROVIDER_CACHE_WRITE_TOKENS, s));
+    s.providerCache = text(f, Canonical.PROVIDER_CACHE);
+    if (!s.ok() || !s.checkProviderCache()) return;
     String bs = text(f, Canonical.BLOCK_SIZE);
     if (bs != null) {
       long b = nonNegative(bs, Canonical.BLOCK_SIZE, s);

@@ -19,7 +19,8 @@ import java.util.Map;
  */
 final class JsonRecordParser implements RecordParser {
 
-  enum Slot { REQUEST_ID, SESSION_ID, PARENT_ID, TURN, TRIGGER, ARRIVAL, INPUT, OUTPUT, BLOCK_SIZE, BLOCKS, TYPE }
+  enum Slot { REQUEST_ID, SESSION_ID, PARENT_ID, TURN, TRIGGER, ARRIVAL, INPUT, OUTPUT, BLOCK_SIZE, BLOCKS, TYPE,
+    PROVIDER_INPUT, PROVIDER_CACHED, PROVIDER_CACHE_WRITE, PROVIDER_CACHE }
 
   /** How one JSONL format names and scales its fields. */
   record Dialect(
@@ -47,7 +48,11 @@ final class JsonRecordParser implements RecordParser {
               Map.entry("hash_ids", Slot.BLOCKS),
               Map.entry("blocks", Slot.BLOCKS),
               Map.entry("request_type", Slot.TYPE),
-              Map.entry("type", Slot.TYPE)),
+              Map.entry("type", Slot.TYPE),
+              Map.entry(Canonical.PROVIDER_INPUT_TOKENS, Slot.PROVIDER_INPUT),
+              Map.entry(Canonical.PROVIDER_CACHED_TOKENS, Slot.PROVIDER_CACHED),
+              Map.entry(Canonical.PROVIDER_CACHE_WRITE_TOKENS, Slot.PROVIDER_CACHE_WRITE),
+              Map.entry(Canonical.PROVIDER_CACHE, Slot.PROVIDER_CACHE)),
           java.util.EnumSet.of(Slot.REQUEST_ID, Slot.ARRIVAL, Slot.INPUT, Slot.OUTPUT),
           1.0,
           null,
@@ -148,6 +153,7 @@ final class JsonRecordParser implements RecordParser {
   }
 
   private void finish(long index, Staged s) {
+    if (!s.checkProviderCache()) return;
     if (d.idFromLine()) s.requestId = idPrefix + index;
     if (s.trigger == null) s.trigger = Canonical.TRIGGER_UNKNOWN;
     if (blockSizeOverride != null) s.blockSize = blockSizeOverride;
@@ -224,6 +230,21 @@ final class JsonRecordParser implements RecordParser {
         else s.blockSize = (int) x;
       }
       case BLOCKS -> readBlocks(p, v, name, s);
+      case PROVIDER_INPUT, PROVIDER_CACHED, PROVIDER_CACHE_WRITE -> {
+        if (v == JsonToken.VALUE_NULL) return;
+        long x = intValue(p, v, name, s);
+        if (!s.ok()) return;
+        if (x < 0) s.fail(Reasons.NEGATIVE_VALUE, name, name + " " + x + " < 0");
+        else if (x > Integer.MAX_VALUE) s.fail(Reasons.BAD_VALUE, name, name + " " + x + " is too large");
+        else if (slot == Slot.PROVIDER_INPUT) s.providerInputTokens = (int) x;
+        else if (slot == Slot.PROVIDER_CACHED) s.providerCachedTokens = (int) x;
+        else s.providerCacheWriteTokens = (int) x;
+      }
+      case PROVIDER_CACHE -> {
+        if (v == JsonToken.VALUE_NULL) return;
+        if (v != JsonToken.VALUE_STRING) s.fail(Reasons.BAD_TYPE, name, "expected a string, got " + v);
+        else s.providerCache = p.getText();
+      }
     }
   }
 

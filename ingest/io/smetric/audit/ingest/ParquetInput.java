@@ -1,5 +1,6 @@
 package io.smetric.audit.ingest;
 
+import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.struct;
@@ -84,6 +85,10 @@ final class ParquetInput {
             blocks.as(Canonical.BLOCKS),
             opt(types, Canonical.REQUEST_TYPE, DataTypes.StringType).as(Canonical.REQUEST_TYPE),
             lit(((long) fileIndex) << Canonical.SEQ_FILE_SHIFT).plus(col("_row")).as(Canonical.SEQ),
+            opt(types, Canonical.PROVIDER_INPUT_TOKENS, DataTypes.LongType).as("_pin"),
+            opt(types, Canonical.PROVIDER_CACHED_TOKENS, DataTypes.LongType).as("_pc"),
+            opt(types, Canonical.PROVIDER_CACHE_WRITE_TOKENS, DataTypes.LongType).as("_pw"),
+            opt(types, Canonical.PROVIDER_CACHE, DataTypes.StringType).as(Canonical.PROVIDER_CACHE),
             col("_row"),
             to_json(struct(Arrays.stream(original).map(c -> col("`" + c + "`")).toArray(Column[]::new))).as("_raw"));
     Column reason =
@@ -99,7 +104,18 @@ final class ParquetInput {
             .when(col("_out").gt(Integer.MAX_VALUE), lit(Reasons.BAD_VALUE + "|" + Canonical.OUTPUT_TOKENS))
             .when(col("_turn").lt(0), lit(Reasons.NEGATIVE_VALUE + "|" + Canonical.TURN))
             .when(col(Canonical.BLOCKS).isNotNull().and(col(Canonical.BLOCK_SIZE).isNull().or(col(Canonical.BLOCK_SIZE).leq(0))),
-                lit(Reasons.BAD_VALUE + "|" + Canonical.BLOCK_SIZE));
+                lit(Reasons.BAD_VALUE + "|" + Canonical.BLOCK_SIZE))
+            // the optional provider cache fields (trace-model v1.2): none, or a consistent set
+            .when(col(Canonical.PROVIDER_CACHE).isNull().and(col("_pin").isNotNull().or(col("_pc").isNotNull()).or(col("_pw").isNotNull())),
+                lit(Reasons.MISSING_FIELD + "|" + Canonical.PROVIDER_CACHE))
+            .when(col(Canonical.PROVIDER_CACHE).isNotNull().and(col(Canonical.PROVIDER_CACHE).isin(Canonical.CACHE_KINDS.toArray()).unary_$bang()),
+                lit(Reasons.BAD_VALUE + "|" + Canonical.PROVIDER_CACHE))
+            .when(col(Canonical.PROVIDER_CACHE).isNotNull().and(col("_pin").isNull()), lit(Reasons.MISSING_FIELD + "|" + Canonical.PROVIDER_INPUT_TOKENS))
+            .when(col(Canonical.PROVIDER_CACHE).isNotNull().and(col("_pc").isNull()), lit(Reasons.MISSING_FIELD + "|" + Canonical.PROVIDER_CACHED_TOKENS))
+            .when(col("_pin").lt(0).or(col("_pc").lt(0)).or(col("_pw").lt(0)), lit(Reasons.NEGATIVE_VALUE + "|" + Canonical.PROVIDER_CACHED_TOKENS))
+            .when(col("_pin").gt(Integer.MAX_VALUE), lit(Reasons.BAD_VALUE + "|" + Canonical.PROVIDER_INPUT_TOKENS))
+            .when(col("_pc").gt(col("_pin")), lit(Reasons.BAD_VALUE + "|" + Canonical.PROVIDER_CACHED_TOKENS))
+            .when(coalesce(col("_pw"), lit(0L)).plus(col("_pc")).gt(col("_pin")), lit(Reasons.BAD_VALUE + "|" + Canonical.PROVIDER_CACHE_WRITE_TOKENS));
     Dataset<Row> checked = v.withColumn("_reason", reason).persist(org.apache.spark.storage.StorageLevel.DISK_ONLY());
     try {
       Dataset<Row> good =
@@ -108,7 +124,9 @@ final class ParquetInput {
                   col("_turn").cast("int").as(Canonical.TURN), col(Canonical.TRIGGER), col(Canonical.ARRIVAL_S),
                   col("_in").cast("int").as(Canonical.INPUT_TOKENS), col("_out").cast("int").as(Canonical.OUTPUT_TOKENS),
                   when(col(Canonical.BLOCKS).isNull(), lit(null).cast("int")).otherwise(col(Canonical.BLOCK_SIZE)).as(Canonical.BLOCK_SIZE),
-                  col(Canonical.BLOCKS), col(Canonical.REQUEST_TYPE), col(Canonical.SEQ));
+                  col(Canonical.BLOCKS), col(Canonical.REQUEST_TYPE), col(Canonical.SEQ),
+                  col("_pin").cast("int").as(Canonical.PROVIDER_INPUT_TOKENS), col("_pc").cast("int").as(Canonical.PROVIDER_CACHED_TOKENS),
+                  col("_pw").cast("int").as(Canonical.PROVIDER_CACHE_WRITE_TOKENS), col(Canonical.PROVIDER_CACHE));
       good.write().mode(SaveMode.Append).parquet(stTrace);
       Column parts = org.apache.spark.sql.functions.split(col("_reason"), "\\|");
       checked.filter(col("_reason").isNotNull())

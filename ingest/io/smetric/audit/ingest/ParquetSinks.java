@@ -41,6 +41,10 @@ final class ParquetSinks {
               + "  optional group blocks (LIST) { repeated group list { required int64 element; } }\n"
               + "  optional binary request_type (STRING);\n"
               + "  required int64 seq;\n"
+              + "  optional int32 provider_input_tokens;\n"
+              + "  optional int32 provider_cached_tokens;\n"
+              + "  optional int32 provider_cache_write_tokens;\n"
+              + "  optional binary provider_cache (STRING);\n"
               + "}");
 
   static final MessageType QUARANTINE =
@@ -148,6 +152,10 @@ final class ParquetSinks {
       rc.startField(Canonical.SEQ, 11);
       rc.addLong(s.seqValue);
       rc.endField(Canonical.SEQ, 11);
+      if (s.providerInputTokens != null) int32(12, Canonical.PROVIDER_INPUT_TOKENS, s.providerInputTokens);
+      if (s.providerCachedTokens != null) int32(13, Canonical.PROVIDER_CACHED_TOKENS, s.providerCachedTokens);
+      if (s.providerCacheWriteTokens != null) int32(14, Canonical.PROVIDER_CACHE_WRITE_TOKENS, s.providerCacheWriteTokens);
+      str(15, Canonical.PROVIDER_CACHE, s.providerCache);
       rc.endMessage();
     }
 

@@ -1,5 +1,6 @@
 package io.smetric.audit.ingest;
 
+import io.smetric.audit.model.Canonical;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 /**
@@ -21,6 +22,11 @@ final class Staged {
   final LongArrayList blocks = new LongArrayList();
   boolean hasBlocks;
   String requestType;
+  /** Optional provider cache accounting (trace-model v1.2); all null when the record has none. */
+  Integer providerInputTokens;
+  Integer providerCachedTokens;
+  Integer providerCacheWriteTokens;
+  String providerCache;
   /** Global input order, {@code Canonical.seq(fileIndex, line)}. */
   long seqValue;
 
@@ -42,9 +48,36 @@ final class Staged {
     blocks.clear();
     hasBlocks = false;
     requestType = null;
+    providerInputTokens = null;
+    providerCachedTokens = null;
+    providerCacheWriteTokens = null;
+    providerCache = null;
     reason = null;
     field = null;
     detail = null;
+  }
+
+  /**
+   * Checks the optional provider cache fields together: none, or the convention, the provider's
+   * input tokens and its cached tokens (write tokens optional), cached and written within the input.
+   */
+  boolean checkProviderCache() {
+    boolean any = providerInputTokens != null || providerCachedTokens != null || providerCacheWriteTokens != null
+        || providerCache != null;
+    if (!any) return true;
+    if (providerCache == null) return fail(Reasons.MISSING_FIELD, Canonical.PROVIDER_CACHE, "provider token counts without their convention");
+    if (!Canonical.CACHE_KINDS.contains(providerCache)) {
+      return fail(Reasons.BAD_VALUE, Canonical.PROVIDER_CACHE, "'" + providerCache + "' is not one of " + Canonical.CACHE_KINDS);
+    }
+    if (providerInputTokens == null) return fail(Reasons.MISSING_FIELD, Canonical.PROVIDER_INPUT_TOKENS, "required with provider_cache");
+    if (providerCachedTokens == null) return fail(Reasons.MISSING_FIELD, Canonical.PROVIDER_CACHED_TOKENS, "required with provider_cache");
+    if (providerCachedTokens > providerInputTokens) {
+      return fail(Reasons.BAD_VALUE, Canonical.PROVIDER_CACHED_TOKENS, "cached tokens exceed the provider's input tokens");
+    }
+    if (providerCacheWriteTokens != null && providerCacheWriteTokens + (long) providerCachedTokens > providerInputTokens) {
+      return fail(Reasons.BAD_VALUE, Canonical.PROVIDER_CACHE_WRITE_TOKENS, "cached plus written tokens exceed the provider's input tokens");
+    }
+    return true;
   }
 
   /** Marks the record bad; the first reason found wins. Returns false for use in parsers. */

@@ -40,7 +40,7 @@ final class Summaries {
     ObjectNode root = Json.object();
     root.put("tool", "smetric-audit");
     root.put("version", BuildInfo.version());
-    root.put("contract", "trace-model v1.1");
+    root.put("contract", "trace-model v1.2");
     ObjectNode params = root.putObject("parameters");
     params.put("format", o.format() == null ? "auto" : o.format().id());
     if (o.blockSize() == null) params.putNull("block_size");

@@ -31,6 +31,32 @@ public final class Canonical {
    * it, as the contract's "ties by input order" asks.
    */
   public static final String SEQ = "seq";
+  /**
+   * Optional (trace-model v1.2): the provider's own prompt-token count for the request, as its
+   * usage accounting reported it (prompt tokens including cached ones); null when the log has none.
+   */
+  public static final String PROVIDER_INPUT_TOKENS = "provider_input_tokens";
+  /** Optional: prompt tokens the provider reported as served from its prefix cache. */
+  public static final String PROVIDER_CACHED_TOKENS = "provider_cached_tokens";
+  /** Optional: prompt tokens the provider reported as written to its cache (Anthropic only). */
+  public static final String PROVIDER_CACHE_WRITE_TOKENS = "provider_cache_write_tokens";
+  /**
+   * Optional: the accounting convention the cache fields came from, one of {@link #CACHE_OPENAI},
+   * {@link #CACHE_DEEPSEEK}, {@link #CACHE_ANTHROPIC}; it decides the cache granularity.
+   */
+  public static final String PROVIDER_CACHE = "provider_cache";
+
+  public static final String CACHE_OPENAI = "openai";
+  public static final String CACHE_DEEPSEEK = "deepseek";
+  public static final String CACHE_ANTHROPIC = "anthropic";
+  public static final java.util.List<String> CACHE_KINDS = java.util.List.of(CACHE_OPENAI, CACHE_DEEPSEEK, CACHE_ANTHROPIC);
+
+  /**
+   * Columns a canonical dataset may lack (older datasets, other writers): readers add them as
+   * typed nulls ({@link #withOptionalColumns}).
+   */
+  public static final java.util.List<String> OPTIONAL_COLUMNS = java.util.List.of(
+      REQUEST_TYPE, PROVIDER_INPUT_TOKENS, PROVIDER_CACHED_TOKENS, PROVIDER_CACHE_WRITE_TOKENS, PROVIDER_CACHE);
 
   public static final String TRIGGER_USER = "user";
   public static final String TRIGGER_TOOL = "tool";
@@ -58,11 +84,28 @@ public final class Canonical {
             field(BLOCK_SIZE, DataTypes.IntegerType, true),
             field(BLOCKS, DataTypes.createArrayType(DataTypes.LongType, false), true),
             field(REQUEST_TYPE, DataTypes.StringType, true),
-            field(SEQ, DataTypes.LongType, false)
+            field(SEQ, DataTypes.LongType, false),
+            field(PROVIDER_INPUT_TOKENS, DataTypes.IntegerType, true),
+            field(PROVIDER_CACHED_TOKENS, DataTypes.IntegerType, true),
+            field(PROVIDER_CACHE_WRITE_TOKENS, DataTypes.IntegerType, true),
+            field(PROVIDER_CACHE, DataTypes.StringType, true)
           });
 
   private static StructField field(String name, org.apache.spark.sql.types.DataType t, boolean nullable) {
     return new StructField(name, t, nullable, Metadata.empty());
+  }
+
+  /**
+   * The dataset with every optional canonical column it lacks added as a typed null, so that a
+   * dataset written before trace-model v1.2 (or by another tool) reads with {@link #SCHEMA}'s columns.
+   */
+  public static org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> withOptionalColumns(
+      org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> d) {
+    java.util.List<String> have = java.util.Arrays.asList(d.columns());
+    for (String c : OPTIONAL_COLUMNS) {
+      if (!have.contains(c)) d = d.withColumn(c, org.apache.spark.sql.functions.lit(null).cast(SCHEMA.apply(c).dataType()));
+    }
+    return d;
   }
 
   /** Number of blocks a well-formed record has: {@code ceil(inputTokens / blockSize)}. */

@@ -6,7 +6,9 @@ import org.apache.spark.sql.RowFactory;
 /**
  * One canonical request in memory (the generator, the block-hasher and the replay use it; Spark
  * stages use {@link Canonical#SCHEMA} rows). {@code turn} is null where a format has no sessions;
- * {@code blocks} and {@code blockSize} are null where it has no hashes (Azure CSV).
+ * {@code blocks} and {@code blockSize} are null where it has no hashes (Azure CSV);
+ * {@code providerCache} is null where the log carries no provider cache accounting (the secondary
+ * constructor, which leaves it out, is what most callers use).
  */
 public record TraceRecord(
     String requestId,
@@ -20,15 +22,49 @@ public record TraceRecord(
     Integer blockSize,
     long[] blocks,
     String requestType,
-    long seq) {
+    long seq,
+    ProviderCache providerCache) {
 
-  public Row toRow() {
-    return RowFactory.create(
-        requestId, sessionId, parentId, turn, trigger, arrivalS, inputTokens, outputTokens,
-        blockSize, blocks, requestType, seq);
+  /**
+   * The provider's own cache accounting of one request (trace-model v1.2, optional fields):
+   * {@code kind} is the convention ({@link Canonical#CACHE_OPENAI}, {@link Canonical#CACHE_DEEPSEEK},
+   * {@link Canonical#CACHE_ANTHROPIC}), {@code inputTokens} the provider's prompt-token count
+   * (cached tokens included), {@code cachedTokens} the tokens it served from cache,
+   * {@code cacheWriteTokens} the tokens it wrote to cache where it says so (Anthropic), else null.
+   */
+  public record ProviderCache(String kind, int inputTokens, int cachedTokens, Integer cacheWriteTokens) {
+    public ProviderCache {
+      if (kind == null) throw new IllegalArgumentException("provider cache kind is null");
+      if (inputTokens < 0 || cachedTokens < 0 || (cacheWriteTokens != null && cacheWriteTokens < 0)) {
+        throw new IllegalArgumentException("negative provider token count");
+      }
+    }
   }
 
-  /** Reads a row of {@link Canonical#SCHEMA} (any column order). */
+  /** A record without provider cache accounting. */
+  public TraceRecord(String requestId, String sessionId, String parentId, Integer turn, String trigger, double arrivalS,
+      int inputTokens, int outputTokens, Integer blockSize, long[] blocks, String requestType, long seq) {
+    this(requestId, sessionId, parentId, turn, trigger, arrivalS, inputTokens, outputTokens, blockSize, blocks,
+        requestType, seq, null);
+  }
+
+  /** This record with the provider's cache accounting set (null removes it). */
+  public TraceRecord withProviderCache(ProviderCache c) {
+    return new TraceRecord(requestId, sessionId, parentId, turn, trigger, arrivalS, inputTokens, outputTokens, blockSize,
+        blocks, requestType, seq, c);
+  }
+
+  /** A row of {@link Canonical#SCHEMA}, in its column order. */
+  public Row toRow() {
+    ProviderCache c = providerCache;
+    return RowFactory.create(
+        requestId, sessionId, parentId, turn, trigger, arrivalS, inputTokens, outputTokens,
+        blockSize, blocks, requestType, seq,
+        c == null ? null : c.inputTokens(), c == null ? null : c.cachedTokens(),
+        c == null ? null : c.cacheWriteTokens(), c == null ? null : c.kind());
+  }
+
+  /** Reads a row of {@link Canonical#SCHEMA} (any column order; the optional columns may be absent). */
   public static TraceRecord fromRow(Row r) {
     Object b = r.get(r.fieldIndex(Canonical.BLOCKS));
     long[] blocks = null;
@@ -37,6 +73,13 @@ public record TraceRecord(
       blocks = new long[s.size()];
       scala.collection.Iterator<?> it = s.iterator();
       for (int i = 0; it.hasNext(); i++) blocks[i] = (Long) it.next();
+    }
+    ProviderCache c = null;
+    String kind = (String) optional(r, Canonical.PROVIDER_CACHE);
+    Integer in = (Integer) optional(r, Canonical.PROVIDER_INPUT_TOKENS);
+    Integer cached = (Integer) optional(r, Canonical.PROVIDER_CACHED_TOKENS);
+    if (kind != null && in != null && cached != null) {
+      c = new ProviderCache(kind, in, cached, (Integer) optional(r, Canonical.PROVIDER_CACHE_WRITE_TOKENS));
     }
     return new TraceRecord(
         r.getString(r.fieldIndex(Canonical.REQUEST_ID)),
@@ -49,7 +92,14 @@ public record TraceRecord(
         r.getInt(r.fieldIndex(Canonical.OUTPUT_TOKENS)),
         (Integer) r.get(r.fieldIndex(Canonical.BLOCK_SIZE)),
         blocks,
-        (String) r.get(r.fieldIndex(Canonical.REQUEST_TYPE)),
-        r.getLong(r.fieldIndex(Canonical.SEQ)));
+        (String) optional(r, Canonical.REQUEST_TYPE),
+        r.getLong(r.fieldIndex(Canonical.SEQ)),
+        c);
+  }
+
+  private static Object optional(Row r, String column) {
+    if (r.schema() == null) return null;
+    scala.Option<Object> i = r.schema().getFieldIndex(column);
+    return i.isEmpty() ? null : r.get((Integer) i.get());
   }
 }
