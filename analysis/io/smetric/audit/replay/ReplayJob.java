@@ -39,11 +39,11 @@ public final class ReplayJob {
   public record Result(int runs, List<String> skipped, List<RunResult> results, double wallSeconds) {}
 
   /** What replay.json says about the trace (kept after the driver lets the trace itself go). */
-  public record TraceSummary(int requests, int sessions, int blockSize, int segments, long blocksReferenced,
-      int blockCountMismatches, boolean hasBlocks, boolean hasSessions, boolean hasTurns) {
+  public record TraceSummary(int requests, int sessions, int sessionTrees, int blockSize, int segments,
+      long blocksReferenced, int blockCountMismatches, boolean hasBlocks, boolean hasSessions, boolean hasTurns) {
     static TraceSummary of(ReplayTrace t) {
-      return new TraceSummary(t.n, t.sessions, t.blockSize, t.segments, t.totalBlocks(), t.blockCountMismatches,
-          t.hasBlocks, t.hasSessions, t.hasTurns);
+      return new TraceSummary(t.n, t.sessions, t.sessionTreeCount(), t.blockSize, t.segments, t.totalBlocks(),
+          t.blockCountMismatches, t.hasBlocks, t.hasSessions, t.hasTurns);
     }
   }
 
@@ -346,6 +346,7 @@ public final class ReplayJob {
     ObjectNode tr = root.putObject("trace_summary");
     tr.put("requests", summary.requests());
     tr.put("sessions", summary.sessions());
+    tr.put("session_trees", summary.sessionTrees());
     tr.put("block_size", summary.blockSize());
     tr.put("segments", summary.segments());
     tr.put("blocks_referenced", summary.blocksReferenced());
@@ -375,6 +376,7 @@ public final class ReplayJob {
     root.set("paper_claim", sum.paperClaim());
     root.set("best_router", sum.bestRouter());
     root.set("judged", sum.judged(currentRouter));
+    root.set("preconditions", sum.preconditions(base.reuseIntervalThresholdS));
     ObjectNode abl = sum.ablation();
     if (abl != null) root.set("ablation", abl);
     ObjectNode sens = sum.sensitivity();

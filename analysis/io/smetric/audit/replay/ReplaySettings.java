@@ -172,6 +172,11 @@ public final class ReplaySettings implements Serializable {
   // ---- metrics ----
   /** Imbalance window [s] (paper Figure 11 heatmaps: per-window max/mean token load). */
   public double imbalanceWindowS = 60;
+  /**
+   * Reuse-interval threshold [s] of the replayed timeline's {@code reuse_within_threshold_share}
+   * (paper Observation 4: about 90% of reuse within 100 s; the characterization's default too).
+   */
+  public double reuseIntervalThresholdS = 100;
   /** Window over which global-tier read bandwidth is averaged for its peak [s]. */
   public double bandwidthWindowS = 1;
   /** Number of CDF points written per latency metric. */
@@ -227,6 +232,7 @@ public final class ReplaySettings implements Serializable {
     req(sglangBalanceRel >= 1 && sglangBalanceAbs >= 0, "SGLang thresholds: rel >= 1, abs >= 0");
     req(sessionHashVnodes >= 1, "sessionHashVnodes must be >= 1");
     req(imbalanceWindowS > 0 && bandwidthWindowS > 0, "windows must be > 0");
+    req(reuseIntervalThresholdS >= 0, "reuseIntervalThresholdS must be >= 0");
     req(cdfPoints >= 2, "cdfPoints must be >= 2");
     profile.validate();
   }

@@ -77,7 +77,7 @@ public final class AuditReport {
     String replayAbsent = replayAbsentReason(f, ch, prov, replay);
     Metrics m = new Metrics();
     AuditCriteria.addCharacterization(m, ch);
-    AuditCriteria.addReplay(m, replay, replayAbsent);
+    AuditCriteria.addReplay(m, replay, replayAbsent, criteria);
     Verdict v = VerdictEngine.evaluate(m, criteria);
 
     ReplayRuns runs = null;
@@ -106,6 +106,7 @@ public final class AuditReport {
     ObjectNode audit = auditJson(v, headline, notApplicable, findings, entries, prov, f);
     audit.put("trace", trace);
     if (answers != null) audit.set("answers", answers);
+    if (replay != null && replay.path("preconditions").isObject()) audit.set("preconditions", replay.path("preconditions").deepCopy());
     List<Row> topSessions = ch == null ? null : f.top(AuditFolder.CHARACTERIZATION + "/sessions", "tokens", TOP_SESSIONS);
     String html = html(f, trace, v, answers, headline, entries, notApplicable, findings, prov, ch, replay, ingest,
         charts.focusRatio(), topSessions);
@@ -426,13 +427,15 @@ public final class AuditReport {
     h.raw("</section>\n");
     Answers.html(h, answers);
     keyNumbers(h, headline);
+    Answers.operatingPointHtml(h, replay);
 
     // 2. evidence
     h.raw("<section id=\"evidence\">\n");
     h.tag("h2", null, "Evidence");
     h.tag("p", null, "Each criterion judges one measured number against a threshold (configurable with --criterion id=value). "
         + "A failed critical criterion means the routing does not fit; a failed condition criterion makes the fit conditional; "
-        + "a critical criterion the audit cannot judge makes it inconclusive; info criteria never change the verdict.");
+        + "a critical criterion the audit cannot judge makes it inconclusive; a failed precondition (measured at the replay's "
+        + "operating point) makes the replay criteria inconclusive; info criteria never change the verdict.");
     h.raw("<table class=\"evidence\">\n<thead><tr><th>criterion</th><th>level</th><th>measured</th><th>threshold</th>"
         + "<th>result</th><th>reason</th><th>paper</th></tr></thead>\n<tbody>\n");
     for (CriterionResult r : v.results()) {

@@ -217,6 +217,110 @@ public final class SimOutcome {
       notApplicable.put("imbalance_mean", "no window with load");
     }
     metrics.put("sim_steps", steps);
+    operatingPoint(duration, localTok);
+  }
+
+  /**
+   * The paper's preconditions measured in the replayed timeline (sent times; docs/replay.md,
+   * "Operating point"): requests per instance-minute, the share of reuse within the interval
+   * threshold (trace-model section 4 on the replayed arrivals), the local tier's turnover time and
+   * the share of reuse within it, and the sessions live per instance.
+   */
+  private void operatingPoint(double duration, long localHitTokens) {
+    ReplayTrace t = trace;
+    int n = t.n;
+    int nInst = settings.instances;
+    if (n == 0) return;
+    int[] ord = new int[n];
+    for (int r = 0; r < n; r++) ord[r] = r;
+    it.unimi.dsi.fastutil.ints.IntArrays.stableSort(ord, (a, b) -> Double.compare(arrival[a], arrival[b]));
+    // requests per instance per whole minute [60m, 60m + 60) inside [first, last] sent time
+    double first = arrival[ord[0]];
+    double last = arrival[ord[n - 1]];
+    long m0 = (long) Math.ceil(first / 60.0);
+    long m1 = (long) Math.floor(last / 60.0); // minutes m0 .. m1 - 1 are whole
+    if (m1 > m0 && m1 - m0 <= 50_000_000L) {
+      int[] perMinute = new int[(int) (m1 - m0)];
+      for (int r = 0; r < n; r++) {
+        long m = (long) Math.floor(arrival[r] / 60.0);
+        if (m >= m0 && m < m1) perMinute[(int) (m - m0)]++;
+      }
+      double[] ratio = new double[perMinute.length];
+      double sum = 0;
+      for (int k = 0; k < ratio.length; k++) {
+        ratio[k] = perMinute[k] / (double) nInst;
+        sum += ratio[k];
+      }
+      Arrays.sort(ratio);
+      metrics.put("requests_per_instance_minute_median", nearestRank(ratio, 0.5));
+      metrics.put("requests_per_instance_minute_mean", sum / ratio.length);
+      metrics.put("whole_minutes", (long) ratio.length);
+    } else {
+      notApplicable.put("requests_per_instance_minute_median", "the replayed run spans no whole minute");
+    }
+    // sessions live (first send .. last finish) per instance, time-averaged over the run
+    if (t.hasSessions && t.sessions > 0) {
+      double[] from = new double[t.sessions];
+      double[] to = new double[t.sessions];
+      Arrays.fill(from, Double.POSITIVE_INFINITY);
+      Arrays.fill(to, Double.NEGATIVE_INFINITY);
+      for (int r = 0; r < n; r++) {
+        int ss = t.session[r];
+        if (ss < 0) continue;
+        from[ss] = Math.min(from[ss], arrival[r]);
+        to[ss] = Math.max(to[ss], finish[r]);
+      }
+      double live = 0;
+      for (int ss = 0; ss < t.sessions; ss++) if (to[ss] >= from[ss]) live += to[ss] - from[ss];
+      metrics.put("live_sessions_per_instance", live / duration / nInst);
+    }
+    if (!t.hasBlocks) {
+      for (String k : new String[] {"reuse_within_threshold_share", "local_hold_s"}) notApplicable.put(k, "the trace has no block hashes");
+      return;
+    }
+    // local tier turnover: N x capacity / tokens entering the local tiers per second (every prompt
+    // token not hit locally is computed or fetched into the instance's tier). LRU keeps an unused
+    // block at most about this long (Che's characteristic time is bounded by it).
+    long cap = settings.localCapacity(t.blockSize);
+    long inTok = 0;
+    for (int r = 0; r < n; r++) inTok += t.input[r];
+    double inserted = (inTok - localHitTokens) / duration;
+    double hold = Double.NaN;
+    if (cap == Long.MAX_VALUE) notApplicable.put("local_hold_s", "the local tier is unbounded");
+    else if (inserted <= 0) notApplicable.put("local_hold_s", "no token entered a local tier");
+    else {
+      hold = (double) nInst * cap * t.blockSize / inserted;
+      metrics.put("local_hold_s", hold);
+    }
+    // reuse intervals on the replayed timeline (trace-model section 4 with sent times); the blocks
+    // of a segment always occur together, so one last-seen time per segment is every block's
+    double thr = settings.reuseIntervalThresholdS;
+    double[] lastSeen = new double[t.segments];
+    Arrays.fill(lastSeen, Double.NaN);
+    long hit = 0;
+    long within = 0;
+    long withinHold = 0;
+    for (int k = 0; k < n; k++) {
+      int r = ord[k];
+      for (int q = t.pathOff[r]; q < t.pathOff[r + 1]; q++) {
+        int sg = t.pathNodes[q];
+        long tok = t.tokensOf(r, t.segStart[sg] + t.segLen[sg]) - t.tokensOf(r, t.segStart[sg]);
+        double seen = lastSeen[sg];
+        if (!Double.isNaN(seen)) {
+          double iv = Math.round((arrival[r] - seen) * 1e6) / 1e6;
+          hit += tok;
+          if (iv <= thr) within += tok;
+          if (iv <= hold) withinHold += tok;
+        }
+        lastSeen[sg] = arrival[r];
+      }
+    }
+    if (hit > 0) {
+      metrics.put("reuse_within_threshold_share", (double) within / hit);
+      if (!Double.isNaN(hold)) metrics.put("reuse_within_local_hold_share", (double) withinHold / hit);
+    } else {
+      notApplicable.put("reuse_within_threshold_share", "no prompt block recurs in the replayed run");
+    }
   }
 
   private void putQuantiles(String name, double[] sorted) {

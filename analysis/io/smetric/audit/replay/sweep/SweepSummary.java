@@ -295,6 +295,69 @@ public final class SweepSummary {
     return o;
   }
 
+  /**
+   * The paper's preconditions at the operating point of every global ratio's headline
+   * (docs/replay.md, "replay.json"): from SMetric's headline run the replayed requests per
+   * instance-minute, the share of reuse within the interval threshold, the local tier's turnover
+   * time and the share of reuse within it, the sessions live per instance; and whether the
+   * cache-first baseline forms hot spots there: cache-affinity's mean max/mean load and
+   * stickiness at its headline, against least-load's imbalance at its own.
+   */
+  public ObjectNode preconditions(double intervalThresholdS) {
+    Map<String, TreeMap<Double, Headline>> d = atDefaults();
+    ObjectNode o = Json.object();
+    o.put("reuse_interval_threshold_s", intervalThresholdS);
+    ArrayNode by = o.putArray("by_global_ratio");
+    TreeMap<Double, Headline> sm = d.get(Policies.SMETRIC.cliName());
+    if (sm == null) {
+      o.put("not_applicable", "the policy smetric was not simulated (at the default OVERLOAD and HIT_RATIO)");
+      return o;
+    }
+    for (Map.Entry<Double, Headline> e : sm.entrySet()) {
+      double g = e.getKey();
+      RunResult r = e.getValue().best();
+      ObjectNode x = by.addObject();
+      x.put("global_ratio", g);
+      ObjectNode op = x.putObject("operating_point");
+      op.put("policy", Policies.SMETRIC.cliName());
+      op.put("rate_scale", r.spec().rateScale());
+      op.put("run_id", r.spec().runId());
+      for (String k : List.of("requests_per_instance_minute_median", "requests_per_instance_minute_mean",
+          "reuse_within_threshold_share", "local_hold_s", "reuse_within_local_hold_share", "live_sessions_per_instance")) {
+        putMetric(x, k, r);
+      }
+      Headline ca = headlineOf(d, Policies.CACHE_AFFINITY.cliName(), g);
+      Headline ll = headlineOf(d, Policies.LEAST_LOAD.cliName(), g);
+      if (ca != null) {
+        ObjectNode c = x.putObject("cache_first");
+        c.put("policy", ca.policy());
+        c.put("rate_scale", ca.best().spec().rateScale());
+        putMetric(c, "imbalance_mean", ca.best());
+        putMetric(c, "stickiness", ca.best());
+      } else {
+        x.putNull("cache_first");
+      }
+      if (ll != null) {
+        ObjectNode c = x.putObject("load_balance");
+        c.put("policy", ll.policy());
+        c.put("rate_scale", ll.best().spec().rateScale());
+        putMetric(c, "imbalance_mean", ll.best());
+      } else {
+        x.putNull("load_balance");
+      }
+      Double ci = ca == null ? null : ca.best().metrics().get("imbalance_mean");
+      Double li = ll == null ? null : ll.best().metrics().get("imbalance_mean");
+      if (ci != null && li != null && li > 0) x.put("hot_spot_ratio", ci / li);
+      else x.putNull("hot_spot_ratio");
+    }
+    return o;
+  }
+
+  private static Headline headlineOf(Map<String, TreeMap<Double, Headline>> d, String policy, double g) {
+    TreeMap<Double, Headline> m = d.get(policy);
+    return m == null ? null : m.get(g);
+  }
+
   /** The 2x2 guard ablation at the default thresholds, or null if fewer than two variants ran. */
   public ObjectNode ablation() {
     Map<String, TreeMap<Double, Headline>> d = atDefaults();

@@ -169,6 +169,39 @@ public final class ReplayTrace implements Serializable {
     return commonBlocks(r, p) > commonBlocks(p, f);
   }
 
+  /**
+   * Session trees (what session-tree rate scaling moves and the bootstrap resamples): a root
+   * session with its sub-agent forks (a fork joins the tree of the request it names, when that
+   * request is in the trace); a request without a session is a tree of its own. Returns the tree
+   * of every request; trees are numbered in the order of their first request.
+   */
+  public int[] sessionTrees() {
+    int[] tree = new int[n];
+    int[] ofSession = new int[Math.max(0, sessions)];
+    java.util.Arrays.fill(ofSession, -1);
+    int k = 0;
+    for (int r = 0; r < n; r++) {
+      int s = session[r];
+      if (s < 0) {
+        tree[r] = k++;
+        continue;
+      }
+      if (ofSession[s] < 0) {
+        int p = forkParent[r];
+        ofSession[s] = p >= 0 ? tree[p] : k++;
+      }
+      tree[r] = ofSession[s];
+    }
+    return tree;
+  }
+
+  /** The number of session trees ({@link #sessionTrees()}). */
+  public int sessionTreeCount() {
+    int max = -1;
+    for (int x : sessionTrees()) max = Math.max(max, x);
+    return max + 1;
+  }
+
   /** Total number of block slots the requests refer to (sum of blocks[r]). */
   public long totalBlocks() {
     long t = 0;

@@ -22,6 +22,13 @@ public final class AuditCriteria {
   public static final String RATIO_P5 = "characterization:/request_instance_ratio/p5";
   public static final String GAIN_WITH_GLOBAL = "replay:smetric_best_gain_with_global_tier";
   public static final String GAIN_NO_GLOBAL = "replay:smetric_gain_without_global_tier";
+  /** Preconditions of the replay criteria at their operating point (replay.json "preconditions", "trace_summary"). */
+  public static final String REGIME_RPM = "replay:precondition:requests_per_instance_minute_median";
+  public static final String REGIME_WITHIN = "replay:precondition:reuse_within_threshold_share";
+  public static final String REGIME_HOLD = "replay:precondition:reuse_within_local_hold_share";
+  public static final String REGIME_HOT_SPOTS = "replay:precondition:hot_spot_ratio";
+  public static final String REGIME_STICKINESS = "replay:precondition:cache_first_stickiness";
+  public static final String SESSION_TREES = "replay:precondition:session_trees";
   /** The reason the replay metrics carry when the audit folder has no replay. */
   public static final String NO_REPLAY = "the replay was not run in this audit (no replay/replay.json)";
 
@@ -61,6 +68,30 @@ public final class AuditCriteria {
         "Figure 16a: within 1% of the best baseline without a global store",
         "a global KV tier is deployed",
         "Without a global tier SMetric falls behind: first-turn balancing needs the global tier to refetch shared prompts."));
+    // Preconditions of the replay criteria, measured where the replay's headline sits (the
+    // operating point): outside the paper's regime a gain or a loss says nothing about its claim.
+    c.add(new Criterion("regime_requests_per_instance", "replayed requests per instance-minute at the operating point (median)",
+        REGIME_RPM, true, 30, false, Level.PRECONDITION,
+        "Section 2.1: per-minute requests per instance 43 / 48, never below 30", null,
+        "The replay's best operating point offers too few requests per instance for first-turn balancing to matter."));
+    c.add(new Criterion("regime_reuse_within_100s", "replayed reuse within the interval threshold at the operating point",
+        REGIME_WITHIN, true, 0.80, true, Level.PRECONDITION,
+        "Observation 4: about 90% of reuse within 100 s (here on the replayed timeline)", null,
+        "At the operating point agents' turns are too far apart for the local tier to matter as in the paper."));
+    c.add(new Criterion("regime_local_hold", "replayed reuse within the local tier's turnover time at the operating point",
+        REGIME_HOLD, true, 0.80, true, Level.PRECONDITION,
+        "Observation 4 and Section 3: the local tier keeps a session's KV between its turns", null,
+        "The local tier turns over faster than sessions come back: stickiness cannot pay off as in the paper."));
+    c.add(new Criterion("regime_hot_spots", "cache-first imbalance / load-balance imbalance (mean max/mean load) at the operating point",
+        REGIME_HOT_SPOTS, true, 1.25, false, Level.PRECONDITION,
+        "Figure 11: cache-first 2.7-3.0 vs load balance 2.0-2.1 (ratio 1.29-1.5)", null,
+        "The cache-first baseline forms no hot spots in this replay: SMetric's first-turn balancing has nothing to fix."));
+    c.add(new Criterion("regime_cache_first_stickiness", "cache-first stickiness at the operating point",
+        REGIME_STICKINESS, true, 0.80, true, Level.PRECONDITION, "Figure 12: cache-first 96.6%", null,
+        "The cache-first baseline does not keep sessions on their instance in this replay, unlike the paper's."));
+    c.add(new Criterion("replay_session_trees", "session trees replayed", SESSION_TREES, true, 30, false, Level.PRECONDITION,
+        "Sample size: a gain measured on fewer sessions cannot be told from noise (bootstrap over session trees)", null,
+        "Too little data: replay a longer trace."));
     return c;
   }
 
@@ -107,12 +138,89 @@ public final class AuditCriteria {
    * "without a global tier" criterion's condition names that capacity.
    */
   public static void addReplay(Metrics m, JsonNode replay, String reasonIfAbsent) {
+    addReplay(m, replay, reasonIfAbsent, defaults());
+  }
+
+  /**
+   * As {@link #addReplay(Metrics, JsonNode, String)}, then judges the PRECONDITION criteria of
+   * {@code criteria} at each replay criterion's operating point (the capacity of SMetric's best
+   * gain with a global tier; capacity 0 without): when one fails there, that replay metric becomes
+   * not applicable, naming every failed precondition. A precondition that cannot be measured
+   * (e.g. cache-affinity not replayed) does not block.
+   */
+  public static void addReplay(Metrics m, JsonNode replay, String reasonIfAbsent, List<Criterion> criteria) {
     if (replay == null || replay.isMissingNode() || replay.isNull()) {
       String why = reasonIfAbsent != null ? reasonIfAbsent : NO_REPLAY;
       m.put(GAIN_WITH_GLOBAL, MetricValue.na(why));
       m.put(GAIN_NO_GLOBAL, MetricValue.na(why));
+      for (Criterion c : criteria) if (c.level() == Level.PRECONDITION) m.put(c.metric(), MetricValue.na(why));
       return;
     }
+    addReplayGains(m, replay);
+    JsonNode cmp = replay.path("judged").isObject() ? replay.path("judged") : replay.path("comparison");
+    JsonNode gStar = cmp.path("smetric_best_gain_with_global_tier").path("global_ratio");
+    Double shown = gStar.isNumber() ? gStar.asDouble() : null;
+    for (Criterion c : criteria) {
+      if (c.level() != Level.PRECONDITION) continue;
+      m.put(c.metric(), shown == null ? MetricValue.na("no operating point: SMetric's gain with a global tier was not computed")
+          : precondition(replay, c.metric(), shown));
+    }
+    if (shown != null) blockOutsideRegime(m, GAIN_WITH_GLOBAL, replay, shown, criteria);
+    blockOutsideRegime(m, GAIN_NO_GLOBAL, replay, 0.0, criteria);
+  }
+
+  /** A precondition metric at global ratio g from replay.json. */
+  static MetricValue precondition(JsonNode replay, String metric, double g) {
+    if (metric.equals(SESSION_TREES)) {
+      JsonNode t = replay.path("trace_summary").path("session_trees");
+      return t.isNumber() ? MetricValue.of(t.asDouble()) : MetricValue.na("replay.json has no session_trees");
+    }
+    JsonNode at = null;
+    for (JsonNode e : replay.path("preconditions").path("by_global_ratio")) {
+      if (e.path("global_ratio").asDouble() == g) at = e;
+    }
+    if (at == null) return MetricValue.na("replay.json has no preconditions at global ratio " + plain(g));
+    JsonNode v = switch (metric) {
+      case REGIME_RPM -> at.path("requests_per_instance_minute_median");
+      case REGIME_WITHIN -> at.path("reuse_within_threshold_share");
+      case REGIME_HOLD -> at.path("reuse_within_local_hold_share");
+      case REGIME_HOT_SPOTS -> at.path("hot_spot_ratio");
+      case REGIME_STICKINESS -> at.path("cache_first").path("stickiness");
+      default -> null;
+    };
+    if (v == null) return MetricValue.na("unknown precondition " + metric);
+    if (v.isNumber()) return MetricValue.of(v.asDouble());
+    return MetricValue.na(switch (metric) {
+      case REGIME_HOT_SPOTS, REGIME_STICKINESS -> "cache-affinity and least-load were not both replayed there";
+      case REGIME_HOLD -> "the local tier's turnover time is not defined (unbounded tier or no reuse)";
+      default -> "not measured at the operating point";
+    });
+  }
+
+  private static void blockOutsideRegime(Metrics m, String gainMetric, JsonNode replay, double g, List<Criterion> criteria) {
+    if (!m.get(gainMetric).present()) return;
+    List<String> failed = new ArrayList<>();
+    for (Criterion c : criteria) {
+      if (c.level() != Level.PRECONDITION) continue;
+      MetricValue v = precondition(replay, c.metric(), g);
+      if (v.present() && !c.passes(v.value())) {
+        failed.add(c.title() + " " + c.format(v.value()) + " (needs " + c.op() + " " + c.format(c.threshold()) + ")");
+      }
+    }
+    if (failed.isEmpty()) return;
+    String at = "";
+    for (JsonNode e : replay.path("preconditions").path("by_global_ratio")) {
+      if (e.path("global_ratio").asDouble() == g) {
+        at = String.format(Locale.ROOT, " (global tier %sx, smetric at offered rate x%s)", plain(g),
+            plain(e.path("operating_point").path("rate_scale").asDouble()));
+      }
+    }
+    m.put(gainMetric, MetricValue.na(String.format(Locale.ROOT, "outside the paper's regime at the operating point%s: %s; "
+        + "the gain measured there (%s) does not judge the paper's claim", at, String.join("; ", failed),
+        signedPercent(m.get(gainMetric).value()))));
+  }
+
+  private static void addReplayGains(Metrics m, JsonNode replay) {
     // the verdict's comparison: SMetric vs the judged router ("judged"); replay.json written before
     // it existed has only "comparison" (vs the best of every baseline)
     JsonNode cmp = replay.path("judged").isObject() ? replay.path("judged") : replay.path("comparison");

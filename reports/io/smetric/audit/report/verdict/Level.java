@@ -7,5 +7,11 @@ public enum Level {
   /** Failing it leaves a fit that holds only under a stated condition. */
   CONDITION,
   /** Reported with the evidence; never changes the verdict. */
-  INFO
+  INFO,
+  /**
+   * A precondition of the replay criteria, measured at their operating point (the paper's regime,
+   * enough data): failing it makes the replay criteria not applicable, with the reason, instead
+   * of letting a replay outside the paper's regime decide (AuditCriteria.addReplay).
+   */
+  PRECONDITION
 }

@@ -47,11 +47,12 @@ class PresetVerdictTest {
 
   /**
    * The agent preset passes every workload criterion; the verdict is then decided by the replay
-   * alone. Issue 6 asks for "fits" here; with the shipped cost model and global-tier defaults the
-   * replay puts SMetric 4-8% behind the best baseline (cache-affinity / Dynamo KV) on this
-   * sample, so the verdict is currently does-not-fit for that one reason (docs/replay.md, "Does
-   * the paper's qualitative picture appear?"). This test pins what holds, and that the replay
-   * criteria are judged on numbers, not left not-applicable.
+   * alone. Issue 6 asked for "fits" here; the replay does not produce it (docs/verdict.md, "The
+   * generator's presets"): at the replay's operating point the sample sits outside the paper's
+   * regime (about 10 requests per instance-minute, no hot spots of the cache-first baseline), so
+   * the replay criteria are not applicable with that reason and the verdict is inconclusive.
+   * This test pins what holds: the replay criteria are judged on numbers, or set aside for a
+   * stated precondition, never left without a reason, and the verdict follows them.
    */
   @Test
   void agentPreset_passesEveryWorkloadCriterion_andIsDecidedByTheReplay() throws Exception {
@@ -61,11 +62,21 @@ class PresetVerdictTest {
       assertEquals("pass", status(a, id), id);
     }
     for (String id : List.of("replay_gain_with_global", "replay_gain_without_global")) {
-      assertTrue(List.of("pass", "fail").contains(status(a, id)), id + " must be judged: " + status(a, id));
+      String st = status(a, id);
+      String why = reason(a, id);
+      assertTrue(List.of("pass", "fail").contains(st) || why.contains("outside the paper's regime")
+          || why.contains("too close to call"), id + " must be judged or set aside for a stated reason: " + st + " " + why);
     }
     String v = a.get("verdict").asText();
-    boolean replayPasses = status(a, "replay_gain_with_global").equals("pass");
-    assertEquals(replayPasses, v.equals("fits") || v.equals("fits-with-conditions"), v + ": " + a.get("sentence").asText());
+    String g = status(a, "replay_gain_with_global");
+    if (g.equals("pass")) assertTrue(v.equals("fits") || v.equals("fits-with-conditions"), v);
+    else if (g.equals("fail")) assertEquals("does-not-fit", v);
+    else assertEquals("inconclusive", v, a.get("sentence").asText());
+  }
+
+  private static String reason(JsonNode audit, String id) {
+    for (JsonNode c : audit.get("criteria")) if (c.get("id").asText().equals(id)) return c.get("reason").asText();
+    throw new AssertionError("no criterion " + id);
   }
 
   @Test

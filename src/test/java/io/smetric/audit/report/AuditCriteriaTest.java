@@ -132,4 +132,65 @@ class AuditCriteriaTest {
     assertEquals(6, m.all().size());
     m.all().values().forEach(v -> assertTrue(v.notApplicable().contains("no characterization")));
   }
+
+  /**
+   * A replay.json with the verdict's comparison ("judged": +13% at 1.6x, -1% at 0) and its
+   * preconditions at 0 and 1.6 given by the caller (rpm = median requests per instance-minute,
+   * within = reuse within 100 s, hold = reuse within the local tier's turnover, ca / ll = mean
+   * max/mean load of cache-affinity / least-load, stick = cache-affinity's stickiness).
+   */
+  static JsonNode withPreconditions(int trees, double rpm, double within, double hold, double ca, double ll, double stick)
+      throws Exception {
+    String pre = String.format(java.util.Locale.ROOT, "\"requests_per_instance_minute_median\":%s,\"reuse_within_threshold_share\":%s,"
+        + "\"reuse_within_local_hold_share\":%s,\"cache_first\":{\"imbalance_mean\":%s,\"stickiness\":%s},"
+        + "\"load_balance\":{\"imbalance_mean\":%s},\"hot_spot_ratio\":%s", rpm, within, hold, ca, stick, ll, ca / ll);
+    return Json.MAPPER.readTree("{\"trace_summary\":{\"session_trees\":" + trees + "},\"judged\":" + AHEAD_EVERYWHERE
+        + ",\"preconditions\":{\"by_global_ratio\":[{\"global_ratio\":0,\"operating_point\":{\"rate_scale\":0.25}," + pre
+        + "},{\"global_ratio\":1.6,\"operating_point\":{\"rate_scale\":0.3}," + pre + "}]}}");
+  }
+
+  @Test
+  void preconditionsHold_theReplayDecides() throws Exception {
+    Metrics m = agentLike();
+    // 40 trees, 35 rpm, 85% within 100 s, 90% within the hold, hot spots 2.8 / 2.0 = 1.4, stickiness 0.95
+    AuditCriteria.addReplay(m, withPreconditions(40, 35, 0.85, 0.9, 2.8, 2.0, 0.95), null, AuditCriteria.defaults());
+    Verdict v = VerdictEngine.evaluate(m, AuditCriteria.defaults());
+    assertEquals(Outcome.FITS, v.outcome(), v.sentence());
+    assertEquals(1.4, m.get(AuditCriteria.REGIME_HOT_SPOTS).value(), 1e-12);
+    assertEquals(35.0, m.get(AuditCriteria.REGIME_RPM).value(), 0.0);
+  }
+
+  @Test
+  void outsideThePapersRegime_replayCriteriaInconclusiveWithEveryReason() throws Exception {
+    Metrics m = agentLike();
+    // 10 rpm (< 30) and no hot spots (1.4 / 1.3 = 1.077 < 1.25, stickiness 0.45 < 0.8)
+    AuditCriteria.addReplay(m, withPreconditions(40, 10, 0.85, 0.9, 1.4, 1.3, 0.45), null, AuditCriteria.defaults());
+    Verdict v = VerdictEngine.evaluate(m, AuditCriteria.defaults());
+    assertEquals(Outcome.INCONCLUSIVE, v.outcome(), v.sentence());
+    String why = m.get(AuditCriteria.GAIN_WITH_GLOBAL).notApplicable();
+    assertTrue(why.startsWith("outside the paper's regime at the operating point (global tier 1.6x, smetric at offered rate x0.3): "
+        + "replayed requests per instance-minute at the operating point (median) 10.0 (needs >= 30.0)"), why);
+    assertTrue(why.contains("cache-first imbalance / load-balance imbalance (mean max/mean load) at the operating point 1.08 (needs >= 1.25)"), why);
+    assertTrue(why.contains("cache-first stickiness at the operating point 45.0% (needs >= 80.0%)"), why);
+    assertTrue(why.endsWith("the gain measured there (+13.0%) does not judge the paper's claim"), why);
+    assertFalse(m.get(AuditCriteria.GAIN_NO_GLOBAL).present());
+    // the precondition rows themselves are judged (and shown) at 1.6x
+    CriterionResult rpm = v.results().stream().filter(r -> r.criterion().id().equals("regime_requests_per_instance")).findFirst().get();
+    assertEquals(CriterionResult.Status.FAIL, rpm.status());
+  }
+
+  @Test
+  void tinyTrace_tooFewSessionTrees_inconclusive() throws Exception {
+    Metrics m = agentLike();
+    AuditCriteria.addReplay(m, withPreconditions(3, 35, 0.85, 0.9, 2.8, 2.0, 0.95), null, AuditCriteria.defaults());
+    Verdict v = VerdictEngine.evaluate(m, AuditCriteria.defaults());
+    assertEquals(Outcome.INCONCLUSIVE, v.outcome());
+    assertTrue(m.get(AuditCriteria.GAIN_WITH_GLOBAL).notApplicable().contains("session trees replayed 3.00 (needs >= 30.0)"),
+        m.get(AuditCriteria.GAIN_WITH_GLOBAL).notApplicable());
+    // a threshold override lifts it (the user takes the small sample's noise)
+    Metrics m2 = agentLike();
+    var crit = AuditCriteria.withOverrides(AuditCriteria.defaults(), java.util.Map.of("replay_session_trees", 3.0));
+    AuditCriteria.addReplay(m2, withPreconditions(3, 35, 0.85, 0.9, 2.8, 2.0, 0.95), null, crit);
+    assertEquals(Outcome.FITS, VerdictEngine.evaluate(m2, crit).outcome());
+  }
 }

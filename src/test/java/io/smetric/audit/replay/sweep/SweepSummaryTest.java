@@ -246,4 +246,48 @@ class SweepSummaryTest {
     assertEquals(300.0 / 280 - 1, g32.get("margin").asDouble(), 1e-12);
     assertEquals(300.0 / 280 - 1, g32.get("smetric_gain_vs_best_other").asDouble(), 1e-12);
   }
+
+  private RunResult runWith(String policy, double g, double x, double o, double h, Map<String, Double> m) {
+    return new RunResult(new SimSpec(id++, policy, g, x, o, h), m, Map.of(), new double[0], new double[0], new double[0],
+        new double[0][], 1, 1);
+  }
+
+  /**
+   * g = 1.6: smetric's headline is its x = 2 run (150 > 100), whose operating-point metrics are
+   * copied; cache-affinity's headline is x = 1 (90 > 80): imbalance 2.0, stickiness 0.9;
+   * least-load's is x = 1 (imbalance 1.6): hot-spot ratio 2.0 / 1.6 = 1.25. At g = 0 only
+   * smetric ran: no cache-first or load-balance entry.
+   */
+  @Test
+  void preconditions_atEachHeadlinesOperatingPoint() {
+    List<RunResult> r = new ArrayList<>();
+    r.add(runWith("smetric", 1.6, 1, 1.5, 0.5, Map.of("tps_within_slo", 100.0, "requests_per_instance_minute_median", 12.0)));
+    r.add(runWith("smetric", 1.6, 2, 1.5, 0.5, Map.of("tps_within_slo", 150.0, "requests_per_instance_minute_median", 24.0,
+        "requests_per_instance_minute_mean", 25.0, "reuse_within_threshold_share", 0.7, "local_hold_s", 80.0,
+        "reuse_within_local_hold_share", 0.6, "live_sessions_per_instance", 9.5)));
+    r.add(runWith("cache-affinity", 1.6, 1, NAN, NAN, Map.of("tps_within_slo", 90.0, "imbalance_mean", 2.0, "stickiness", 0.9)));
+    r.add(runWith("cache-affinity", 1.6, 2, NAN, NAN, Map.of("tps_within_slo", 80.0, "imbalance_mean", 3.0, "stickiness", 0.5)));
+    r.add(runWith("least-load", 1.6, 1, NAN, NAN, Map.of("tps_within_slo", 50.0, "imbalance_mean", 1.6)));
+    r.add(runWith("smetric", 0, 1, 1.5, 0.5, Map.of("tps_within_slo", 10.0)));
+    JsonNode p = new SweepSummary(r, 1.5, 0.5).preconditions(100).get("by_global_ratio");
+    assertEquals(2, p.size());
+    JsonNode g0 = p.get(0);
+    assertEquals(0.0, g0.get("global_ratio").asDouble());
+    assertTrue(g0.get("cache_first").isNull());
+    assertTrue(g0.get("hot_spot_ratio").isNull());
+    assertTrue(g0.get("requests_per_instance_minute_median").isNull());
+    JsonNode g16 = p.get(1);
+    assertEquals(2.0, g16.get("operating_point").get("rate_scale").asDouble());
+    assertEquals(24.0, g16.get("requests_per_instance_minute_median").asDouble());
+    assertEquals(25.0, g16.get("requests_per_instance_minute_mean").asDouble());
+    assertEquals(0.7, g16.get("reuse_within_threshold_share").asDouble());
+    assertEquals(80.0, g16.get("local_hold_s").asDouble());
+    assertEquals(0.6, g16.get("reuse_within_local_hold_share").asDouble());
+    assertEquals(9.5, g16.get("live_sessions_per_instance").asDouble());
+    assertEquals(1.0, g16.get("cache_first").get("rate_scale").asDouble());
+    assertEquals(2.0, g16.get("cache_first").get("imbalance_mean").asDouble());
+    assertEquals(0.9, g16.get("cache_first").get("stickiness").asDouble());
+    assertEquals(1.6, g16.get("load_balance").get("imbalance_mean").asDouble());
+    assertEquals(1.25, g16.get("hot_spot_ratio").asDouble(), 1e-12);
+  }
 }
