@@ -65,9 +65,14 @@ class AuditReportTest {
     String html = Files.readString(dir.resolve("index.html"));
     JsonNode crit = Json.MAPPER.readTree(dir.resolve("audit.json").toFile()).path("criteria");
     // see AuditFixture: every criterion passes except the gain without a global tier (-10% < -2%)
-    Map<String, String> expected = Map.of("ideal_reuse", "pass", "intra_session_share", "pass", "first_turn_fraction", "pass",
-        "reuse_within_100s", "pass", "requests_per_instance", "pass", "system_prompt_reuse", "pass",
-        "replay_gain_with_global", "pass", "replay_gain_without_global", "fail");
+    Map<String, String> expected = new java.util.HashMap<>(Map.of("ideal_reuse", "pass", "intra_session_share", "pass",
+        "first_turn_fraction", "pass", "reuse_within_100s", "pass", "requests_per_instance", "pass", "system_prompt_reuse", "pass",
+        "replay_gain_with_global", "pass", "replay_gain_without_global", "fail"));
+    // the fixture's replay.json predates the preconditions block: not measurable, so they do not block
+    for (String id : List.of("regime_requests_per_instance", "regime_reuse_within_100s", "regime_local_hold", "regime_hot_spots",
+        "regime_cache_first_stickiness", "replay_session_trees")) {
+      expected.put(id, "not-applicable");
+    }
     assertEquals(AuditCriteria.defaults().size(), crit.size());
     for (JsonNode c : crit) {
       String id = c.path("id").asText();
