@@ -58,9 +58,8 @@ public final class ReplayJob {
   private List<Double> overloads;
   private List<Double> hitRatios;
   private boolean useSpark = true;
-  /** An explicit list of simulations (a preset) instead of the product of the axes above. */
-  private List<SimSpec> plan;
-  private ObjectNode planInfo;
+  /** A preset (the audit sweep) instead of the product of the axes above; run in rounds. */
+  private io.smetric.audit.replay.sweep.AuditPlan plan;
   private String traceLabel = "";
   /** The router the verdict judges SMetric against (--current-router); null = the best paper baseline per ratio. */
   private String currentRouter;
@@ -91,18 +90,113 @@ public final class ReplayJob {
    * offered rates derived from the trace to bracket saturation; one Spark job.
    */
   public static ReplayJob auditPlan(SparkSession spark, ReplayTrace trace, ReplaySettings base) {
-    io.smetric.audit.replay.sweep.AuditPlan p = io.smetric.audit.replay.sweep.AuditPlan.of(trace, base);
+    return auditPlan(spark, trace, base, io.smetric.audit.replay.sweep.AuditPlan.RateGrid.ADAPTIVE);
+  }
+
+  public static ReplayJob auditPlan(SparkSession spark, ReplayTrace trace, ReplaySettings base,
+      io.smetric.audit.replay.sweep.AuditPlan.RateGrid grid) {
+    io.smetric.audit.replay.sweep.AuditPlan p = io.smetric.audit.replay.sweep.AuditPlan.of(trace, base, grid);
     ReplayJob j = new ReplayJob(spark, trace, base);
     List<Policies> pol = new ArrayList<>(io.smetric.audit.replay.sweep.AuditPlan.POLICIES);
     pol.addAll(io.smetric.audit.replay.sweep.AuditPlan.ABLATION);
     j.policies = pol;
-    j.plan = p.specs();
-    j.planInfo = p.describe();
+    j.plan = p;
     j.overloads = new ArrayList<>(io.smetric.audit.replay.sweep.AuditPlan.OVERLOADS);
     j.overloads.add(0, base.overload);
     j.hitRatios = new ArrayList<>(io.smetric.audit.replay.sweep.AuditPlan.HIT_RATIOS);
     j.hitRatios.add(0, base.hitRatio);
     return j;
+  }
+
+  /** A job over the curves of {@link io.smetric.audit.replay.sweep.AuditPlan#custom}: given policies and ratios, rates found per curve. */
+  public static ReplayJob customPlan(SparkSession spark, ReplayTrace trace, ReplaySettings base,
+      io.smetric.audit.replay.sweep.AuditPlan.RateGrid grid, List<Policies> policies, List<Double> globalRatios) {
+    ReplayJob j = new ReplayJob(spark, trace, base);
+    j.policies = policies;
+    j.plan = io.smetric.audit.replay.sweep.AuditPlan.custom(trace, base, grid, policies, globalRatios);
+    return j;
+  }
+
+  /**
+   * Runs batches of simulations: as Spark tasks reading the trace from an Arrow folder written
+   * once (the driver then drops its copy), or one after another in the driver. Keeps every full
+   * result where the series tables can be written from (executor disks or the driver), and
+   * returns the summaries of each batch.
+   */
+  private final class Runner implements AutoCloseable {
+    private final OutputDir out;
+    private final boolean spark;
+    private String traceDir;
+    private final List<JavaRDD<RunResult>> rdds = new ArrayList<>();
+    private final List<RunResult> local = new ArrayList<>();
+    private int nextId;
+
+    Runner(OutputDir out, boolean useSpark) {
+      this.out = out;
+      this.spark = useSpark;
+    }
+
+    /** Numbers the specs from the next free run id and runs them; returns their summaries by run id. */
+    List<RunResult> run(List<SimSpec> specs) {
+      List<SimSpec> numbered = new ArrayList<>(specs.size());
+      for (SimSpec s : specs) numbered.add(s.withRunId(nextId++));
+      for (SimSpec s : numbered) s.apply(base).validate();
+      if (!spark) {
+        List<RunResult> full = Sweep.runLocal(trace, base, numbered);
+        List<RunResult> sums = new ArrayList<>();
+        for (RunResult r : full) {
+          if (r.spec().isMain()) local.add(r);
+          sums.add(r.summary());
+        }
+        return sums;
+      }
+      if (traceDir == null) {
+        traceDir = out.child("_replay_trace");
+        TraceFile.write(trace, traceDir, ReplayJob.this.spark.sparkContext().hadoopConfiguration());
+        trace = null;
+      }
+      JavaSparkContext jsc = JavaSparkContext.fromSparkContext(ReplayJob.this.spark.sparkContext());
+      jsc.setJobGroup("smetric-replay-sweep", "replay: " + numbered.size() + " simulations", false);
+      JavaRDD<RunResult> full = Sweep.runSpark(ReplayJob.this.spark, traceDir, base, numbered);
+      rdds.add(full);
+      return Sweep.summaries(full);
+    }
+
+    void writeSeries() {
+      if (!spark) {
+        List<Row> cdf = new ArrayList<>();
+        List<Row> win = new ArrayList<>();
+        List<Row> inst = new ArrayList<>();
+        try {
+          for (RunResult r : local) {
+            new CdfRows().call(r).forEachRemaining(cdf::add);
+            new WindowRows(base.imbalanceWindowS).call(r).forEachRemaining(win::add);
+            new InstanceRows().call(r).forEachRemaining(inst::add);
+          }
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(ReplayJob.this.spark.sparkContext());
+        ReplayJob.this.writeSeries(out, jsc.parallelize(cdf, 1), jsc.parallelize(win, 1), jsc.parallelize(inst, 1));
+        return;
+      }
+      JavaSparkContext jsc = JavaSparkContext.fromSparkContext(ReplayJob.this.spark.sparkContext());
+      JavaRDD<RunResult> all = rdds.size() == 1 ? rdds.get(0) : jsc.union(rdds.toArray(new JavaRDD[0]));
+      JavaRDD<RunResult> main = all.filter(r -> r.spec().isMain());
+      ReplayJob.this.writeSeries(out, main.flatMap(new CdfRows()), main.flatMap(new WindowRows(base.imbalanceWindowS)),
+          main.flatMap(new InstanceRows()));
+    }
+
+    @Override
+    public void close() {
+      if (!spark) return;
+      for (JavaRDD<RunResult> r : rdds) r.unpersist(false);
+      JavaSparkContext.fromSparkContext(ReplayJob.this.spark.sparkContext()).clearJobGroup();
+      if (traceDir != null) {
+        TraceCache.evict(traceDir);
+        Sweep.deleteQuietly(ReplayJob.this.spark, traceDir);
+      }
+    }
   }
 
   public Result execute(OutputDir out) {
@@ -125,60 +219,26 @@ public final class ReplayJob {
             + (policies.contains(cr) ? " (not applicable to this trace: " + String.join("; ", cr.unmet(trace)) + ")" : "; add it to --policies"));
       }
     }
-    List<SimSpec> specs;
-    if (plan == null) {
-      specs = Sweep.grid(runnable, globalRatios, rates, overloads, hitRatios);
-    } else {
-      java.util.Set<String> ok = new java.util.HashSet<>();
-      for (Policies p : runnable) ok.add(p.cliName());
-      specs = new ArrayList<>();
-      for (SimSpec s : plan) {
-        if (ok.contains(s.policy())) {
-          specs.add(new SimSpec(specs.size(), s.policy(), s.globalRatio(), s.rateScale(), s.overload(), s.hitRatio()));
+    java.util.Set<String> ok = new java.util.HashSet<>();
+    for (Policies p : runnable) ok.add(p.cliName());
+    List<SimSpec> grid = plan == null ? Sweep.grid(runnable, globalRatios, rates, overloads, hitRatios) : null;
+    long t0 = System.nanoTime();
+    try (Runner runner = new Runner(out, useSpark && (plan != null || grid.size() > 1))) {
+      List<RunResult> results = new ArrayList<>();
+      if (plan == null) {
+        results.addAll(runner.run(grid));
+      } else {
+        // rounds of the rate grid until every curve's knee is bracketed (one round for the fixed grid)
+        for (List<SimSpec> next = plan.nextRound(results, ok); !next.isEmpty(); next = plan.nextRound(results, ok)) {
+          results.addAll(runner.run(next));
         }
       }
+      results.sort(java.util.Comparator.comparingInt(r -> r.spec().runId()));
+      double wall = (System.nanoTime() - t0) / 1e9;
+      runner.writeSeries();
+      write(out, results, skipped, wall);
+      return new Result(results.size(), skipped, results, wall);
     }
-    for (SimSpec s : specs) s.apply(base).validate();
-    long t0 = System.nanoTime();
-    if (useSpark && specs.size() > 1) {
-      // The tasks read the compact trace from an Arrow folder in the (temporary) output folder, once
-      // per executor; the driver drops its copy and collects only run summaries.
-      String traceDir = out.child("_replay_trace");
-      TraceFile.write(trace, traceDir, spark.sparkContext().hadoopConfiguration());
-      trace = null;
-      JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-      jsc.setJobGroup("smetric-replay-sweep", "replay: " + specs.size() + " simulations", false);
-      JavaRDD<RunResult> full = Sweep.runSpark(spark, traceDir, base, specs);
-      try {
-        List<RunResult> results = Sweep.summaries(full);
-        double wall = (System.nanoTime() - t0) / 1e9;
-        writeSeries(out, full.flatMap(new CdfRows()), full.flatMap(new WindowRows(base.imbalanceWindowS)),
-            full.flatMap(new InstanceRows()));
-        write(out, results, skipped, wall);
-        return new Result(results.size(), skipped, results, wall);
-      } finally {
-        full.unpersist(false);
-        jsc.clearJobGroup();
-        TraceCache.evict(traceDir);
-        Sweep.deleteQuietly(spark, traceDir);
-      }
-    }
-    List<RunResult> full = Sweep.runLocal(trace, base, specs);
-    double wall = (System.nanoTime() - t0) / 1e9;
-    List<Row> cdf = new ArrayList<>();
-    List<Row> win = new ArrayList<>();
-    List<Row> inst = new ArrayList<>();
-    List<RunResult> results = new ArrayList<>();
-    for (RunResult r : full) {
-      new CdfRows().call(r).forEachRemaining(cdf::add);
-      new WindowRows(base.imbalanceWindowS).call(r).forEachRemaining(win::add);
-      new InstanceRows().call(r).forEachRemaining(inst::add);
-      results.add(r.summary());
-    }
-    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    writeSeries(out, jsc.parallelize(cdf, 1), jsc.parallelize(win, 1), jsc.parallelize(inst, 1));
-    write(out, results, skipped, wall);
-    return new Result(results.size(), skipped, results, wall);
   }
 
   /** The thresholds the comparison and ablation read: the base's, or the first swept value if the base's was not swept. */
@@ -290,7 +350,9 @@ public final class ReplayJob {
         .add("rate_scale", DataTypes.DoubleType, false).add("overload", DataTypes.DoubleType, true)
         .add("hit_ratio", DataTypes.DoubleType, true).add("wall_s", DataTypes.DoubleType, false)
         .add("cpu_s", DataTypes.DoubleType, false)
-        .add("not_applicable", DataTypes.StringType, true);
+        .add("not_applicable", DataTypes.StringType, true)
+        .add("replicate", DataTypes.IntegerType, false).add("variant", DataTypes.StringType, true)
+        .add("overrides", DataTypes.StringType, true);
     for (String m : metricNames) runs = runs.add(m, DataTypes.DoubleType, true);
     long localCap = base.localCapacity(Math.max(1, summary.blockSize()));
     List<Row> runRows = new ArrayList<>();
@@ -309,6 +371,9 @@ public final class ReplayJob {
       v.add(r.wallSeconds());
       v.add(r.cpuSeconds());
       v.add(r.notApplicable().isEmpty() ? null : r.notApplicable().toString());
+      v.add(s.replicate());
+      v.add(s.variant());
+      v.add(s.overrides().isEmpty() ? null : overridesJson(s));
       for (String m : metricNames) v.add(r.metrics().get(m));
       runRows.add(RowFactory.create(v.toArray()));
     }
@@ -370,7 +435,7 @@ public final class ReplayJob {
     }
     ArrayNode sk = root.putArray("skipped");
     skipped.forEach(sk::add);
-    if (planInfo != null) root.set("sweep", planInfo);
+    if (plan != null) root.set("sweep", plan.describe());
     root.set("headline", headJson);
     root.set("comparison", sum.comparison());
     root.set("paper_claim", sum.paperClaim());
@@ -393,6 +458,12 @@ public final class ReplayJob {
       o.put("rate_scale", s.rateScale());
       putNumber(o, "overload", s.overload());
       putNumber(o, "hit_ratio", s.hitRatio());
+      if (s.replicate() != 0) o.put("replicate", s.replicate());
+      if (s.variant() != null) {
+        o.put("variant", s.variant());
+        ObjectNode ov = o.putObject("overrides");
+        s.overrides().forEach((k, x) -> putNumber(ov, k, x));
+      }
       ObjectNode m = o.putObject("metrics");
       r.metrics().forEach(m::put);
       ObjectNode na = o.putObject("not_applicable");
@@ -406,6 +477,12 @@ public final class ReplayJob {
     } catch (java.io.IOException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  private static String overridesJson(SimSpec s) {
+    ObjectNode o = Json.object();
+    s.overrides().forEach((k, x) -> putNumber(o, k, x));
+    return o.toString();
   }
 
   private static Double nullIfNaN(double v) {

@@ -146,13 +146,23 @@ public final class AuditCommand implements Callable<Integer> {
   @Option(names = "--rate-scale", split = ",", description = "Replay offered-rate multipliers instead of the audit sweep's.")
   List<Double> rates;
 
-  @Option(names = "--rate-scaling", description = "Replay: how offered rates move arrivals, uniform (default) or sessions (see `replay --help`).")
+  @Option(names = "--rate-scaling", description = "Replay: how offered rates move arrivals: sessions (default for the audit: session trees start "
+      + "more or less often, each agent keeps its own time between turns) or uniform (every timestamp divided; see `replay --help`).")
   String rateScaling;
   /** --rate-scaling parsed by validate(); null when not given. */
   private ReplaySettings.RateScaling rateScalingMode;
 
-  @Option(names = "--closed-loop", description = "Replay: follow-ups wait for their previous request's response (see `replay --help`).")
+  @Option(names = "--closed-loop", description = "Replay: follow-ups wait for their previous request's response, up to the agent "
+      + "timeout (the audit's default; see `replay --help`).")
   boolean closedLoop;
+
+  @Option(names = "--open-loop", description = "Replay: every request is sent at its scheduled time, answered or not (the pre-issue-15 pace).")
+  boolean openLoop;
+
+  @Option(names = "--rate-grid", defaultValue = "adaptive", description = "Replay: adaptive (default: each policy's knee is found in "
+      + "rounds, refining around the maximum) or fixed (x_ref x 0.125, 0.25, 0.375, 0.5, 1 for every policy).")
+  String rateGrid;
+  private AuditPlan.RateGrid rateGridMode;
 
   @Option(names = "--global-load", description = "Replay: how an instance waits for a global-tier fetch, async (default) or in-step (see `replay --help`).")
   String globalLoad;
@@ -273,6 +283,8 @@ public final class AuditCommand implements Callable<Integer> {
   private void validate() {
     if (instances < 1) throw new UsageException("--instances must be >= 1, got " + instances);
     if (rateScaling != null) rateScalingMode = ReplayCommand.enumOf(ReplaySettings.RateScaling.class, rateScaling, "--rate-scaling");
+    rateGridMode = ReplayCommand.enumOf(AuditPlan.RateGrid.class, rateGrid, "--rate-grid");
+    if (closedLoop && openLoop) throw new UsageException("--closed-loop and --open-loop exclude each other");
     if (globalLoad != null) globalLoadMode = ReplayCommand.enumOf(ReplaySettings.GlobalLoad.class, globalLoad, "--global-load");
     if (!List.of("auto", "trace", "logs").contains(inputKind)) {
       throw new UsageException("--input-kind must be auto, trace or logs, got '" + inputKind + "'");
@@ -322,11 +334,13 @@ public final class AuditCommand implements Callable<Integer> {
 
   private void replay(SparkSession spark, String canonical, String label, String replayOut, AuditProgress progress) {
     ReplaySettings s = new ReplaySettings();
+    AuditPlan.applyPace(s); // the audit's pace: session trees + closed loop, unless a file or an option says otherwise
     if (replayConfig != null) s = ReplaySettings.load(replayConfig, s);
     if (profile != null) s.profile = ReplaySettings.loadProfile(profile);
     s.instances = instances;
     if (rateScalingMode != null) s.rateScaling = rateScalingMode;
     if (closedLoop) s.followUpsWaitForPrevious = true;
+    if (openLoop) s.followUpsWaitForPrevious = false;
     if (globalLoadMode != null) s.globalLoad = globalLoadMode;
     s.validate();
     var loaded = TraceLoader.load(spark, canonical, false);
@@ -337,13 +351,13 @@ public final class AuditCommand implements Callable<Integer> {
     }
     boolean custom = policies != null || globalRatios != null || rates != null;
     // the audit sweep unless the user chose axes; a policy or ratio axis left out is the audit
-    // sweep's (as --policies' help says), a rate axis left out is the reference settings' rate
-    ReplayJob job = custom
-        ? new ReplayJob(spark, loaded, s)
-            .policies(policies != null ? policies.stream().map(Policies::byName).toList() : AuditPlan.POLICIES)
-            .globalRatios(globalRatios != null ? globalRatios : AuditPlan.GLOBAL_RATIOS)
-            .rates(rates != null ? rates : List.of(s.rateScale))
-        : ReplayJob.auditPlan(spark, loaded, s);
+    // sweep's (as --policies' help says); without --rate-scale each curve's rates are found by
+    // the rate grid (--rate-grid), with it they are exactly those
+    List<Policies> pol = policies != null ? policies.stream().map(Policies::byName).toList() : AuditPlan.POLICIES;
+    List<Double> gs = globalRatios != null ? globalRatios : AuditPlan.GLOBAL_RATIOS;
+    ReplayJob job = !custom ? ReplayJob.auditPlan(spark, loaded, s, rateGridMode)
+        : rates == null ? ReplayJob.customPlan(spark, loaded, s, rateGridMode, pol, gs)
+        : new ReplayJob(spark, loaded, s).policies(pol).globalRatios(gs).rates(rates);
     loaded = null; // the job drops the trace once the sweep's tasks can read it from storage
     ReplayJob.TraceSummary ts = job.traceSummary();
     progress.note(String.format(Locale.ROOT, "trace loaded: %d requests, %d sessions, %d segments%s", ts.requests(),
@@ -400,6 +414,8 @@ public final class AuditCommand implements Callable<Integer> {
     par.put("replay", !noReplay);
     if (rateScalingMode != null) par.put("rate_scaling", rateScalingMode.name().toLowerCase(java.util.Locale.ROOT));
     if (closedLoop) par.put("closed_loop", true);
+    if (openLoop) par.put("open_loop", true);
+    if (!noReplay) par.put("rate_grid", rateGridMode.name().toLowerCase(java.util.Locale.ROOT));
     if (currentRouter != null) par.put("current_router", currentRouter);
     if (globalLoadMode != null) par.put("global_load", globalLoadMode.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
     if (!noReplay) {

@@ -66,8 +66,14 @@ public final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--rate-scaling", description = "How --rate-scale moves arrivals: uniform (default: every timestamp divided) or sessions (session starts move, the time between a session's turns is kept).")
   String rateScaling;
 
-  @Option(names = "--closed-loop", description = "A follow-up (or a sub-agent's first request) is sent only once its previous request's response is complete in the simulated cluster.")
+  @Option(names = "--closed-loop", description = "A follow-up (or a sub-agent's first request) is sent only once its previous request's response is complete in the simulated cluster, or the agent timeout (agentTimeoutS, 600 s) has passed. Default with --sweep audit.")
   boolean closedLoop;
+
+  @Option(names = "--open-loop", description = "Every request is sent at its scheduled time (the default, except with --sweep audit).")
+  boolean openLoop;
+
+  @Option(names = "--rate-grid", description = "With --sweep audit: adaptive (default: each curve's knee found in rounds) or fixed (x_ref x 0.125, 0.25, 0.375, 0.5, 1).")
+  String rateGrid;
 
   @Option(names = "--global-load", description = "How an instance waits for a global-tier fetch: async (default: the request waits outside the batch, the instance keeps stepping) or in-step (the step that schedules it waits for the fetch, as LMCache's default vLLM connector does).")
   String globalLoad;
@@ -114,6 +120,10 @@ public final class ReplayCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     ReplaySettings s = new ReplaySettings();
+    boolean auditSweep = sweep != null && sweep.trim().equalsIgnoreCase("audit");
+    if (auditSweep) io.smetric.audit.replay.sweep.AuditPlan.applyPace(s); // the audit's pace unless overridden below
+    if (closedLoop && openLoop) throw new UsageException("--closed-loop and --open-loop exclude each other");
+    if (rateGrid != null && !auditSweep) throw new UsageException("--rate-grid needs --sweep audit");
     if (config != null) s = ReplaySettings.load(config, s);
     if (profile != null) s.profile = ReplaySettings.loadProfile(profile);
     if (instances != null) s.instances = instances;
@@ -139,6 +149,7 @@ public final class ReplayCommand implements Callable<Integer> {
     if (kvModel != null) s.kvModel = enumOf(ReplaySettings.KvModel.class, kvModel, "--kv-model");
     if (rateScaling != null) s.rateScaling = enumOf(ReplaySettings.RateScaling.class, rateScaling, "--rate-scaling");
     if (closedLoop) s.followUpsWaitForPrevious = true;
+    if (openLoop) s.followUpsWaitForPrevious = false;
     if (globalLoad != null) s.globalLoad = enumOf(ReplaySettings.GlobalLoad.class, globalLoad, "--global-load");
     s.validate();
     List<Policies> pol = new ArrayList<>();
@@ -172,7 +183,10 @@ public final class ReplayCommand implements Callable<Integer> {
       long t0 = System.nanoTime();
       // no local variable keeps the trace: the job drops it once the sweep's tasks can read it from storage
       var loaded = TraceLoader.load(spark, input, s.kvModel == ReplaySettings.KvModel.REFERENCE);
-      ReplayJob job = audit ? ReplayJob.auditPlan(spark, loaded, s) : new ReplayJob(spark, loaded, s);
+      ReplayJob job = audit ? ReplayJob.auditPlan(spark, loaded, s, rateGrid == null
+          ? io.smetric.audit.replay.sweep.AuditPlan.RateGrid.ADAPTIVE
+          : enumOf(io.smetric.audit.replay.sweep.AuditPlan.RateGrid.class, rateGrid, "--rate-grid"))
+          : new ReplayJob(spark, loaded, s);
       loaded = null;
       ReplayJob.TraceSummary ts = job.traceSummary();
       double loadS = (System.nanoTime() - t0) / 1e9;

@@ -145,12 +145,14 @@ final class Answers {
       h.tag("p", null, wr.path("summary").asText());
       List<List<String>> rows = new ArrayList<>();
       for (JsonNode e : wr.path("by_global_ratio")) {
+        JsonNode top = e.path("ranking").path(0);
         rows.add(List.of(ReportCharts.fmt(e.path("global_ratio").asDouble()) + "x", e.path("best").asText(),
             signed(e.path("margin")) + " over " + e.path("runner_up").asText(),
+            ReportCharts.pct(top.path("slo_attainment")) + " / " + ReportCharts.num(top.path("ttft_p90_s")) + " s",
             e.has("smetric_gain_vs_best_other") ? signed(e.path("smetric_gain_vs_best_other")) + " vs "
                 + e.path("best_other_than_smetric").asText() : "n/a"));
       }
-      h.table(List.of("global tier", "best router", "margin", "SMetric"), rows, "answer");
+      h.table(List.of("global tier", "best router", "margin", "its requests in SLO / TTFT p90", "SMetric"), rows, "answer");
       h.raw("</div>\n");
     }
     JsonNode jr = answers.path("judged_router");

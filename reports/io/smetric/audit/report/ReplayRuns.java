@@ -39,6 +39,10 @@ public final class ReplayRuns {
   public ReplayRuns(List<Row> rows, JsonNode replayJson) {
     List<Run> rs = new ArrayList<>();
     for (Row r : rows) {
+      // the main sweep only: bootstrap replicates and condition variants have their own blocks
+      boolean hasRep = java.util.Arrays.asList(r.schema().fieldNames()).contains("replicate");
+      if (hasRep && !r.isNullAt(r.fieldIndex("replicate")) && r.getInt(r.fieldIndex("replicate")) != 0) continue;
+      if (hasRep && Rows.s(r, "variant") != null) continue;
       rs.add(new Run(r.getInt(r.fieldIndex("run_id")), Rows.s(r, "policy"), Rows.d(r, "global_ratio"),
           Rows.d(r, "rate_scale"), Rows.d(r, "overload"), Rows.d(r, "hit_ratio"), r, Rows.s(r, "not_applicable")));
     }

@@ -436,9 +436,11 @@ public final class ReportCharts {
       TreeSet<Double> keep = new TreeSet<>(List.of(ratios.get(0), focusRatio, ratios.get(ratios.size() - 1)));
       ratios = new ArrayList<>(keep);
     }
+    boolean sessions = replay != null && replay.path("settings").path("rateScaling").asText("").equals("SESSIONS");
     for (double g : ratios) {
       String t = title + ", global tier " + fmt(g) + "x";
-      XYChart c = xy(t, "offered rate (x the trace's own)", "tokens/s within SLO");
+      XYChart c = xy(t, sessions ? "offered session rate (session trees started per minute)" : "offered rate (x the trace's own)",
+          "tokens/s within SLO");
       int drawn = 0;
       for (String p : runs.policies()) {
         TreeMap<Double, Double> best = new TreeMap<>();
@@ -446,7 +448,8 @@ public final class ReportCharts {
         for (ReplayRuns.Run r : runs.all()) {
           if (!r.policy().equals(p) || r.globalRatio() != g || (hasDefault && !runs.atDefaults(r))) continue;
           Double v = r.metric("tps_within_slo");
-          if (v != null) best.merge(r.rateScale(), v, Math::max);
+          Double offered = sessions ? r.metric("offered_sessions_per_min") : null;
+          if (v != null) best.merge(offered != null ? offered : r.rateScale(), v, Math::max);
         }
         if (best.isEmpty()) continue;
         List<double[]> pts = new ArrayList<>();
@@ -460,7 +463,10 @@ public final class ReportCharts {
       }
       c.getStyler().setYAxisMin(0.0);
       draw(REPLAY, "tps_by_rate_g" + fileNumber(g) + ".png", t, fig,
-          "TPS within SLO at each offered rate (arrival times divided by the rate scale)." + emphasisNote(g) + guardNote(), c);
+          (sessions ? "TPS within SLO against the offered session rate: at rate scale x session trees start x times as often "
+              + "as traced and each agent keeps its own time between turns; every offered request counts, and one not answered "
+              + "within the agent timeout fails."
+              : "TPS within SLO at each offered rate (arrival times divided by the rate scale).") + emphasisNote(g) + guardNote(), c);
     }
   }
 

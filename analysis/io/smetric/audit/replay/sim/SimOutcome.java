@@ -258,6 +258,26 @@ public final class SimOutcome {
     } else {
       notApplicable.put("requests_per_instance_minute_median", "the replayed run spans no whole minute");
     }
+    // offered session rate: session trees started per minute over the span of tree starts (the
+    // rate axis of session-tree scaling; a tree's first request never waits, even in a closed loop)
+    int[] tree = t.sessionTrees();
+    int trees = 0;
+    for (int x : tree) trees = Math.max(trees, x + 1);
+    if (trees >= 2) {
+      double[] start = new double[trees];
+      Arrays.fill(start, Double.POSITIVE_INFINITY);
+      for (int r = 0; r < n; r++) start[tree[r]] = Math.min(start[tree[r]], arrival[r]);
+      double lo = Double.POSITIVE_INFINITY;
+      double hi = Double.NEGATIVE_INFINITY;
+      for (double x : start) {
+        lo = Math.min(lo, x);
+        hi = Math.max(hi, x);
+      }
+      if (hi > lo) metrics.put("offered_sessions_per_min", (trees - 1) / (hi - lo) * 60);
+      else notApplicable.put("offered_sessions_per_min", "every session tree starts at the same time");
+    } else {
+      notApplicable.put("offered_sessions_per_min", "fewer than two session trees");
+    }
     // sessions live (first send .. last finish) per instance, time-averaged over the run
     if (t.hasSessions && t.sessions > 0) {
       double[] from = new double[t.sessions];

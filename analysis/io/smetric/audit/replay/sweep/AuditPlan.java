@@ -7,22 +7,26 @@ import io.smetric.audit.replay.ReplaySettings;
 import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.trace.ReplayTrace;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
- * The audit sweep preset ({@code replay --sweep audit}): everything the verdict needs in one Spark
- * job. The production policies and SMetric at every global ratio of the paper (0, 0.4, 0.8, 1.6,
- * 3.2) and every offered rate; the 2x2 guard ablation (smetric-basic, smetric-overload-only,
- * smetric-eviction-only) at every ratio; OVERLOAD {1, 2, 3, Infinity} and HIT_RATIO {0, 0.25,
- * 0.75} sensitivity of smetric at global ratio 1.6 (the other threshold at its default).
+ * The audit sweep preset ({@code replay --sweep audit}): everything the verdict needs. Its
+ * <em>curves</em> (one policy at one global ratio and one OVERLOAD / HIT_RATIO): the production
+ * policies and SMetric at every global ratio of the paper (0, 0.4, 0.8, 1.6, 3.2); the 2x2 guard
+ * ablation (smetric-basic, smetric-overload-only, smetric-eviction-only) at every ratio; OVERLOAD
+ * {1, 2, 3, Infinity} and HIT_RATIO {0, 0.25, 0.75} sensitivity of smetric at global ratio 1.6.
  *
- * <p>Offered rates are derived from the trace so that they bracket saturation: the reference
- * {@code x_ref} is the rate scale at which a cluster <em>without any cache</em> would saturate on
- * prefill compute, N x tokenBudget / (a + b x tokenBudget) prompt tokens per second against the
- * trace's prompt tokens per second at x1. Caching lets a policy go beyond it, the TPOT SLO (decode
- * steps slowed by prefill chunks) holds it below; the ladder {@link #RATE_MULTIPLIERS} x x_ref
- * covers both sides. A headline found at the lowest or highest rate is flagged in replay.json
- * ({@code at_edge}) because then the maximum may lie outside the sweep.
+ * <p>Offered rates are relative to a reference derived from the trace: {@code x_ref} is the rate
+ * scale at which a cluster <em>without any cache</em> would saturate on prefill compute, N x
+ * tokenBudget / (a + b x tokenBudget) prompt tokens per second against the trace's prompt tokens
+ * per second at x1. The {@link RateGrid#ADAPTIVE} grid (default) finds each curve's knee in rounds
+ * ({@link KneeSearch}); the {@link RateGrid#FIXED} grid runs {@link #RATE_MULTIPLIERS} x x_ref for
+ * every curve in one round (the grid before issue 15). A headline found at the lowest or highest
+ * sampled rate is flagged in replay.json ({@code at_edge}).
  */
 public final class AuditPlan {
   public static final List<Policies> POLICIES = List.of(Policies.SMETRIC, Policies.LEAST_LOAD, Policies.ROUND_ROBIN,
@@ -36,22 +40,53 @@ public final class AuditPlan {
   public static final List<Double> OVERLOADS = List.of(1.0, 2.0, 3.0, Double.POSITIVE_INFINITY);
   public static final List<Double> HIT_RATIOS = List.of(0.0, 0.25, 0.75);
 
-  private final List<SimSpec> specs;
-  private final List<Double> rates;
+  /** How the offered rates of a curve are chosen. */
+  public enum RateGrid {
+    /** Rounds of {@link KneeSearch}: refine around each curve's maximum until it is bracketed. */
+    ADAPTIVE,
+    /** {@link #RATE_MULTIPLIERS} x x_ref for every curve, in one round. */
+    FIXED
+  }
+
+  /** One policy at one global ratio and guard setting: a TPS-within-SLO curve over offered rates. */
+  public record Curve(String policy, double globalRatio, double overload, double hitRatio) {
+    static Curve of(SimSpec s) {
+      return new Curve(s.policy(), s.globalRatio(), s.overload(), s.hitRatio());
+    }
+
+    SimSpec at(double rate) {
+      return new SimSpec(-1, policy, globalRatio, rate, overload, hitRatio);
+    }
+  }
+
+  private final List<Curve> curves;
   private final double rateReference;
+  private final RateGrid grid;
+  private int rounds;
 
-  private AuditPlan(List<SimSpec> specs, List<Double> rates, double rateReference) {
-    this.specs = specs;
-    this.rates = rates;
+  private AuditPlan(List<Curve> curves, double rateReference, RateGrid grid) {
+    this.curves = curves;
     this.rateReference = rateReference;
+    this.grid = grid;
   }
 
-  public List<SimSpec> specs() {
-    return specs;
+  public List<Curve> curves() {
+    return curves;
   }
 
+  public double rateReference() {
+    return rateReference;
+  }
+
+  public RateGrid grid() {
+    return grid;
+  }
+
+  /** The fixed grid's rates (x_ref x {@link #RATE_MULTIPLIERS}). */
   public List<Double> rates() {
-    return rates;
+    List<Double> r = new ArrayList<>();
+    for (double m : RATE_MULTIPLIERS) r.add(round(m * rateReference));
+    return r;
   }
 
   /** x_ref: the rate scale at which a cache-less cluster saturates on prefill compute (1 if the trace has no span). */
@@ -65,22 +100,79 @@ public final class AuditPlan {
   }
 
   public static AuditPlan of(ReplayTrace t, ReplaySettings base) {
-    double ref = rateReference(t, base);
-    List<Double> rates = new ArrayList<>();
-    for (double m : RATE_MULTIPLIERS) rates.add(round(m * ref));
-    List<SimSpec> grid = new ArrayList<>();
-    grid.addAll(Sweep.grid(POLICIES, GLOBAL_RATIOS, rates, List.of(base.overload), List.of(base.hitRatio)));
-    grid.addAll(Sweep.grid(ABLATION, GLOBAL_RATIOS, rates, List.of(base.overload), List.of(base.hitRatio)));
+    return of(t, base, RateGrid.ADAPTIVE);
+  }
+
+  public static AuditPlan of(ReplayTrace t, ReplaySettings base, RateGrid grid) {
+    List<Curve> cs = new ArrayList<>();
+    for (SimSpec s : Sweep.grid(POLICIES, GLOBAL_RATIOS, List.of(1.0), List.of(base.overload), List.of(base.hitRatio))) {
+      cs.add(Curve.of(s));
+    }
+    for (SimSpec s : Sweep.grid(ABLATION, GLOBAL_RATIOS, List.of(1.0), List.of(base.overload), List.of(base.hitRatio))) {
+      cs.add(Curve.of(s));
+    }
     List<Double> os = new ArrayList<>(OVERLOADS);
     os.remove((Double) base.overload);
     List<Double> hs = new ArrayList<>(HIT_RATIOS);
     hs.remove((Double) base.hitRatio);
-    grid.addAll(Sweep.grid(List.of(Policies.SMETRIC), List.of(SENSITIVITY_GLOBAL_RATIO), rates, os, List.of(base.hitRatio)));
-    grid.addAll(Sweep.grid(List.of(Policies.SMETRIC), List.of(SENSITIVITY_GLOBAL_RATIO), rates, List.of(base.overload), hs));
-    List<SimSpec> out = new ArrayList<>(grid.size());
-    int id = 0;
-    for (SimSpec s : grid) out.add(new SimSpec(id++, s.policy(), s.globalRatio(), s.rateScale(), s.overload(), s.hitRatio()));
-    return new AuditPlan(List.copyOf(out), List.copyOf(rates), ref);
+    for (SimSpec s : Sweep.grid(List.of(Policies.SMETRIC), List.of(SENSITIVITY_GLOBAL_RATIO), List.of(1.0), os,
+        List.of(base.hitRatio))) {
+      cs.add(Curve.of(s));
+    }
+    for (SimSpec s : Sweep.grid(List.of(Policies.SMETRIC), List.of(SENSITIVITY_GLOBAL_RATIO), List.of(1.0),
+        List.of(base.overload), hs)) {
+      cs.add(Curve.of(s));
+    }
+    return new AuditPlan(List.copyOf(cs), rateReference(t, base), grid);
+  }
+
+  /**
+   * The audit's default replay pace (issue 15): session-tree rate scaling (the time between an
+   * agent's turns stays as traced; the number of concurrent sessions scales with the offered rate)
+   * with the closed loop (a follow-up is sent when its previous response is complete, up to the
+   * agent timeout). Applied before a settings file and the command line, which may override it.
+   */
+  public static void applyPace(ReplaySettings s) {
+    s.rateScaling = ReplaySettings.RateScaling.SESSIONS;
+    s.followUpsWaitForPrevious = true;
+  }
+
+  /**
+   * A plan over the given policies and global ratios only (each at the default OVERLOAD and
+   * HIT_RATIO), e.g. {@code audit --policies ... --global-ratio ...} without {@code --rate-scale}.
+   */
+  public static AuditPlan custom(ReplayTrace t, ReplaySettings base, RateGrid grid, List<Policies> policies,
+      List<Double> globalRatios) {
+    List<Curve> cs = new ArrayList<>();
+    for (SimSpec s : Sweep.grid(policies, globalRatios, List.of(1.0), List.of(base.overload), List.of(base.hitRatio))) {
+      cs.add(Curve.of(s));
+    }
+    return new AuditPlan(List.copyOf(cs), rateReference(t, base), grid);
+  }
+
+  /**
+   * The simulations of the next round (run ids -1: the caller numbers them) given every main-sweep
+   * result so far, for the curves whose policy is in {@code runnable}; empty when the sweep is done.
+   */
+  public List<SimSpec> nextRound(List<RunResult> results, Set<String> runnable) {
+    Map<Curve, TreeMap<Double, Double>> sampled = new LinkedHashMap<>();
+    for (RunResult r : results) {
+      if (!r.spec().isMain()) continue;
+      Double tps = r.metrics().get("tps_within_slo");
+      sampled.computeIfAbsent(Curve.of(r.spec()), k -> new TreeMap<>()).put(r.spec().rateScale(), tps == null ? 0.0 : tps);
+    }
+    List<SimSpec> out = new ArrayList<>();
+    for (Curve c : curves) {
+      if (!runnable.contains(c.policy())) continue;
+      TreeMap<Double, Double> cur = sampled.getOrDefault(c, new TreeMap<>());
+      if (grid == RateGrid.FIXED) {
+        if (cur.isEmpty()) for (double x : rates()) out.add(c.at(x));
+      } else {
+        for (double x : KneeSearch.next(cur, rateReference)) out.add(c.at(x));
+      }
+    }
+    if (!out.isEmpty()) rounds++;
+    return out;
   }
 
   /** Four significant digits: rates appear in tables and must compare equal across runs. */
@@ -94,14 +186,24 @@ public final class AuditPlan {
   public ObjectNode describe() {
     ObjectNode o = Json.object();
     o.put("preset", "audit");
-    o.put("simulations", specs.size());
+    o.put("rate_grid", grid.name().toLowerCase(java.util.Locale.ROOT));
+    o.put("curves", curves.size());
+    o.put("rounds", rounds);
     o.put("rate_reference", rateReference);
     o.put("rate_reference_rule", "N x tokenBudget / (stepBase + prefillPerToken x tokenBudget) / (trace prompt tokens per second at x1): "
         + "where a cluster without cache would saturate on prefill");
-    ArrayNode m = o.putArray("rate_multipliers");
-    for (double x : RATE_MULTIPLIERS) m.add(x);
-    ArrayNode r = o.putArray("rates");
-    rates.forEach(r::add);
+    if (grid == RateGrid.FIXED) {
+      ArrayNode m = o.putArray("rate_multipliers");
+      for (double x : RATE_MULTIPLIERS) m.add(x);
+      ArrayNode r = o.putArray("rates");
+      rates().forEach(r::add);
+    } else {
+      ArrayNode m = o.putArray("initial_multipliers");
+      for (double x : KneeSearch.INITIAL) m.add(x);
+      o.put("resolution", KneeSearch.RESOLUTION);
+      o.put("floor_multiplier", KneeSearch.FLOOR);
+      o.put("cap_multiplier", KneeSearch.CAP);
+    }
     ArrayNode p = o.putArray("policies");
     POLICIES.forEach(x -> p.add(x.cliName()));
     ArrayNode a = o.putArray("ablation");

@@ -3,13 +3,44 @@ package io.smetric.audit.replay.sweep;
 import io.smetric.audit.replay.ReplaySettings;
 import java.io.Serializable;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * One point of a sweep: the policy and the values that differ from the base settings. OVERLOAD
  * and HIT_RATIO are NaN for policies that do not read them (so outputs never suggest otherwise).
+ *
+ * @param replicate 0 = the trace as given; k > 0 = bootstrap replicate k (session trees resampled)
+ * @param variant null for the main sweep; else the name of the condition this run belongs to
+ *     (the conditions sweep)
+ * @param overrides settings or profile fields set for this run, by path ({@link SettingsPath}),
+ *     e.g. {@code globalReadGBps} or {@code profile.stepBaseS}; empty for the main sweep
  */
-public record SimSpec(int runId, String policy, double globalRatio, double rateScale, double overload, double hitRatio)
-    implements Serializable {
+public record SimSpec(int runId, String policy, double globalRatio, double rateScale, double overload, double hitRatio,
+    int replicate, String variant, TreeMap<String, Double> overrides) implements Serializable {
+
+  public SimSpec {
+    overrides = overrides == null ? new TreeMap<>() : new TreeMap<>(overrides);
+  }
+
+  public SimSpec(int runId, String policy, double globalRatio, double rateScale, double overload, double hitRatio) {
+    this(runId, policy, globalRatio, rateScale, overload, hitRatio, 0, null, null);
+  }
+
+  /** The same point with another run id. */
+  public SimSpec withRunId(int id) {
+    return new SimSpec(id, policy, globalRatio, rateScale, overload, hitRatio, replicate, variant, overrides);
+  }
+
+  /** The same point at another offered rate. */
+  public SimSpec atRate(double x) {
+    return new SimSpec(runId, policy, globalRatio, x, overload, hitRatio, replicate, variant, overrides);
+  }
+
+  /** Whether this run belongs to the main sweep (the trace as given, no condition). */
+  public boolean isMain() {
+    return replicate == 0 && variant == null;
+  }
 
   public ReplaySettings apply(ReplaySettings base) {
     ReplaySettings s = base.copy();
@@ -17,10 +48,14 @@ public record SimSpec(int runId, String policy, double globalRatio, double rateS
     s.rateScale = rateScale;
     if (!Double.isNaN(overload)) s.overload = overload;
     if (!Double.isNaN(hitRatio)) s.hitRatio = hitRatio;
+    for (Map.Entry<String, Double> e : overrides.entrySet()) SettingsPath.set(s, e.getKey(), e.getValue());
     return s;
   }
 
   public String label() {
-    return String.format(Locale.ROOT, "%s g=%s x=%s O=%s H=%s", policy, globalRatio, rateScale, overload, hitRatio);
+    String base = String.format(Locale.ROOT, "%s g=%s x=%s O=%s H=%s", policy, globalRatio, rateScale, overload, hitRatio);
+    if (replicate != 0) base += " replicate=" + replicate;
+    if (variant != null) base += " " + variant + "=" + overrides;
+    return base;
   }
 }

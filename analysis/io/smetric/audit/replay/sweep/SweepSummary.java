@@ -275,7 +275,10 @@ public final class SweepSummary {
       e.put("global_ratio", g);
       ArrayNode rk = e.putArray("ranking");
       for (Headline h : hs) {
-        rk.addObject().put("policy", h.policy()).put("tps_within_slo", h.tps()).put("rate_scale", h.best().spec().rateScale());
+        ObjectNode x = rk.addObject().put("policy", h.policy()).put("tps_within_slo", h.tps())
+            .put("rate_scale", h.best().spec().rateScale());
+        putMetric(x, "slo_attainment", h.best());
+        putMetric(x, "ttft_p90_s", h.best());
       }
       Headline first = hs.get(0);
       Headline second = hs.get(1);

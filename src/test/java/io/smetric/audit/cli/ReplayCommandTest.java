@@ -116,10 +116,13 @@ class ReplayCommandTest {
     String in = writeTrace();
     String out = tmp.resolve("audit").toString();
     StringWriter se = new StringWriter();
-    int code = Main.run(new String[] {"replay", in, "--instances", "2", "--sweep", "audit", "--out", out},
+    int code = Main.run(new String[] {"replay", in, "--instances", "2", "--sweep", "audit", "--rate-grid", "fixed", "--out", out},
         new PrintWriter(new StringWriter(), true), new PrintWriter(se, true));
     assertEquals(0, code, se.toString());
     JsonNode j = Json.MAPPER.readTree(Files.readString(Path.of(out, "replay.json")));
+    // the audit's pace: session trees and the closed loop
+    assertEquals("SESSIONS", j.get("settings").get("rateScaling").asText());
+    assertTrue(j.get("settings").get("followUpsWaitForPrevious").asBoolean());
     // 9 policies x 5 ratios x 5 rates + 3 ablation variants x 5 x 5 + (4 OVERLOAD + 3 HIT_RATIO) x 5 rates
     // = 225 + 75 + 35 = 335 simulations
     assertEquals(335, j.get("runs").size());
@@ -169,6 +172,44 @@ class ReplayCommandTest {
           tmp.resolve("o-" + bad[0]).toString()}, new PrintWriter(new StringWriter(), true), new PrintWriter(e, true));
       assertEquals(2, c, bad[0]);
       assertTrue(e.toString().contains(bad[1]), e.toString());
+    }
+  }
+
+  /**
+   * The adaptive grid (default of --sweep audit): every curve's headline is bracketed by lower or
+   * equal neighbours within the resolution, or sits at the grid's floor or cap; runs come in
+   * rounds (replay.json sweep.rounds).
+   */
+  @Test
+  void replay_sweepAudit_adaptiveGrid_everyKneeBracketedOrAtABound() throws Exception {
+    String in = writeTrace();
+    String out = tmp.resolve("audit-adaptive").toString();
+    StringWriter se = new StringWriter();
+    int code = Main.run(new String[] {"replay", in, "--instances", "2", "--sweep", "audit", "--open-loop", "--out", out}, new PrintWriter(new StringWriter(), true), new PrintWriter(se, true));
+    assertEquals(0, code, se.toString());
+    JsonNode j = Json.MAPPER.readTree(Files.readString(Path.of(out, "replay.json")));
+    assertEquals("adaptive", j.get("sweep").get("rate_grid").asText());
+    assertTrue(j.get("sweep").get("rounds").asInt() >= 2, j.get("sweep").toString());
+    assertTrue(!j.get("settings").get("followUpsWaitForPrevious").asBoolean(), "--open-loop overrides the audit's pace");
+    double ref = j.get("sweep").get("rate_reference").asDouble();
+    java.util.Map<String, java.util.TreeMap<Double, Double>> curves = new java.util.HashMap<>();
+    for (JsonNode r : j.get("runs")) {
+      String key = r.get("policy").asText() + "|" + r.get("global_ratio").asText() + "|" + r.get("overload").asText() + "|"
+          + r.get("hit_ratio").asText();
+      curves.computeIfAbsent(key, k -> new java.util.TreeMap<>()).put(r.get("rate_scale").asDouble(),
+          r.get("metrics").get("tps_within_slo").asDouble());
+    }
+    assertEquals(67, curves.size());
+    for (var e : curves.entrySet()) {
+      var c = e.getValue();
+      double at = c.firstKey();
+      for (var x : c.entrySet()) if (x.getValue() > c.get(at)) at = x.getKey();
+      Double l = c.lowerKey(at);
+      Double h = c.higherKey(at);
+      boolean floor = l == null && at <= ref / 64 * 1.001;
+      boolean cap = h == null && at >= ref * 8 * 0.999;
+      assertTrue(floor || l != null && at / l <= 1.2, e.getKey() + " " + c);
+      assertTrue(cap || h != null && h / at <= 1.2, e.getKey() + " " + c);
     }
   }
 }
