@@ -63,6 +63,10 @@ public final class ReplayJob {
   private String traceLabel = "";
   /** The router the verdict judges SMetric against (--current-router); null = the best paper baseline per ratio. */
   private String currentRouter;
+  /** Bootstrap replicates for the gains' intervals (0 = none); only with a plan (the audit sweep). */
+  private int bootstrap;
+  private int bootstrapRuns;
+  private String bootstrapSkipped;
 
   public ReplayJob(SparkSession spark, ReplayTrace trace, ReplaySettings base) {
     this.spark = spark;
@@ -81,6 +85,7 @@ public final class ReplayJob {
   public ReplayJob useSpark(boolean b) { this.useSpark = b; return this; }
   public ReplayJob traceLabel(String l) { this.traceLabel = l; return this; }
   public ReplayJob currentRouter(String r) { this.currentRouter = r; return this; }
+  public ReplayJob bootstrap(int b) { this.bootstrap = b; return this; }
 
   public TraceSummary traceSummary() { return summary; }
 
@@ -231,6 +236,18 @@ public final class ReplayJob {
         // rounds of the rate grid until every curve's knee is bracketed (one round for the fixed grid)
         for (List<SimSpec> next = plan.nextRound(results, ok); !next.isEmpty(); next = plan.nextRound(results, ok)) {
           results.addAll(runner.run(next));
+        }
+      }
+      if (bootstrap > 0) {
+        if (base.kvModel == ReplaySettings.KvModel.REFERENCE) {
+          bootstrapSkipped = "the block-by-block reference KV model cannot resample session trees";
+        } else if (summary.sessionTrees() < 2) {
+          bootstrapSkipped = "fewer than two session trees to resample";
+        } else {
+          SweepSummary mainSum = new SweepSummary(results, referenceOverload(), referenceHitRatio());
+          List<SimSpec> reps = io.smetric.audit.replay.sweep.Uncertainty.plan(mainSum, currentRouter, bootstrap);
+          bootstrapRuns = reps.size();
+          if (!reps.isEmpty()) results.addAll(runner.run(reps));
         }
       }
       results.sort(java.util.Comparator.comparingInt(r -> r.spec().runId()));
@@ -441,6 +458,14 @@ public final class ReplayJob {
     root.set("paper_claim", sum.paperClaim());
     root.set("best_router", sum.bestRouter());
     root.set("judged", sum.judged(currentRouter));
+    ObjectNode unc = root.putObject("uncertainty");
+    unc.put("replicates", bootstrap);
+    unc.put("simulations", bootstrapRuns);
+    unc.put("resampled", "session trees (a root session with its forks), with replacement, on the trace's tree starts");
+    unc.put("method", "standard bootstrap interval: gain +- 1.96 x the standard deviation of the replicate gains, each "
+        + "policy at its headline's offered rate");
+    if (bootstrap == 0) unc.put("not_applicable", "no bootstrap replicates were replayed (--bootstrap 0, or not the audit sweep)");
+    else if (bootstrapSkipped != null) unc.put("not_applicable", bootstrapSkipped);
     root.set("preconditions", sum.preconditions(base.reuseIntervalThresholdS));
     ObjectNode abl = sum.ablation();
     if (abl != null) root.set("ablation", abl);

@@ -140,6 +140,11 @@ public final class AuditCommand implements Callable<Integer> {
       "against it. Default: the best of the paper's baselines (cache-affinity, lmetric, least-load) at each capacity."})
   String currentRouter;
 
+  @Option(names = "--bootstrap", paramLabel = "B", defaultValue = "10", description = {
+      "Replay: bootstrap replicates (session trees resampled) behind each gain's interval; a gain whose interval",
+      "straddles the verdict's threshold is too close to call. 0 = no intervals (default: ${DEFAULT-VALUE})."})
+  int bootstrap;
+
   @Option(names = "--global-ratio", split = ",", description = "Replay global/local capacity ratios instead of the audit sweep's.")
   List<Double> globalRatios;
 
@@ -282,6 +287,7 @@ public final class AuditCommand implements Callable<Integer> {
 
   private void validate() {
     if (instances < 1) throw new UsageException("--instances must be >= 1, got " + instances);
+    if (bootstrap < 0) throw new UsageException("--bootstrap must be >= 0, got " + bootstrap);
     if (rateScaling != null) rateScalingMode = ReplayCommand.enumOf(ReplaySettings.RateScaling.class, rateScaling, "--rate-scaling");
     rateGridMode = ReplayCommand.enumOf(AuditPlan.RateGrid.class, rateGrid, "--rate-grid");
     if (closedLoop && openLoop) throw new UsageException("--closed-loop and --open-loop exclude each other");
@@ -363,7 +369,7 @@ public final class AuditCommand implements Callable<Integer> {
     progress.note(String.format(Locale.ROOT, "trace loaded: %d requests, %d sessions, %d segments%s", ts.requests(),
         ts.sessions(), ts.segments(), custom ? "" : "; running the audit sweep"));
     try (OutputDir rd = OutputDir.open(replayOut, false, spark.sparkContext().hadoopConfiguration())) {
-      ReplayJob.Result r = job.traceLabel(label).currentRouter(currentRouter).execute(rd);
+      ReplayJob.Result r = job.traceLabel(label).currentRouter(currentRouter).bootstrap(bootstrap).execute(rd);
       rd.commit();
       for (String sk : r.skipped()) progress.note("skipped " + sk);
       progress.done(String.format(Locale.ROOT, "%d simulations in %.1f s", r.runs(), r.wallSeconds()));
@@ -417,6 +423,7 @@ public final class AuditCommand implements Callable<Integer> {
     if (openLoop) par.put("open_loop", true);
     if (!noReplay) par.put("rate_grid", rateGridMode.name().toLowerCase(java.util.Locale.ROOT));
     if (currentRouter != null) par.put("current_router", currentRouter);
+    if (!noReplay) par.put("bootstrap", bootstrap);
     if (globalLoadMode != null) par.put("global_load", globalLoadMode.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
     if (!noReplay) {
       par.put("replay_sweep", policies == null && globalRatios == null && rates == null ? "audit" : "custom");

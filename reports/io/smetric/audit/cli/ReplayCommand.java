@@ -114,6 +114,9 @@ public final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--current-router", paramLabel = "NAME", description = "The router run today: replay.json's \"judged\" block compares SMetric with it (default: the best of the paper's baselines, cache-affinity, lmetric, least-load, at each capacity).")
   String currentRouter;
 
+  @Option(names = "--bootstrap", paramLabel = "B", description = "Bootstrap replicates (session trees resampled) behind the gains' intervals in replay.json (default 0; 10 with --sweep audit).")
+  Integer bootstrap;
+
   @Option(names = "--executor", defaultValue = "spark", description = "spark (one task per simulation, default) or local (sequential in the driver).")
   String executor;
 
@@ -200,7 +203,9 @@ public final class ReplayCommand implements Callable<Integer> {
             .overloads(overloads == null ? List.of(s.overload) : overloads)
             .hitRatios(hitRatios == null ? List.of(s.hitRatio) : hitRatios);
       }
-      job.useSpark(!local).traceLabel(input).currentRouter(currentRouter);
+      int replicates = bootstrap != null ? bootstrap : audit ? io.smetric.audit.replay.sweep.Uncertainty.DEFAULT_REPLICATES : 0;
+      if (replicates < 0) throw new UsageException("--bootstrap must be >= 0, got " + replicates);
+      job.useSpark(!local).traceLabel(input).currentRouter(currentRouter).bootstrap(replicates);
       ReplayJob.Result r = job.execute(dir);
       dir.commit();
       for (String sk : r.skipped()) o.println("skipped " + sk);

@@ -53,6 +53,7 @@ final class Answers {
     ArrayNode by = o.putArray("by_global_ratio");
     List<String> holds = new ArrayList<>();
     List<String> fails = new ArrayList<>();
+    List<String> close = new ArrayList<>();
     for (JsonNode e : pc.path("by_global_ratio")) {
       ObjectNode x = by.addObject();
       double g = e.path("global_ratio").asDouble();
@@ -61,9 +62,15 @@ final class Answers {
       JsonNode gain = e.path("gain");
       if (gain.isNumber()) {
         x.put("gain", gain.asDouble());
-        boolean h = gain.asDouble() >= threshold;
-        x.put("holds", h);
-        if (g > 0) (h ? holds : fails).add(ReportCharts.fmt(g) + "x");
+        JsonNode iv = e.path("interval");
+        double lo = iv.path("low").isNumber() ? iv.path("low").asDouble() : gain.asDouble();
+        double hi = iv.path("high").isNumber() ? iv.path("high").asDouble() : gain.asDouble();
+        if (iv.isObject()) x.set("interval", iv.deepCopy());
+        String st = lo >= threshold ? "holds" : hi < threshold ? "does not hold" : "too close to call";
+        x.put("status", st);
+        if (st.equals("too close to call")) x.putNull("holds");
+        else x.put("holds", st.equals("holds"));
+        if (g > 0) (st.equals("holds") ? holds : st.equals("does not hold") ? fails : close).add(ReportCharts.fmt(g) + "x");
       } else {
         x.putNull("gain");
         x.putNull("holds");
@@ -75,15 +82,21 @@ final class Answers {
     String s;
     if (by.isEmpty()) {
       s = "Not answered: " + pc.path("smetric_best_gain_with_global_tier").path("not_applicable").asText("no comparison") + ".";
-    } else if (fails.isEmpty() && !holds.isEmpty()) {
+    } else if (!close.isEmpty() && holds.isEmpty()) {
+      s = "Too close to call: with a global tier SMetric's gain over the best of " + names + " has " + t + " inside its "
+          + "95% interval at " + String.join(", ", close) + (fails.isEmpty() ? "" : " and stays below it at " + String.join(", ", fails))
+          + ".";
+    } else if (fails.isEmpty() && close.isEmpty() && !holds.isEmpty()) {
       s = "Yes: with a global tier SMetric gains at least " + t + " over the best of " + names + " at every replayed capacity ("
           + String.join(", ", holds) + ").";
     } else if (holds.isEmpty()) {
       s = "No: with a global tier SMetric does not gain " + t + " over the best of " + names + " at any replayed capacity"
           + (fails.isEmpty() ? "" : " (" + String.join(", ", fails) + ")") + ".";
     } else {
+      List<String> rest = new ArrayList<>(fails);
+      close.forEach(c -> rest.add(c + " (too close to call)"));
       s = "In part: SMetric gains at least " + t + " over the best of " + names + " at " + String.join(", ", holds)
-          + ", not at " + String.join(", ", fails) + ".";
+          + ", not at " + String.join(", ", rest) + ".";
     }
     o.put("summary", s);
     return o;
@@ -104,6 +117,9 @@ final class Answers {
       if (e.has("best_other_than_smetric")) {
         x.put("best_other_than_smetric", e.path("best_other_than_smetric").asText());
         copyNumber(e, x, "smetric_gain_vs_best_other");
+        if (e.path("smetric_gain_vs_best_other_interval").isObject()) {
+          x.set("smetric_gain_vs_best_other_interval", e.path("smetric_gain_vs_best_other_interval").deepCopy());
+        }
       }
       x.set("ranking", e.path("ranking").deepCopy());
       String m = e.path("margin").isNumber() ? " (" + signed(e.path("margin").asDouble()) + " over " + e.path("runner_up").asText() + ")" : "";
@@ -131,7 +147,7 @@ final class Answers {
         List<String> r = new ArrayList<>();
         r.add(ReportCharts.fmt(e.path("global_ratio").asDouble()) + "x");
         r.add(e.path("best_paper_baseline").asText());
-        r.add(signed(e.path("gain")));
+        r.add(signed(e.path("gain")) + range(e.path("interval")) + (e.has("status") ? " (" + e.path("status").asText() + ")" : ""));
         for (String b : baselines) r.add(signed(e.path("vs").path(b).path("gain")));
         rows.add(r);
       }
@@ -149,8 +165,8 @@ final class Answers {
         rows.add(List.of(ReportCharts.fmt(e.path("global_ratio").asDouble()) + "x", e.path("best").asText(),
             signed(e.path("margin")) + " over " + e.path("runner_up").asText(),
             ReportCharts.pct(top.path("slo_attainment")) + " / " + ReportCharts.num(top.path("ttft_p90_s")) + " s",
-            e.has("smetric_gain_vs_best_other") ? signed(e.path("smetric_gain_vs_best_other")) + " vs "
-                + e.path("best_other_than_smetric").asText() : "n/a"));
+            e.has("smetric_gain_vs_best_other") ? signed(e.path("smetric_gain_vs_best_other"))
+                + range(e.path("smetric_gain_vs_best_other_interval")) + " vs " + e.path("best_other_than_smetric").asText() : "n/a"));
       }
       h.table(List.of("global tier", "best router", "margin", "its requests in SLO / TTFT p90", "SMetric"), rows, "answer");
       h.raw("</div>\n");
@@ -177,6 +193,12 @@ final class Answers {
 
   static String signed(double x) {
     return String.format(Locale.ROOT, "%+.1f%%", 100 * x);
+  }
+
+  /** " [low, high]" of an interval node, or "". */
+  static String range(JsonNode iv) {
+    if (iv == null || !iv.path("low").isNumber() || !iv.path("high").isNumber()) return "";
+    return " [" + signed(iv.path("low").asDouble()) + ", " + signed(iv.path("high").asDouble()) + "]";
   }
 
   static String signed(JsonNode n) {

@@ -156,6 +156,10 @@ public final class AuditReport {
       JsonNode at = cmp.path("smetric_best_gain_with_global_tier").path("global_ratio");
       if (at.isNumber()) h.put("smetric_best_gain_at_global_ratio", at.asDouble());
       putMetric(h, "smetric_gain_without_global_tier", cmp.path("smetric_gain_without_global_tier"));
+      for (String k : List.of("smetric_best_gain_with_global_tier", "smetric_gain_without_global_tier")) {
+        JsonNode iv = cmp.path(k).path("interval");
+        if (iv.path("low").isNumber()) h.putArray(k + "_interval").add(iv.path("low").asDouble()).add(iv.path("high").asDouble());
+      }
       putMetric(h, "min_global_ratio_for_gain", cmp.path("min_global_ratio_for_gain"));
       if (cmp.path("by_global_ratio").isArray()) h.set("by_global_ratio", cmp.path("by_global_ratio").deepCopy());
     } else {
@@ -556,10 +560,11 @@ public final class AuditReport {
     }
     String vs = headline.path("judged_router").asText("the best baseline");
     rows.add(List.of("SMetric vs " + vs + ", best gain with a global tier",
-        signed(headline.path("smetric_best_gain_with_global_tier"))
+        signed(headline.path("smetric_best_gain_with_global_tier")) + interval(headline.path("smetric_best_gain_with_global_tier_interval"))
             + (headline.has("smetric_best_gain_at_global_ratio")
                 ? " (at " + ReportCharts.fmt(headline.path("smetric_best_gain_at_global_ratio").asDouble()) + "x)" : "")));
-    rows.add(List.of("SMetric vs " + vs + ", without a global tier", signed(headline.path("smetric_gain_without_global_tier"))));
+    rows.add(List.of("SMetric vs " + vs + ", without a global tier", signed(headline.path("smetric_gain_without_global_tier"))
+        + interval(headline.path("smetric_gain_without_global_tier_interval"))));
     h.raw("<section id=\"key-numbers\">\n");
     h.tag("h2", null, "Key numbers");
     h.table(List.of("measure", "value"), rows, "key");
@@ -581,6 +586,10 @@ public final class AuditReport {
       case "s" -> ReportCharts.fmt(x) + " s";
       default -> ReportCharts.fmt(x);
     };
+  }
+
+  private static String interval(JsonNode a) {
+    return a != null && a.isArray() && a.size() == 2 ? " [" + signed(a.get(0)) + ", " + signed(a.get(1)) + "] (95% interval)" : "";
   }
 
   private static String signed(JsonNode n) {

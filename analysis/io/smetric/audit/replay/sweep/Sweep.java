@@ -47,6 +47,21 @@ public final class Sweep {
     return out;
   }
 
+  /**
+   * The trace a spec runs on: the trace itself, or its bootstrap replicate (session trees
+   * resampled with the replicate's seed), built once per replicate and kept in {@code cache}.
+   */
+  static ReplayTrace traceFor(ReplayTrace trace, ReplaySettings base, SimSpec spec, Object[] cache) {
+    if (spec.replicate() == 0) return trace;
+    if (cache[0] == null || (Integer) cache[0] != spec.replicate() || cache[2] != trace) {
+      cache[0] = spec.replicate();
+      cache[1] = io.smetric.audit.replay.trace.TraceResample.of(trace,
+          io.smetric.audit.replay.trace.TraceResample.replicateSeed(base.seed, spec.replicate()));
+      cache[2] = trace;
+    }
+    return (ReplayTrace) cache[1];
+  }
+
   public static RunResult runOne(ReplayTrace trace, ReplaySettings base, SimSpec spec) {
     ReplaySettings s = spec.apply(base);
     java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
@@ -59,7 +74,8 @@ public final class Sweep {
   /** Runs every spec in this JVM, one after another. */
   public static List<RunResult> runLocal(ReplayTrace trace, ReplaySettings base, List<SimSpec> specs) {
     List<RunResult> out = new ArrayList<>();
-    for (SimSpec s : specs) out.add(runOne(trace, base, s));
+    Object[] cache = new Object[3];
+    for (SimSpec s : specs) out.add(runOne(traceFor(trace, base, s, cache), base, s));
     return out;
   }
 
@@ -80,8 +96,16 @@ public final class Sweep {
     // neighbours in the grid (similar cost) land in different tasks.
     int slices = Math.max(1, Math.min(specs.size(), 8 * jsc.defaultParallelism()));
     List<SimSpec> dealt = new ArrayList<>(specs.size());
-    for (int k = 0; k < slices; k++) {
-      for (int i = k; i < specs.size(); i += slices) dealt.add(specs.get(i));
+    java.util.TreeSet<Integer> reps = new java.util.TreeSet<>();
+    for (SimSpec s : specs) reps.add(s.replicate());
+    if (reps.size() > 1 && !reps.contains(0)) {
+      // bootstrap replicates: one slice per replicate, so each task resamples the trace once
+      slices = reps.size();
+      for (int rep : reps) for (SimSpec s : specs) if (s.replicate() == rep) dealt.add(s);
+    } else {
+      for (int k = 0; k < slices; k++) {
+        for (int i = k; i < specs.size(); i += slices) dealt.add(specs.get(i));
+      }
     }
     JavaRDD<RunResult> rdd = jsc.parallelize(dealt, slices)
         .map(new RunTask(traceDir, conf, base))
@@ -137,9 +161,13 @@ public final class Sweep {
       this.base = base;
     }
 
+    /** The bootstrap replicate this task built last (tasks of a replicate run one after another). */
+    private transient Object[] cache;
+
     @Override
     public RunResult call(SimSpec spec) {
-      return runOne(TraceCache.get(traceDir, conf.get()), base, spec);
+      if (cache == null) cache = new Object[3];
+      return runOne(traceFor(TraceCache.get(traceDir, conf.get()), base, spec, cache), base, spec);
     }
   }
 }

@@ -56,8 +56,24 @@ public final class SweepSummary {
   private final double defaultHitRatio;
   private final List<Headline> headlines;
 
-  public SweepSummary(List<RunResult> runs, double defaultOverload, double defaultHitRatio) {
-    this.runs = runs;
+  /** Bootstrap replicates: policy|g -> replicate -> TPS within SLO (at the headline's rate). */
+  private final Map<String, TreeMap<Integer, Double>> replicates = new LinkedHashMap<>();
+
+  /**
+   * @param allRuns every run; the summaries read the main sweep's (replicate 0, no condition
+   *     variant); bootstrap replicates give the gains their intervals ({@link Uncertainty})
+   */
+  public SweepSummary(List<RunResult> allRuns, double defaultOverload, double defaultHitRatio) {
+    List<RunResult> main = new ArrayList<>();
+    for (RunResult r : allRuns) {
+      SimSpec s = r.spec();
+      if (s.isMain()) main.add(r);
+      else if (s.variant() == null) {
+        Double v = r.metrics().get("tps_within_slo");
+        if (v != null) replicates.computeIfAbsent(s.policy() + "|" + s.globalRatio(), k -> new TreeMap<>()).put(s.replicate(), v);
+      }
+    }
+    this.runs = main;
     this.defaultOverload = defaultOverload;
     this.defaultHitRatio = defaultHitRatio;
     Map<String, RunResult> best = new LinkedHashMap<>();
@@ -88,13 +104,36 @@ public final class SweepSummary {
     return headlines;
   }
 
+  /**
+   * The interval of SMetric's gain over {@code other} at g, from the bootstrap replicates where
+   * both ran (and the other has tokens within SLO); null when fewer than two replicates exist.
+   */
+  ObjectNode interval(String other, double g, double point) {
+    TreeMap<Integer, Double> a = replicates.get(Policies.SMETRIC.cliName() + "|" + g);
+    TreeMap<Integer, Double> b = replicates.get(other + "|" + g);
+    if (a == null || b == null) return null;
+    List<Double> gains = new ArrayList<>();
+    for (Map.Entry<Integer, Double> e : a.entrySet()) {
+      Double y = b.get(e.getKey());
+      if (y != null && y > 0) gains.add(e.getValue() / y - 1);
+    }
+    double[] x = new double[gains.size()];
+    for (int i = 0; i < x.length; i++) x[i] = gains.get(i);
+    return Uncertainty.interval(point, x);
+  }
+
+  /** Whether any bootstrap replicate was replayed. */
+  public boolean hasReplicates() {
+    return !replicates.isEmpty();
+  }
+
   private boolean atDefaults(Headline h) {
     return (Double.isNaN(h.overload()) || h.overload() == defaultOverload)
         && (Double.isNaN(h.hitRatio()) || h.hitRatio() == defaultHitRatio);
   }
 
   /** Headline TPS at the default thresholds: policy -> global ratio -> headline. */
-  Map<String, TreeMap<Double, Headline>> atDefaults() {
+  public Map<String, TreeMap<Double, Headline>> atDefaults() {
     Map<String, TreeMap<Double, Headline>> out = new LinkedHashMap<>();
     for (Headline h : headlines) {
       if (atDefaults(h)) out.computeIfAbsent(h.policy(), k -> new TreeMap<>()).put(h.globalRatio(), h);
@@ -139,6 +178,8 @@ public final class SweepSummary {
     Double minG = null;
     boolean anyPositiveG = false;
     boolean hasZero = false;
+    ObjectNode bestIv = null;
+    ObjectNode withoutIv = null;
     if (why == null) {
       for (Map.Entry<Double, Headline> e : sm.entrySet()) {
         double g = e.getKey();
@@ -161,11 +202,14 @@ public final class SweepSummary {
         o.put("best_baseline", bestName);
         o.put("best_baseline_tps_within_slo", y);
         o.put("best_baseline_rate_scale", d.get(bestName).get(g).best().spec().rateScale());
+        ObjectNode iv = null;
         if (gain == null) {
           o.putNull("gain");
           o.put("not_applicable", "the best baseline has no token within SLO (gain undefined)");
         } else {
           o.put("gain", gain);
+          iv = interval(bestName, g, gain);
+          if (iv != null) o.set("interval", iv);
         }
         if (perBaseline) {
           ObjectNode vs = o.putObject("vs");
@@ -183,11 +227,13 @@ public final class SweepSummary {
           if (gain != null && (best == null || gain > best)) {
             best = gain;
             bestG = g;
+            bestIv = iv;
           }
           if (gain != null && gain >= GAIN_THRESHOLD && minG == null) minG = g; // ascending g
         } else if (g == 0) {
           hasZero = true;
           without = gain;
+          withoutIv = iv;
         }
       }
     }
@@ -195,6 +241,7 @@ public final class SweepSummary {
     if (best != null) {
       w.put("value", best);
       w.put("global_ratio", bestG);
+      if (bestIv != null) w.set("interval", bestIv);
     } else {
       w.putNull("value");
       w.put("not_applicable", why != null ? why
@@ -204,6 +251,7 @@ public final class SweepSummary {
     ObjectNode wo = c.putObject("smetric_gain_without_global_tier");
     if (without != null) {
       wo.put("value", without);
+      if (withoutIv != null) wo.set("interval", withoutIv);
     } else {
       wo.putNull("value");
       wo.put("not_applicable", why != null ? why
@@ -291,8 +339,14 @@ public final class SweepSummary {
       if (smH != null) {
         Headline other = hs.get(0).policy().equals(Policies.SMETRIC.cliName()) ? hs.get(1) : hs.get(0);
         e.put("best_other_than_smetric", other.policy());
-        if (other.tps() > 0) e.put("smetric_gain_vs_best_other", smH.tps() / other.tps() - 1);
-        else e.putNull("smetric_gain_vs_best_other");
+        if (other.tps() > 0) {
+          double gain = smH.tps() / other.tps() - 1;
+          e.put("smetric_gain_vs_best_other", gain);
+          ObjectNode iv = interval(other.policy(), g, gain);
+          if (iv != null) e.set("smetric_gain_vs_best_other_interval", iv);
+        } else {
+          e.putNull("smetric_gain_vs_best_other");
+        }
       }
     }
     return o;

@@ -113,6 +113,10 @@ public final class AuditCriteria {
     if (node == null || node.isMissingNode()) return MetricValue.na(what + " was not computed");
     if (node.isNumber()) return MetricValue.of(node.asDouble());
     JsonNode v = node.get("value");
+    JsonNode iv = node.path("interval");
+    if (v != null && v.isNumber() && iv.path("low").isNumber() && iv.path("high").isNumber()) {
+      return MetricValue.of(v.asDouble(), iv.path("low").asDouble(), iv.path("high").asDouble());
+    }
     if (v != null && v.isNumber()) return MetricValue.of(v.asDouble());
     JsonNode na = node.get("not_applicable");
     return MetricValue.na(na != null ? na.asText() : what + " has no value");

@@ -14,7 +14,13 @@ public record CriterionResult(Criterion criterion, Status status, Double observe
     }
     double x = v.value();
     boolean ok = c.passes(x);
-    String what = c.metric() + " = " + c.format(x) + " (threshold " + c.op() + " " + c.format(c.threshold()) + ")";
+    String iv = v.hasInterval() ? " [" + c.format(v.low()) + ", " + c.format(v.high()) + "]" : "";
+    String what = c.metric() + " = " + c.format(x) + iv + " (threshold " + c.op() + " " + c.format(c.threshold()) + ")";
+    if (v.hasInterval() && c.passes(v.low()) != c.passes(v.high())) {
+      // the threshold lies inside the interval: neither a pass nor a fail
+      return new CriterionResult(c, Status.NOT_APPLICABLE, x, "not applicable: too close to call: " + c.format(x) + iv
+          + " straddles the threshold " + c.op() + " " + c.format(c.threshold()) + " (95% interval over bootstrap replicates)");
+    }
     return new CriterionResult(c, ok ? Status.PASS : Status.FAIL, x, ok ? what : what + ". " + c.hint());
   }
 }

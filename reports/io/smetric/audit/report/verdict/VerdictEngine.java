@@ -26,7 +26,7 @@ public final class VerdictEngine {
       results.add(r);
       if (c.level() == Level.CRITICAL && r.status() == CriterionResult.Status.FAIL) failedCritical.add(c.title());
       if (c.level() == Level.CRITICAL && r.status() == CriterionResult.Status.NOT_APPLICABLE) {
-        naCritical.add(c.title() + " (" + m.get(c.metric()).notApplicableOr("no value") + ")");
+        naCritical.add(c.title() + " (" + r.reason().replaceFirst("^not applicable: ", "") + ")");
       }
       if (c.level() == Level.CONDITION && r.status() == CriterionResult.Status.FAIL) {
         String measured = m.condition(c.metric());

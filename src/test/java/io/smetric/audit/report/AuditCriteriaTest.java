@@ -193,4 +193,31 @@ class AuditCriteriaTest {
     AuditCriteria.addReplay(m2, withPreconditions(3, 35, 0.85, 0.9, 2.8, 2.0, 0.95), null, crit);
     assertEquals(Outcome.FITS, VerdictEngine.evaluate(m2, crit).outcome());
   }
+
+  /**
+   * With an interval over bootstrap replicates, a gain whose interval contains the +2% threshold
+   * is neither a pass nor a fail: too close to call, so the verdict is inconclusive.
+   */
+  @Test
+  void gainWithInterval_tooCloseToCall_passOrFailOnlyOutsideTheNoise() throws Exception {
+    String[][] cases = {
+        {"0.03", "-0.01", "0.07", "INCONCLUSIVE"}, // [-1%, +7%] straddles +2%
+        {"0.05", "0.03", "0.07", "FITS"}, // [+3%, +7%] all above
+        {"-0.03", "-0.05", "-0.01", "DOES_NOT_FIT"}}; // [-5%, -1%] all below
+    for (String[] c : cases) {
+      Metrics m = agentLike();
+      AuditCriteria.addReplay(m, Json.MAPPER.readTree("{\"judged\":{\"smetric_best_gain_with_global_tier\":{\"value\":" + c[0]
+          + ",\"global_ratio\":1.6,\"interval\":{\"low\":" + c[1] + ",\"high\":" + c[2] + "}},"
+          + "\"smetric_gain_without_global_tier\":{\"value\":0.0}}}"), null, AuditCriteria.defaults());
+      Verdict v = VerdictEngine.evaluate(m, AuditCriteria.defaults());
+      assertEquals(Outcome.valueOf(c[3]), v.outcome(), v.sentence());
+      CriterionResult g = v.results().stream().filter(r -> r.criterion().id().equals("replay_gain_with_global")).findFirst().get();
+      if (c[3].equals("INCONCLUSIVE")) {
+        assertEquals(CriterionResult.Status.NOT_APPLICABLE, g.status());
+        assertEquals("not applicable: too close to call: 3.0% [-1.0%, 7.0%] straddles the threshold >= 2.0% (95% interval "
+            + "over bootstrap replicates)", g.reason());
+        assertTrue(v.sentence().contains("too close to call"), v.sentence());
+      }
+    }
+  }
 }

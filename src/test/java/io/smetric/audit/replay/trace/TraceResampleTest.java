@@ -1,0 +1,123 @@
+package io.smetric.audit.replay.trace;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.smetric.audit.replay.ReplaySettings;
+import io.smetric.audit.replay.policy.Policies;
+import io.smetric.audit.replay.sim.SimOutcome;
+import io.smetric.audit.replay.sim.Simulator;
+import io.smetric.audit.testing.Traces;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Bootstrap replicates over session trees. Hand-made trace (16-token blocks; block 1 is a system
+ * prompt shared by sessions A and B):
+ *
+ * <pre>
+ *   tree  request  session  arrival  blocks
+ *   0     a0       A        0        1 2
+ *   0     a1       A        10       1 2 3
+ *   1     b0       B        20       1 11
+ *   1     b1       B        30       1 11 12
+ *   2     z        -        40       21
+ * </pre>
+ *
+ * Draw {0, 0, 2}: slot 0 (start 0) holds A, slot 1 (start 20) holds A again, slot 2 (start 40)
+ * holds z. Replay order: a0 0, a1 10, a0' 20, a1' 30, z 40. The second copy of A gets its own
+ * copies of A's own segments ({2} and {3}); the system prompt {1} stays shared with the first.
+ */
+class TraceResampleTest {
+  private static ReplayTrace trace() {
+    Traces.Builder b = Traces.builder().blockSize(16)
+        .req("a0", "A", null, 0, "user", 0, 32, 4, 1, 2)
+        .req("a1", "A", "a0", 1, "tool", 10, 48, 4, 1, 2, 3)
+        .req("b0", "B", null, 0, "user", 20, 32, 4, 1, 11)
+        .req("b1", "B", "b0", 1, "tool", 30, 48, 4, 1, 11, 12)
+        .req("z", null, null, null, "user", 40, 16, 4, 21);
+    return ReplayTraceBuilder.fromRecords(b.records(), false);
+  }
+
+  @Test
+  void sessionTrees_handMade() {
+    assertArrayEquals(new int[] {0, 0, 1, 1, 2}, trace().sessionTrees());
+  }
+
+  @Test
+  void treeDrawnTwice_copiesShareOnlyTheSharedPrefix() {
+    ReplayTrace t = trace();
+    ReplayTrace r = TraceResample.ofDraw(t, new int[] {0, 0, 2});
+    assertEquals(5, r.n);
+    assertArrayEquals(new double[] {0, 10, 20, 30, 40}, r.arrival, 0.0);
+    assertArrayEquals(new int[] {32, 48, 32, 48, 16}, r.input);
+    // two sessions (A and its copy), z has none
+    assertEquals(2, r.sessions);
+    assertArrayEquals(new int[] {0, 0, 1, 1, -1}, r.session);
+    assertNotEquals(r.sessionHash[0], r.sessionHash[1]);
+    assertArrayEquals(new int[] {-1, 0, -1, 2, -1}, r.prevInSession);
+    assertArrayEquals(new int[] {0, 0, 2, 2, -1}, r.sessionFirst);
+    assertArrayEquals(new int[] {0, 2, 0, 2, 0}, r.estHitBlocks);
+    // within a copy the history is shared; across the copies only the system prompt block
+    assertEquals(2, r.commonBlocks(0, 1));
+    assertEquals(2, r.commonBlocks(2, 3));
+    assertEquals(1, r.commonBlocks(0, 2));
+    assertEquals(1, r.commonBlocks(1, 3));
+    // A's own segments {2} and {3} are copied once: two more segments
+    assertEquals(t.segments + 2, r.segments);
+    // replayed on one unbounded instance: a0' hits only the shared block (16 tokens), a1' its own copy's 2 blocks
+    ReplaySettings s = new ReplaySettings();
+    s.instances = 1;
+    s.localBlocks = -1L;
+    SimOutcome o = new Simulator(r, s, Policies.LEAST_LOAD.create(s)).run();
+    assertArrayEquals(new int[] {0, 2, 1, 2, 0}, o.localHitBlocks);
+  }
+
+  @Test
+  void randomReplicates_keepTreeStartsOffsetsAndStructure() {
+    Traces.Builder b = Traces.builder().blockSize(16);
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(7);
+    // 20 sessions of 1-4 turns, each extending its own history after a shared system block
+    long id = 1000;
+    for (int s = 0; s < 20; s++) {
+      double t0 = s * 7.0;
+      int turns = 1 + rnd.nextInt(4);
+      long[] hist = {1};
+      for (int k = 0; k < turns; k++) {
+        long[] next = Arrays.copyOf(hist, hist.length + 1);
+        next[hist.length] = id++;
+        b.req("s" + s + "-" + k, "S" + s, k == 0 ? null : "s" + s + "-" + (k - 1), k, k == 0 ? "user" : "tool",
+            t0 + 3 * k, 16 * next.length, 8, next);
+        hist = next;
+      }
+    }
+    ReplayTrace t = ReplayTraceBuilder.fromRecords(b.records(), false);
+    for (long seed = 1; seed <= 5; seed++) {
+      ReplayTrace r = TraceResample.of(t, TraceResample.replicateSeed(42, (int) seed));
+      assertEquals(20, r.sessionTreeCount());
+      double[] starts = new double[20];
+      Arrays.fill(starts, Double.POSITIVE_INFINITY);
+      int[] tree = r.sessionTrees();
+      for (int i = 0; i < r.n; i++) {
+        starts[tree[i]] = Math.min(starts[tree[i]], r.arrival[i]);
+        if (i > 0) assertTrue(r.arrival[i - 1] <= r.arrival[i], "in arrival order");
+        int p = r.prevInSession[i];
+        if (p >= 0) {
+          assertEquals(r.session[i], r.session[p]);
+          assertEquals(3.0, r.arrival[i] - r.arrival[p], 1e-9, "think time kept");
+          assertEquals(r.estHitBlocks[i], r.commonBlocks(i, p));
+        }
+        // different sessions share exactly the system prompt block
+        for (int q = 0; q < i; q++) if (r.session[q] != r.session[i]) assertEquals(1, r.commonBlocks(i, q));
+      }
+      Arrays.sort(starts);
+      for (int k = 0; k < 20; k++) assertEquals(7.0 * k, starts[k], 1e-9, "tree starts stay the trace's");
+      // deterministic in the seed
+      ReplayTrace again = TraceResample.of(t, TraceResample.replicateSeed(42, (int) seed));
+      assertArrayEquals(r.arrival, again.arrival, 0.0);
+      assertArrayEquals(r.pathNodes, again.pathNodes);
+    }
+  }
+}
