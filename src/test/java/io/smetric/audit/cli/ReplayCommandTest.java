@@ -116,7 +116,7 @@ class ReplayCommandTest {
     String in = writeTrace();
     String out = tmp.resolve("audit").toString();
     StringWriter se = new StringWriter();
-    int code = Main.run(new String[] {"replay", in, "--instances", "2", "--sweep", "audit", "--rate-grid", "fixed", "--out", out},
+    int code = Main.run(new String[] {"replay", in, "--instances", "2", "--sweep", "audit", "--rate-grid", "fixed", "--bootstrap", "0", "--out", out},
         new PrintWriter(new StringWriter(), true), new PrintWriter(se, true));
     assertEquals(0, code, se.toString());
     JsonNode j = Json.MAPPER.readTree(Files.readString(Path.of(out, "replay.json")));
@@ -193,7 +193,11 @@ class ReplayCommandTest {
     assertTrue(!j.get("settings").get("followUpsWaitForPrevious").asBoolean(), "--open-loop overrides the audit's pace");
     double ref = j.get("sweep").get("rate_reference").asDouble();
     java.util.Map<String, java.util.TreeMap<Double, Double>> curves = new java.util.HashMap<>();
+    // bootstrap replicates (default 10 with --sweep audit) ran after the main sweep
+    assertEquals(10, j.get("uncertainty").get("replicates").asInt());
+    assertTrue(j.get("uncertainty").get("simulations").asInt() > 0, j.get("uncertainty").toString());
     for (JsonNode r : j.get("runs")) {
+      if (r.has("replicate")) continue;
       String key = r.get("policy").asText() + "|" + r.get("global_ratio").asText() + "|" + r.get("overload").asText() + "|"
           + r.get("hit_ratio").asText();
       curves.computeIfAbsent(key, k -> new java.util.TreeMap<>()).put(r.get("rate_scale").asDouble(),
