@@ -1,22 +1,14 @@
 package io.smetric.audit.hasher;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParseException;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.BadInputException;
 import io.smetric.audit.model.Canonical;
-import java.io.BufferedReader;
+import io.smetric.audit.model.TraceRecord;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.PushbackInputStream;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
@@ -30,6 +22,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.compress.CompressionCodec;
@@ -38,69 +31,88 @@ import org.apache.spark.sql.Row;
 
 /**
  * Hashes one log file as a stream of staging rows ({@link StagingRows}); the Spark job runs one
- * per file. Nothing holds the whole file: JSONL is read line by line, a JSON array element by
- * element, and a SWE-agent trajectory message by message (its other fields are skipped token by
- * token), so memory is bounded by one record (one message for trajectories) plus the block
- * hashes of the conversation being built. A record that cannot be used becomes a {@code skip} row
- * whose reason names file, line and field; the file ends with one {@code file} row of counters.
+ * per file. The file's format (given, or detected from a sample of its first records) picks a
+ * {@link LogReader}, which streams the file and reports requests, skipped records and what it had
+ * to synthesise back here. This class holds what every format shares: the conversation logic (one
+ * request per assistant message, prompts built incrementally), request emission, arrival times,
+ * skip accounting and the per-file counters. A record that cannot be used becomes a {@code skip}
+ * row whose reason names file, line and field; the file ends with one {@code file} row of counters.
  */
 public final class FileHasher implements Iterator<Row>, Closeable {
-  private static final JsonFactory JSON = Messages.MAPPER.getFactory();
+  /** Distinct skip reasons counted per file; further ones count under "other reasons". */
+  private static final int MAX_REASON_KINDS = 20;
+  private static final Pattern DIGITS = Pattern.compile("\\d+");
+  private static final Pattern INDEX = Pattern.compile("\\[\\d+]");
 
-  private final HashSettings s;
+  final HashSettings s;
   private final int fileIndex;
   private final String file;
-  private final ChatTokenizer tokenizer;
+  final ChatTokenizer tokenizer;
   private final ArrayDeque<Row> ready = new ArrayDeque<>();
-  private final Configuration conf;
+  private final List<LogFormat> fitting;
 
-  private LogFormat format;
+  private final LogFormat format;
   private InputStream in;
-  private BufferedReader lines; // JSONL mode
-  private JsonParser parser; // array / object-stream mode
-  private boolean arrayMode;
+  private boolean startsWithArray;
+  private LogReader reader;
   private boolean done;
   private boolean finished;
-  private boolean sawHistory;
-  private long lineNo;
 
   // counters for the file row
-  private long records, conversations, requests, skipped, outputMissing, synthetic, timestamped;
+  private long records, conversations, requests, skipped, outputMissing, synthetic, timestamped, noSession;
   private long seqCounter;
-  /** Conversations, or OpenAI records without timestamp: the units synthetic arrivals are spaced by. */
+  /** Conversations, or records without timestamp: the units synthetic arrivals are spaced by. */
   private long syntheticUnits;
   private double minLogTime = Double.POSITIVE_INFINITY;
-
-  // SWE-agent streaming state: inside a trajectory's history array
-  private Conversation sweConv;
-  private boolean inHistory;
-  private int historyIndex;
-  private long trajectoryLine;
-
-  // OpenAI: the last prompt of each session, to extend instead of re-tokenising (bounded LRU)
-  private final Map<String, CachedPrompt> sessionCache;
+  private final Map<String, Long> reasons = new LinkedHashMap<>();
+  /** What was synthesised because the log lacks it: key -> (description, count). */
+  private final Map<String, long[]> notes = new LinkedHashMap<>();
+  private final Map<String, String> noteText = new LinkedHashMap<>();
+  private long providerCacheRequests;
+  private long providerUsageInconsistent;
 
   public FileHasher(HashSettings settings, int fileIndex, String uri, Configuration conf) {
     this.s = settings;
     this.fileIndex = fileIndex;
     this.file = uri;
     this.tokenizer = settings.tokenizer().open(HashSettings.TEMPLATE);
-    this.conf = conf;
-    int cap = Math.max(1, settings.sessionCacheSize());
-    this.sessionCache = new LinkedHashMap<>(16, 0.75f, true) {
-      private static final long serialVersionUID = 1L;
-
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<String, CachedPrompt> e) {
-        return size() > cap;
-      }
-    };
     try {
+      LogSample sample;
+      try {
+        sample = LogSample.read(uri, conf);
+      } catch (BadInputException e) {
+        if (settings.format() == LogFormat.AUTO) throw e;
+        sample = LogSample.EMPTY; // the named format's reader reports the broken records itself
+      }
+      this.fitting = LogFormat.fitting(sample);
+      LogFormat f = settings.format();
+      if (f == LogFormat.AUTO) {
+        if (sample.isEmpty()) {
+          f = LogFormat.OPENAI; // an empty file: nothing to read, any reader says so
+        } else if (fitting.isEmpty()) {
+          throw new BadInputException(uri, Math.max(1, sample.firstLine), null, "cannot detect the log format: the first record's keys "
+              + sample.firstKeys() + " fit none of: " + describeFormats() + "; use --log-format");
+        } else {
+          f = fitting.get(0);
+        }
+      }
+      this.format = f;
       Path p = new Path(uri);
       InputStream raw = p.getFileSystem(conf).open(p);
       CompressionCodec codec = new CompressionCodecFactory(conf).getCodec(p);
-      this.in = codec == null ? raw : codec.createInputStream(raw);
-      open();
+      PushbackInputStream pb = new PushbackInputStream(codec == null ? raw : codec.createInputStream(raw), 1);
+      this.in = pb;
+      int c;
+      do {
+        c = pb.read();
+      } while (c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == 0xEF || c == 0xBB || c == 0xBF);
+      if (c < 0) {
+        finish();
+        return;
+      }
+      pb.unread(c);
+      startsWithArray = c == '[';
+      this.reader = format.factory.open(this);
     } catch (java.io.FileNotFoundException e) {
       throw new BadInputException(uri, "file not found");
     } catch (IOException e) {
@@ -108,74 +120,227 @@ public final class FileHasher implements Iterator<Row>, Closeable {
     }
   }
 
-  private void open() throws IOException {
-    PushbackInputStream pb = new PushbackInputStream(in, 1);
-    in = pb;
-    int c;
-    do {
-      c = pb.read();
-    } while (c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == 0xEF || c == 0xBB || c == 0xBF);
-    if (c < 0) {
-      done = true;
-      format = s.format() == LogFormat.AUTO ? LogFormat.OPENAI : s.format();
-      finish();
-      return;
+  private static String describeFormats() {
+    StringBuilder b = new StringBuilder();
+    for (LogFormat f : LogFormat.values()) {
+      if (f == LogFormat.AUTO) continue;
+      if (b.length() > 0) b.append("; ");
+      b.append(f.cliName).append(" (").append(f.looksLike).append(')');
     }
-    pb.unread(c);
-    arrayMode = c == '[';
-    format = s.format();
-    if (format == LogFormat.AUTO) format = detect();
-    if (format == LogFormat.SWE_AGENT || arrayMode) {
-      parser = JSON.createParser(in);
-      if (arrayMode) parser.nextToken(); // START_ARRAY
-    } else {
-      lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
-    }
-  }
-
-  /** Auto-detection: reads the first record's field names (skipping values) on a second stream. */
-  private LogFormat detect() throws IOException {
-    LogFormat f = sniff(file, conf);
-    if (f == null) {
-      throw new BadInputException(file, 1, null, "cannot detect the log format: the first record has none of the keys"
-          + " history (swe-agent), conversations (sharegpt), messages/request/body (openai); use --log-format");
-    }
-    return f;
+    return b.toString();
   }
 
   /**
-   * The raw-log format of a file from its first JSON record's keys, or null when the record has
-   * none of them (e.g. a hashed trace): history (swe-agent), conversations (sharegpt),
-   * messages/request/body (openai). Used by the audit to tell raw logs from traces.
+   * The raw-log format of a file from a sample of its first records, or null when it fits none of
+   * them (e.g. a hashed trace). Used by the audit to tell raw logs from traces.
    */
   public static LogFormat sniff(String file, Configuration conf) throws IOException {
-    Path p = new Path(file);
-    try (InputStream raw = p.getFileSystem(conf).open(p)) {
-      CompressionCodec codec = new CompressionCodecFactory(conf).getCodec(p);
-      try (JsonParser jp = JSON.createParser(codec == null ? raw : codec.createInputStream(raw))) {
-        JsonToken t = jp.nextToken();
-        if (t == JsonToken.START_ARRAY) t = jp.nextToken();
-        if (t != JsonToken.START_OBJECT) throw new BadInputException(file, jp.currentLocation().getLineNr(), null, "the first record is not a JSON object");
-        while ((t = jp.nextToken()) == JsonToken.FIELD_NAME) {
-          switch (jp.currentName()) {
-            case "history": return LogFormat.SWE_AGENT;
-            case "conversations": return LogFormat.SHAREGPT;
-            case "messages", "request", "body": return LogFormat.OPENAI;
-            default:
-              jp.nextToken();
-              jp.skipChildren();
-          }
-        }
-        return null;
-      } catch (JsonParseException e) {
-        throw new BadInputException(file, e.getLocation() == null ? -1 : e.getLocation().getLineNr(), null, "malformed JSON");
-      }
-    }
+    List<LogFormat> f = LogFormat.fitting(LogSample.read(file, conf));
+    return f.isEmpty() ? null : f.get(0);
   }
 
   public LogFormat format() {
     return format;
   }
+
+  // ---------------------------------------------------------------- what readers use
+
+  String file() {
+    return file;
+  }
+
+  int fileIndex() {
+    return fileIndex;
+  }
+
+  InputStream input() {
+    return in;
+  }
+
+  boolean startsWithArray() {
+    return startsWithArray;
+  }
+
+  HashKey key() {
+    return s.key();
+  }
+
+  long records() {
+    return records;
+  }
+
+  long skipped() {
+    return skipped;
+  }
+
+  void countRecord() {
+    records++;
+  }
+
+  /** A record (or the rest of a conversation) that cannot be used, with its reason. */
+  void skip(BadInputException e) {
+    skipped++;
+    String kind = reasonKind(e);
+    if (reasons.containsKey(kind) || reasons.size() < MAX_REASON_KINDS) reasons.merge(kind, 1L, Long::sum);
+    else reasons.merge("other reasons", 1L, Long::sum);
+    ready.add(StagingRows.skip(Canonical.seq(fileIndex, seqCounter++), fileIndex, e.oneLine()));
+  }
+
+  /** A skip reason without its place and numbers: what the per-file top-reasons table counts. */
+  static String reasonKind(BadInputException e) {
+    String field = e.field() == null ? "" : "field '" + INDEX.matcher(e.field()).replaceAll("[]") + "': ";
+    return field + DIGITS.matcher(e.getMessage()).replaceAll("N");
+  }
+
+  /**
+   * Records that the log lacks something the format needs and what was put in its place, once per
+   * kind with a count (summary per file, and the console).
+   */
+  void note(String key, String what) {
+    notes.computeIfAbsent(key, k -> new long[1])[0]++;
+    noteText.putIfAbsent(key, what);
+  }
+
+  void providerUsageInconsistent() {
+    providerUsageInconsistent++;
+  }
+
+  PromptBuilder newPrompt() {
+    return new PromptBuilder(HashSettings.TEMPLATE, tokenizer, s.key(), s.blockSize());
+  }
+
+  /** When a request arrived: a log time (epoch seconds), or null to synthesise one. */
+  record RequestMeta(Double arrivalS, TraceRecord.ProviderCache cache, Integer outputTokens, String requestIdRaw) {
+    static final RequestMeta NONE = new RequestMeta(null, null, null, null);
+  }
+
+  /**
+   * Emits a self-contained record's request (OpenAI requests, spans): {@code b} holds its whole
+   * prompt. A null arrival is synthesised: the i-th such record of the run arrives at i * gap.
+   */
+  void emitRecord(String requestId, String sessionId, String parent, int turn, String trigger, RequestMeta meta,
+      PromptBuilder b, int outputTokens) {
+    double t;
+    boolean synth;
+    long synthIndex = -1;
+    if (meta.arrivalS() != null) {
+      t = logTime(meta.arrivalS());
+      synth = false;
+    } else {
+      t = 0; // placed by HashJob: (untimestamped records before this file + index) * session gap
+      synth = true;
+      synthIndex = syntheticUnits++;
+      synthetic++;
+    }
+    if (sessionId == null) noSession++;
+    emit(requestId, sessionId, parent, turn, trigger, t, synth, synthIndex, b, outputTokens, meta.cache());
+  }
+
+  private double logTime(double t) {
+    timestamped++;
+    minLogTime = Math.min(minLogTime, t);
+    return t;
+  }
+
+  private void emit(String requestId, String sessionId, String parent, int turn, String trigger, double t,
+      boolean synth, long synthIndex, PromptBuilder b, int outputTokens, TraceRecord.ProviderCache cache) {
+    requests++;
+    if (cache != null) providerCacheRequests++;
+    ready.add(StagingRows.request(requestId, sessionId, parent, turn, trigger, t, synth, synthIndex, b.promptTokens(),
+        outputTokens, s.blockSize(), b.promptBlocks(), Canonical.seq(fileIndex, seqCounter++), fileIndex, cache));
+  }
+
+  void outputTokensMissing() {
+    outputMissing++;
+  }
+
+  void conversationWithoutSession() {
+    noSession++;
+  }
+
+  /**
+   * A self-contained conversation (ShareGPT, trajectories, session logs): one request per assistant
+   * message, whose prompt is everything before it. {@code sessionRaw} is the log's session id
+   * (hashed into the session id) or null for {@code f{file}-c{k}}; {@code firstTurn} continues a
+   * session's turn count across conversations (a session log after compaction).
+   */
+  final class Conversation {
+    final int index;
+    final PromptBuilder b = newPrompt();
+    private final List<String> tools;
+    private final boolean observationsAreTools;
+    private final String sessionId;
+    private final String firstTrigger;
+    private int turn;
+    private int assistants;
+    private String lastRole;
+    private boolean first = true;
+
+    Conversation(List<String> tools, boolean observationsAreTools) {
+      this(tools, observationsAreTools, null, 0, null);
+    }
+
+    Conversation(List<String> tools, boolean observationsAreTools, String sessionRaw, int firstTurn, String firstTrigger) {
+      this.index = (int) conversations++;
+      syntheticUnits = conversations;
+      this.tools = tools;
+      this.observationsAreTools = observationsAreTools;
+      this.sessionId = sessionRaw == null ? "f" + fileIndex + "-c" + index : "s" + hex(s.key().id(sessionRaw));
+      this.turn = firstTurn;
+      this.firstTrigger = firstTrigger;
+    }
+
+    int turn() {
+      return turn;
+    }
+
+    void message(ChatMessage m) {
+      message(m, RequestMeta.NONE);
+    }
+
+    /** Appends a message; an assistant message first emits the request that produced it. */
+    void message(ChatMessage m, RequestMeta meta) {
+      if (m.isAssistant()) {
+        if (first && !tools.isEmpty()) b.appendToolsOnly(tools);
+        first = false;
+        String trigger = lastRole == null ? Canonical.TRIGGER_UNKNOWN : roleTrigger(lastRole);
+        // an agent without a human in the loop: a user message after the first action is the
+        // environment's observation (non-function-calling agents send it as role user)
+        if (observationsAreTools && assistants > 0 && ChatMessage.USER.equals(lastRole)) trigger = Canonical.TRIGGER_TOOL;
+        if (turn == 0 && firstTrigger != null) trigger = firstTrigger;
+        int out = b.completionTokens(m);
+        if (meta.outputTokens() != null) out = meta.outputTokens();
+        double t;
+        boolean synth;
+        if (meta.arrivalS() != null) {
+          t = logTime(meta.arrivalS());
+          synth = false;
+        } else {
+          t = assistants * s.thinkTimeS();
+          synth = true;
+          synthetic++;
+        }
+        String rid = meta.requestIdRaw() != null ? "r" + hex(s.key().id(meta.requestIdRaw()))
+            : "f" + fileIndex + "-c" + index + "-t" + assistants;
+        emit(rid, sessionId, null, turn, trigger, t, synth, index, b, out, meta.cache());
+        assistants++;
+        turn++;
+      }
+      b.append(m, first ? tools : List.of());
+      first = false;
+      lastRole = m.role();
+    }
+  }
+
+  static String roleTrigger(String role) {
+    return switch (role) {
+      case ChatMessage.TOOL -> Canonical.TRIGGER_TOOL;
+      case ChatMessage.USER -> Canonical.TRIGGER_USER;
+      default -> Canonical.TRIGGER_UNKNOWN;
+    };
+  }
+
+  // ---------------------------------------------------------------- the row stream
 
   @Override
   public boolean hasNext() {
@@ -189,323 +354,54 @@ public final class FileHasher implements Iterator<Row>, Closeable {
     return ready.poll();
   }
 
-  /** Processes one unit of input (a line, an array element, or one trajectory message). */
   private void advance() {
     try {
-      if (lines != null) {
-        String line = lines.readLine();
-        if (line == null) {
-          finish();
-          return;
-        }
-        lineNo++;
-        if (line.isBlank()) return;
-        JsonNode node;
-        try {
-          node = Messages.MAPPER.readTree(line);
-        } catch (JsonParseException e) {
-          skip(new BadInputException(file, lineNo, null, "malformed JSON at column " + e.getLocation().getColumnNr()));
-          return;
-        }
-        record(node, lineNo);
-      } else if (inHistory) {
-        historyStep();
-      } else {
-        JsonToken t = parser.nextToken();
-        if (t == null || t == JsonToken.END_ARRAY) {
-          finish();
-          return;
-        }
-        long line = parser.currentLocation().getLineNr();
-        if (format == LogFormat.SWE_AGENT) {
-          if (t != JsonToken.START_OBJECT) throw new BadInputException(file, line, null, "a trajectory is not a JSON object");
-          trajectoryFields(line);
-        } else {
-          if (t != JsonToken.START_OBJECT) {
-            parser.skipChildren();
-            skip(new BadInputException(file, line, null, "record is not a JSON object"));
-            return;
-          }
-          JsonNode node = parser.readValueAsTree();
-          record(node, line);
-        }
+      if (!reader.step()) {
+        reader.end();
+        finish();
       }
-    } catch (JsonParseException e) {
-      // a broken JSON document cannot be resynchronised: stop here, loudly, with the place
-      throw new BadInputException(file, e.getLocation() == null ? -1 : e.getLocation().getLineNr(), null, "malformed JSON");
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
     }
-  }
-
-  private void record(JsonNode node, long line) {
-    records++;
-    try {
-      if (!node.isObject()) throw new BadInputException(file, line, null, "record is not a JSON object");
-      switch (format) {
-        case OPENAI -> openaiRecord((ObjectNode) node, line);
-        case SHAREGPT -> sharegptRecord(node, line);
-        default -> throw new IllegalStateException(format.name());
-      }
-    } catch (BadInputException e) {
-      skip(e);
-    }
-  }
-
-  // ---------------------------------------------------------------- OpenAI request logs
-
-  private void openaiRecord(ObjectNode r, long line) {
-    JsonNode req = r.has("messages") ? r : r.has("request") ? r.get("request") : r.has("body") ? r.get("body") : r;
-    JsonNode msgs = req.get("messages");
-    if (msgs == null || !msgs.isArray()) throw new BadInputException(file, line, "messages", "missing or not a list");
-    if (msgs.isEmpty()) throw new BadInputException(file, line, "messages", "empty list");
-    List<String> tools = Messages.tools(req.has("tools") ? req.get("tools") : req.get("functions"), file, line, "tools");
-    int n = msgs.size();
-    ChatMessage[] m = new ChatMessage[n];
-    long[] fp = new long[n + 1];
-    fp[0] = s.key().fingerprint(String.join("\u0000", tools).getBytes(StandardCharsets.UTF_8));
-    int assistants = 0;
-    for (int i = 0; i < n; i++) {
-      m[i] = Messages.openai(msgs.get(i), file, line, "messages[" + i + "]");
-      if (m[i].isAssistant()) assistants++;
-      fp[i + 1] = fingerprint(m[i]);
-    }
-    JsonNode meta = r.path("metadata");
-    String sessionRaw = text(r, "session_id", "conversation_id", "thread_id");
-    if (sessionRaw == null) sessionRaw = text(meta, "session_id", "conversation_id", "thread_id");
-    if (sessionRaw == null && req != r) sessionRaw = text(req.path("metadata"), "session_id", "conversation_id");
-    String requestRaw = text(r, "request_id", "id");
-    if (requestRaw == null) requestRaw = text(meta, "request_id");
-    String parentRaw = text(r, "parent_request_id");
-    if (parentRaw == null) parentRaw = text(meta, "parent_request_id");
-
-    // prompt: extend the session's previous prompt when its messages are a prefix of these
-    PromptBuilder b = null;
-    CachedPrompt cached = sessionRaw == null ? null : sessionCache.get(sessionRaw);
-    int from = 0;
-    if (cached != null && cached.fp.length <= fp.length && prefix(cached.fp, fp)) {
-      b = cached.builder.copy();
-      from = cached.fp.length - 1;
-    }
-    if (b == null) b = new PromptBuilder(HashSettings.TEMPLATE, tokenizer, s.key(), s.blockSize());
-    for (int i = from; i < n; i++) b.append(m[i], i == 0 ? tools : List.of());
-    if (sessionRaw != null) sessionCache.put(sessionRaw, new CachedPrompt(fp, b));
-
-    int out = outputTokens(r, b, line);
-    String trigger = text(r, "trigger");
-    if (trigger == null) trigger = text(meta, "trigger");
-    if (trigger == null) {
-      trigger = r.path("subagent").asBoolean(false) || meta.path("subagent").asBoolean(false)
-          ? Canonical.TRIGGER_SUBAGENT : roleTrigger(m[n - 1].role());
-    }
-    double t;
-    boolean synth;
-    long synthIndex = -1;
-    JsonNode ts = first(r, "timestamp", "created", "time", "request_time", "start_time");
-    if (ts == null) ts = first(meta, "timestamp");
-    if (ts != null) {
-      t = seconds(ts, line);
-      synth = false;
-      timestamped++;
-      minLogTime = Math.min(minLogTime, t);
-    } else {
-      t = 0; // placed by HashJob: (untimestamped records before this file + index) * session gap
-      synth = true;
-      synthIndex = syntheticUnits++;
-      synthetic++;
-    }
-    String requestId = requestRaw != null ? "r" + hex(s.key().id(requestRaw)) : "f" + fileIndex + "-l" + line;
-    String sessionId = sessionRaw != null ? "s" + hex(s.key().id(sessionRaw)) : null;
-    String parent = parentRaw != null ? "r" + hex(s.key().id(parentRaw)) : null;
-    if (sessionRaw == null) conversationsNoSession++;
-    emit(requestId, sessionId, parent, assistants, trigger, t, synth, synthIndex, b, out);
-  }
-
-  private long conversationsNoSession;
-
-  private int outputTokens(JsonNode r, PromptBuilder b, long line) {
-    JsonNode u = r.path("usage");
-    if (u.isMissingNode()) u = r.path("response").path("usage");
-    JsonNode ct = u.has("completion_tokens") ? u.get("completion_tokens") : u.has("output_tokens") ? u.get("output_tokens") : r.get("output_tokens");
-    if (ct != null && !ct.isNull()) {
-      if (!ct.canConvertToInt() || ct.asInt() < 0) throw new BadInputException(file, line, "usage.completion_tokens", "not a non-negative integer");
-      return ct.asInt();
-    }
-    JsonNode choices = r.has("choices") ? r.get("choices") : r.path("response").path("choices");
-    if (choices.isArray() && !choices.isEmpty() && choices.get(0).has("message")) {
-      ChatMessage reply = Messages.openai(choices.get(0).get("message"), file, line, "choices[0].message");
-      return b.completionTokens(reply);
-    }
-    outputMissing++;
-    return 0;
-  }
-
-  private long fingerprint(ChatMessage m) {
-    StringBuilder sb = new StringBuilder(m.content().length() + 64);
-    HashSettings.TEMPLATE.message(m, List.of(), new ChatTemplate.Sink() {
-      @Override
-      public void text(String x) {
-        sb.append(x);
-      }
-
-      @Override
-      public void special(String token) {
-        sb.append('\u0000').append(token).append('\u0000');
-      }
-    });
-    return s.key().fingerprint(sb.toString().getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static boolean prefix(long[] a, long[] b) {
-    for (int i = 0; i < a.length; i++) if (a[i] != b[i]) return false;
-    return true;
-  }
-
-  private record CachedPrompt(long[] fp, PromptBuilder builder) {}
-
-  // ---------------------------------------------------------------- ShareGPT conversations
-
-  private void sharegptRecord(JsonNode r, long line) {
-    JsonNode turns = r.get("conversations");
-    if (turns == null || !turns.isArray()) throw new BadInputException(file, line, "conversations", "missing or not a list");
-    List<String> tools = Messages.tools(r.get("tools"), file, line, "tools");
-    // validate the whole conversation first: a bad turn skips the conversation, not half of it
-    ChatMessage[] m = new ChatMessage[turns.size() + 1];
-    int k = 0;
-    JsonNode sys = r.get("system");
-    if (sys != null && sys.isTextual() && !sys.asText().isEmpty()) m[k++] = ChatMessage.of(ChatMessage.SYSTEM, sys.asText());
-    for (int i = 0; i < turns.size(); i++) m[k++] = Messages.sharegpt(turns.get(i), file, line, "conversations[" + i + "]");
-    Conversation c = new Conversation(tools, false);
-    for (int i = 0; i < k; i++) c.message(m[i]);
-  }
-
-  // ---------------------------------------------------------------- SWE-agent trajectories
-
-  /** Scans a trajectory object's fields until its history array (or the object's end). */
-  private void trajectoryFields(long line) throws IOException {
-    records++;
-    trajectoryLine = line;
-    sawHistory = false;
-    scanToHistory();
-  }
-
-  private void scanToHistory() throws IOException {
-    JsonToken t;
-    while ((t = parser.nextToken()) == JsonToken.FIELD_NAME) {
-      String name = parser.currentName();
-      JsonToken v = parser.nextToken();
-      if (name.equals("history")) {
-        if (v != JsonToken.START_ARRAY) {
-          parser.skipChildren();
-          skip(new BadInputException(file, parser.currentLocation().getLineNr(), "history", "not a list"));
-          continue;
-        }
-        inHistory = true;
-        sawHistory = true;
-        historyIndex = 0;
-        sweConv = new Conversation(List.of(), true);
-        return;
-      }
-      parser.skipChildren();
-    }
-    if (t != JsonToken.END_OBJECT) throw new BadInputException(file, parser.currentLocation().getLineNr(), null, "malformed trajectory");
-    if (!sawHistory) skip(new BadInputException(file, trajectoryLine, "history", "missing: the trajectory has no message list"));
-  }
-
-  private void historyStep() throws IOException {
-    JsonToken t = parser.nextToken();
-    if (t == JsonToken.END_ARRAY) {
-      inHistory = false;
-      sweConv = null;
-      scanToHistory(); // the rest of the object (a second history key would be odd but is handled)
-      return;
-    }
-    long line = parser.currentLocation().getLineNr();
-    JsonNode msg = parser.readValueAsTree();
-    int i = historyIndex++;
-    if (sweConv == null) return; // conversation abandoned after a bad message
-    try {
-      sweConv.message(Messages.openai(msg, file, line, "history[" + i + "]"));
-    } catch (BadInputException e) {
-      skip(new BadInputException(file, line, e.field(), e.getMessage() + "; the rest of this trajectory is skipped"));
-      sweConv = null;
-    }
-  }
-
-  // ---------------------------------------------------------------- shared conversation logic
-
-  /** A self-contained conversation (ShareGPT, trajectory): one request per assistant message. */
-  private final class Conversation {
-    final int index;
-    final PromptBuilder b = new PromptBuilder(HashSettings.TEMPLATE, tokenizer, s.key(), s.blockSize());
-    final List<String> tools;
-    final boolean observationsAreTools;
-    int assistants;
-    String lastRole;
-    boolean first = true;
-
-    Conversation(List<String> tools, boolean observationsAreTools) {
-      this.index = (int) conversations++;
-      syntheticUnits = conversations;
-      this.tools = tools;
-      this.observationsAreTools = observationsAreTools;
-    }
-
-    void message(ChatMessage m) {
-      if (m.isAssistant()) {
-        if (first && !tools.isEmpty()) b.appendToolsOnly(tools);
-        first = false;
-        String trigger = lastRole == null ? Canonical.TRIGGER_UNKNOWN : roleTrigger(lastRole);
-        // SWE-agent has no human in the loop: a user message after the first action is the
-        // environment's observation (the non-function-calling agents send it as role user)
-        if (observationsAreTools && assistants > 0 && ChatMessage.USER.equals(lastRole)) trigger = Canonical.TRIGGER_TOOL;
-        synthetic++;
-        emit("f" + fileIndex + "-c" + index + "-t" + assistants, "f" + fileIndex + "-c" + index, null, assistants,
-            trigger, assistants * s.thinkTimeS(), true, index, b, b.completionTokens(m));
-        assistants++;
-      }
-      b.append(m, first ? tools : List.of());
-      first = false;
-      lastRole = m.role();
-    }
-  }
-
-  private static String roleTrigger(String role) {
-    return switch (role) {
-      case ChatMessage.TOOL -> Canonical.TRIGGER_TOOL;
-      case ChatMessage.USER -> Canonical.TRIGGER_USER;
-      default -> Canonical.TRIGGER_UNKNOWN;
-    };
-  }
-
-  private void emit(String requestId, String sessionId, String parent, int turn, String trigger, double t,
-      boolean synth, long synthIndex, PromptBuilder b, int outputTokens) {
-    requests++;
-    ready.add(StagingRows.request(requestId, sessionId, parent, turn, trigger, t, synth, synthIndex, b.promptTokens(),
-        outputTokens, s.blockSize(), b.promptBlocks(), Canonical.seq(fileIndex, seqCounter++), fileIndex, null));
-  }
-
-  private void skip(BadInputException e) {
-    skipped++;
-    ready.add(StagingRows.skip(Canonical.seq(fileIndex, seqCounter++), fileIndex, e.oneLine()));
   }
 
   private void finish() {
     if (finished) return;
     finished = true;
     done = true;
+    StringBuilder reasonJson = new StringBuilder("{");
+    reasons.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).forEach(e -> {
+      if (reasonJson.length() > 1) reasonJson.append(',');
+      reasonJson.append(quote(e.getKey())).append(':').append(e.getValue());
+    });
+    reasonJson.append('}');
+    StringBuilder noteJson = new StringBuilder("{");
+    for (Map.Entry<String, long[]> e : notes.entrySet()) {
+      if (noteJson.length() > 1) noteJson.append(',');
+      noteJson.append(quote(e.getKey())).append(":{\"count\":").append(e.getValue()[0]).append(",\"what\":")
+          .append(quote(noteText.get(e.getKey()))).append('}');
+    }
+    noteJson.append('}');
+    StringBuilder fits = new StringBuilder("[");
+    for (LogFormat f : fitting) {
+      if (fits.length() > 1) fits.append(',');
+      fits.append(quote(f.cliName));
+    }
+    fits.append(']');
     String counters = String.format(Locale.ROOT,
         "{\"file\":%s,\"format\":\"%s\",\"records\":%d,\"conversations\":%d,\"requests\":%d,\"skipped\":%d,"
+            + "\"skip_reasons\":%s,\"formats_that_fit\":%s,\"synthesised\":%s,"
             + "\"output_tokens_missing\":%d,\"synthetic_arrivals\":%d,\"log_timestamps\":%d,\"requests_without_session\":%d,"
+            + "\"provider_cache_requests\":%d,\"provider_usage_inconsistent\":%d,"
             + "\"synthetic_units\":%d,\"min_log_time_s\":%s}",
-        quote(file), format.cliName, records, conversations, requests,
-        skipped, outputMissing, synthetic, timestamped, conversationsNoSession, syntheticUnits,
+        quote(file), format.cliName, records, conversations, requests, skipped, reasonJson, fits, noteJson,
+        outputMissing, synthetic, timestamped, noSession, providerCacheRequests, providerUsageInconsistent, syntheticUnits,
         timestamped == 0 ? "null" : BigDecimal.valueOf(minLogTime).toPlainString());
     ready.add(StagingRows.file(fileIndex, counters));
     close();
   }
 
-  private static String quote(String x) {
+  static String quote(String x) {
     StringBuilder b = new StringBuilder();
     ChatMlTemplate.quote(b, x);
     return b.toString();
@@ -514,54 +410,60 @@ public final class FileHasher implements Iterator<Row>, Closeable {
   @Override
   public void close() {
     try {
-      if (parser != null) parser.close();
-      if (lines != null) lines.close();
+      if (reader != null) reader.close();
       if (in != null) in.close();
     } catch (IOException ignored) {
       // closing a read-only stream: nothing to recover
     }
   }
 
-  // ---------------------------------------------------------------- small helpers
+  // ---------------------------------------------------------------- small helpers for readers
 
-  private static String text(JsonNode n, String... keys) {
+  static String text(com.fasterxml.jackson.databind.JsonNode n, String... keys) {
     for (String k : keys) {
-      JsonNode v = n.get(k);
+      com.fasterxml.jackson.databind.JsonNode v = n.get(k);
       if (v != null && !v.isNull() && (v.isTextual() || v.isNumber())) return v.asText();
     }
     return null;
   }
 
-  private static JsonNode first(JsonNode n, String... keys) {
+  static com.fasterxml.jackson.databind.JsonNode first(com.fasterxml.jackson.databind.JsonNode n, String... keys) {
     for (String k : keys) {
-      JsonNode v = n.get(k);
+      com.fasterxml.jackson.databind.JsonNode v = n.get(k);
       if (v != null && !v.isNull()) return v;
     }
     return null;
   }
 
   /** Epoch seconds from a number (in --timestamp-unit) or an ISO-8601 text (no zone = UTC). */
-  private double seconds(JsonNode ts, long line) {
+  double seconds(com.fasterxml.jackson.databind.JsonNode ts, long line, String field) {
     if (ts.isNumber()) return ts.asDouble() * s.timestampUnitS();
     if (ts.isTextual()) {
-      String x = ts.asText().strip();
+      Double d = isoSeconds(ts.asText());
+      if (d != null) return d;
       try {
-        Instant i;
-        try {
-          i = OffsetDateTime.parse(x).toInstant();
-        } catch (DateTimeParseException e) {
-          i = LocalDateTime.parse(x.replace(' ', 'T')).toInstant(ZoneOffset.UTC);
-        }
-        return i.getEpochSecond() + i.getNano() / 1e9;
-      } catch (DateTimeParseException e) {
-        try {
-          return Double.parseDouble(x) * s.timestampUnitS();
-        } catch (NumberFormatException e2) {
-          throw new BadInputException(file, line, "timestamp", "neither a number nor an ISO-8601 time");
-        }
+        return Double.parseDouble(ts.asText().strip()) * s.timestampUnitS();
+      } catch (NumberFormatException e2) {
+        throw new BadInputException(file, line, field, "neither a number nor an ISO-8601 time");
       }
     }
-    throw new BadInputException(file, line, "timestamp", "neither a number nor an ISO-8601 time");
+    throw new BadInputException(file, line, field, "neither a number nor an ISO-8601 time");
+  }
+
+  /** Epoch seconds of an ISO-8601 time (with or without zone; none = UTC), or null. */
+  static Double isoSeconds(String text) {
+    String x = text.strip();
+    try {
+      Instant i;
+      try {
+        i = OffsetDateTime.parse(x).toInstant();
+      } catch (DateTimeParseException e) {
+        i = LocalDateTime.parse(x.replace(' ', 'T')).toInstant(ZoneOffset.UTC);
+      }
+      return i.getEpochSecond() + i.getNano() / 1e9;
+    } catch (DateTimeParseException e) {
+      return null;
+    }
   }
 
   static String hex(long v) {

@@ -100,16 +100,22 @@ public final class HashJob {
           .orderBy(StagingRows.FILE_INDEX).collectAsList();
       // counters and the earliest log timestamp come from the per-file rows: no extra pass
       long skipCount = 0;
+      long requestCount = 0;
       double base = Double.POSITIVE_INFINITY;
       long[] unitsBefore = new long[files.size()]; // synthetic units (conversations) in earlier files
       long units = 0;
+      List<JsonNode> perFile = new ArrayList<>();
       for (Row f : fileRows) {
         JsonNode c = counters(f);
+        perFile.add(c);
         unitsBefore[f.getInt(f.fieldIndex(StagingRows.FILE_INDEX))] = units;
         units += c.get("synthetic_units").asLong();
         skipCount += c.get("skipped").asLong();
+        requestCount += c.get("requests").asLong();
         if (!c.get("min_log_time_s").isNull()) base = Math.min(base, c.get("min_log_time_s").asDouble());
       }
+      // never a silent empty run: no request at all is bad input, with what each file was read as and why
+      if (requestCount == 0) throw new BadInputException(null, emptyRunMessage(perFile));
       List<Row> firstSkips = skipCount == 0 ? List.of()
           : st.filter(col(StagingRows.KIND).equalTo(StagingRows.KIND_SKIP)).orderBy(StagingRows.SEQ).limit(200)
               .select(StagingRows.DETAIL).collectAsList();
@@ -276,14 +282,78 @@ public final class HashJob {
 
   private static final com.fasterxml.jackson.databind.ObjectMapper LINE = new com.fasterxml.jackson.databind.ObjectMapper();
 
+  /** A file whose skipped records exceed this share of its records gets a warning (console and report). */
+  public static final double SKIPPED_WARNING_SHARE = 0.5;
+
+  /** The warnings of a run: one per file with more than half of its records skipped. */
+  static List<String> warnings(List<JsonNode> perFile) {
+    List<String> out = new ArrayList<>();
+    for (JsonNode c : perFile) {
+      long records = c.get("records").asLong();
+      long skipped = c.get("skipped").asLong();
+      if (skipped > 0 && skipped > SKIPPED_WARNING_SHARE * Math.max(records, 1)) {
+        out.add(String.format(Locale.ROOT, "%s: %d of %d record(s) skipped (read as %s; %s)", c.get("file").asText(),
+            skipped, records, c.get("format").asText(), topReasons(c, 3)));
+      }
+    }
+    return out;
+  }
+
+  /** The top skip reasons of a file's counters with their counts. */
+  static String topReasons(JsonNode c, int n) {
+    List<String> r = new ArrayList<>();
+    Iterator<java.util.Map.Entry<String, JsonNode>> it = c.path("skip_reasons").fields();
+    while (it.hasNext() && r.size() < n) {
+      java.util.Map.Entry<String, JsonNode> e = it.next();
+      r.add(e.getKey() + " (" + e.getValue().asLong() + ")");
+    }
+    return r.isEmpty() ? "no record skipped" : "top reasons: " + String.join("; ", r);
+  }
+
+  /**
+   * The error for a run that yields no request: per file the format it was read as, its records and
+   * skips with the top reasons, and the other formats that fit its first records. Files with the
+   * same outcome are listed once with their count (99 trajectories read the same wrong way are one line).
+   */
+  static String emptyRunMessage(List<JsonNode> perFile) {
+    java.util.LinkedHashMap<String, List<JsonNode>> groups = new java.util.LinkedHashMap<>();
+    for (JsonNode c : perFile) {
+      List<String> fits = new ArrayList<>();
+      c.path("formats_that_fit").forEach(f -> fits.add(f.asText()));
+      fits.remove(c.get("format").asText());
+      String outcome = String.format(Locale.ROOT, "read as %s; %s; %s", c.get("format").asText(), topReasons(c, 3),
+          fits.isEmpty() ? "no other format fits its first records" : "formats that fit its first records: " + String.join(", ", fits));
+      groups.computeIfAbsent(outcome, k -> new ArrayList<>()).add(c);
+    }
+    StringBuilder b = new StringBuilder("no request could be read from the " + perFile.size() + " input file(s):");
+    int shown = 0;
+    for (java.util.Map.Entry<String, List<JsonNode>> g : groups.entrySet()) {
+      if (shown++ == 10) {
+        b.append(String.format(Locale.ROOT, "%n  ... and %d more outcome(s)", groups.size() - 10));
+        break;
+      }
+      JsonNode c = g.getValue().get(0);
+      long records = g.getValue().stream().mapToLong(x -> x.get("records").asLong()).sum();
+      long skipped = g.getValue().stream().mapToLong(x -> x.get("skipped").asLong()).sum();
+      String who = g.getValue().size() == 1 ? c.get("file").asText()
+          : c.get("file").asText() + " and " + (g.getValue().size() - 1) + " more file(s) alike";
+      b.append(String.format(Locale.ROOT, "%n  %s: %d record(s), %d skipped; %s", who, records, skipped, g.getKey()));
+    }
+    b.append(String.format(Locale.ROOT, "%nName the format with --log-format (%s), or see docs/block-hasher.md (input formats).", LogFormat.names()));
+    return b.toString();
+  }
+
   private static ObjectNode summary(Options o, HashSettings s, List<String> files, List<Row> fileRows, long skipCount,
       List<Row> firstSkips, Row totals) throws IOException {
     ObjectNode j = Json.object();
     j.put("files", files.size());
-    long conversations = 0, records = 0, synth = 0, logged = 0, outMissing = 0, noSession = 0;
+    long conversations = 0, records = 0, synth = 0, logged = 0, outMissing = 0, noSession = 0, cacheRequests = 0;
     ArrayNode perFile = j.putArray("per_file");
+    List<JsonNode> counters = new ArrayList<>();
     for (Row f : fileRows) {
       JsonNode c = counters(f);
+      counters.add(c);
+      cacheRequests += c.get("provider_cache_requests").asLong();
       perFile.add(c);
       conversations += c.get("conversations").asLong();
       records += c.get("records").asLong();
@@ -301,6 +371,9 @@ public final class HashJob {
     j.put("output_tokens", totals.isNullAt(2) ? 0 : totals.getLong(2));
     j.put("output_tokens_missing", outMissing);
     j.put("blocks", totals.isNullAt(3) ? 0 : totals.getLong(3));
+    j.put("provider_cache_requests", cacheRequests);
+    ArrayNode warn = j.putArray("warnings");
+    warnings(counters).forEach(warn::add);
     ObjectNode sk = j.putObject("skipped");
     sk.put("count", skipCount);
     ArrayNode reasons = sk.putArray("reasons");

@@ -1,6 +1,9 @@
 package io.smetric.audit.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.UsageException;
+import io.smetric.audit.measured.MeasuredCache;
+import io.smetric.audit.model.Canonical;
 import io.smetric.audit.hasher.HashJob;
 import io.smetric.audit.hasher.HashKey;
 import io.smetric.audit.hasher.LogFormat;
@@ -26,7 +29,8 @@ import picocli.CommandLine.Spec;
     name = "hash",
     mixinStandardHelpOptions = true,
     description = {
-      "Hashes raw chat logs (OpenAI requests, ShareGPT, SWE-agent trajectories) into a canonical trace:",
+      "Hashes raw chat and agent logs (OpenAI request and gateway logs, ShareGPT, SWE-agent and mini-SWE-agent",
+      "trajectories, Claude Code and Codex CLI session logs, OpenTelemetry GenAI spans) into a canonical trace:",
       "chat template (chatml-tools v1) -> tokens -> blocks -> chained SipHash-2-4 ids under a secret salt.",
       "Writes OUT/trace/ (Parquet), OUT/hash-summary.json and, with --jsonl, OUT/trace.jsonl; no text leaves.",
       "See docs/block-hasher.md."
@@ -39,7 +43,7 @@ public final class HashCommand implements Callable<Integer> {
   @Parameters(arity = "1..*", paramLabel = "LOGS", description = "Log files, folders (their .jsonl/.json/.traj files) or globs; any Hadoop path.")
   List<String> logs;
 
-  @Option(names = "--log-format", defaultValue = "auto", description = "openai, sharegpt, swe-agent or auto (per file, from the first record's keys). Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--log-format", defaultValue = "auto", description = "auto (per file, from its first records), mini-swe-agent, swe-agent, sharegpt, codex, claude-code, otel-genai or openai. Default: ${DEFAULT-VALUE}.")
   String format;
 
   @Option(names = "--tokenizer", defaultValue = "o200k", description = "o200k, cl100k (built in) or hf:PATH to a Hugging Face tokenizer.json. Default: ${DEFAULT-VALUE}.")
@@ -94,11 +98,67 @@ public final class HashCommand implements Callable<Integer> {
     HashJob.Result r = HashJob.execute(spark, new HashJob.Options(logs, tok, key, blockSize, fmt, sessionGap, thinkTime,
         unit, sessionCache, dense, jsonl, out, overwrite));
     PrintWriter w = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
     w.printf(Locale.ROOT, "hashed %d requests (%d tokens, %d blocks) from %d file(s); %d record(s) skipped -> %s%n",
         r.requests(), r.summary().get("input_tokens").asLong(), r.summary().get("blocks").asLong(),
         r.summary().get("files").asInt(), r.skipped(), out);
+    printInputs(r.summary(), w);
     if (r.skipped() > 0) w.printf(Locale.ROOT, "skip reasons are listed in %s/%s%n", out, HashJob.SUMMARY_FILE);
+    for (JsonNode warning : r.summary().path("warnings")) err.println("smetric-audit: warning: " + warning.asText());
+    if (r.summary().path("provider_cache_requests").asLong() > 0) printMeasured(spark, out + "/" + HashJob.TRACE_DIR, w);
     w.flush();
+    err.flush();
     return 0;
+  }
+
+  /**
+   * Per format: how many files, and what the logs lacked and was synthesised or left out (the
+   * summary has it per file). Printed for every run, so that nobody reads synthesised arrivals as
+   * measured ones.
+   */
+  static void printInputs(JsonNode summary, PrintWriter w) {
+    java.util.Map<String, long[]> files = new java.util.TreeMap<>();
+    java.util.Map<String, java.util.Map<String, long[]>> notes = new java.util.TreeMap<>();
+    java.util.Map<String, String> text = new java.util.HashMap<>();
+    for (JsonNode f : summary.path("per_file")) {
+      String fmt = f.path("format").asText();
+      long[] c = files.computeIfAbsent(fmt, k -> new long[3]);
+      c[0]++;
+      c[1] += f.path("requests").asLong();
+      c[2] += f.path("provider_cache_requests").asLong();
+      java.util.Iterator<java.util.Map.Entry<String, JsonNode>> it = f.path("synthesised").fields();
+      while (it.hasNext()) {
+        java.util.Map.Entry<String, JsonNode> e = it.next();
+        long[] n = notes.computeIfAbsent(fmt, k -> new java.util.TreeMap<>()).computeIfAbsent(e.getKey(), k -> new long[2]);
+        n[0]++;
+        n[1] += e.getValue().path("count").asLong();
+        text.put(e.getKey(), e.getValue().path("what").asText());
+      }
+    }
+    for (java.util.Map.Entry<String, long[]> e : files.entrySet()) {
+      long[] c = e.getValue();
+      w.printf(Locale.ROOT, "  %s: %d file(s), %d request(s), %d with the provider's cache accounting%n", e.getKey(), c[0], c[1], c[2]);
+      for (java.util.Map.Entry<String, long[]> n : notes.getOrDefault(e.getKey(), java.util.Map.of()).entrySet()) {
+        w.printf(Locale.ROOT, "    synthesised or missing, in %d file(s), %d time(s): %s%n", n.getValue()[0], n.getValue()[1], text.get(n.getKey()));
+      }
+    }
+  }
+
+  /** The provider-measured against predicted hit ratio of the hashed trace (docs/block-hasher.md). */
+  static void printMeasured(SparkSession spark, String traceDir, PrintWriter w) {
+    MeasuredCache.Result m = MeasuredCache.compute(spark.read().schema(Canonical.SCHEMA).parquet(traceDir));
+    try {
+      for (JsonNode k : m.summary().path("by_provider")) {
+        w.printf(Locale.ROOT, "provider cache (%s, %s): %d request(s); measured hit ratio %.2f%%, predicted %.2f%% (ideal) and"
+                + " %.2f%% at the provider's granularity: gap %+.2f points (per request: median %+d, p5 %+d, p95 %+d)%n",
+            k.path("provider_cache").asText(), k.path("granularity").asText(), k.path("requests").asLong(),
+            100 * k.path("measured_ratio").asDouble(), 100 * k.path("predicted_ratio").asDouble(),
+            100 * k.path("predicted_granular_ratio").asDouble(), k.path("gap_pp").asDouble(),
+            k.path("per_request_gap_pp").path("p50").asInt(), k.path("per_request_gap_pp").path("p5").asInt(),
+            k.path("per_request_gap_pp").path("p95").asInt());
+      }
+    } finally {
+      m.perRequest().unpersist();
+    }
   }
 }
