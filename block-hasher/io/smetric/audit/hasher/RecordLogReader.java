@@ -62,9 +62,11 @@ abstract class RecordLogReader extends LogReader {
           parser = Messages.MAPPER.getFactory().createParser(rest);
           return documentStep();
         }
+        h.countRecord();
         h.skip(new BadInputException(h.file(), lineNo, null, "malformed JSON: the line ends inside a value"));
         return true;
       } catch (JsonParseException e) {
+        h.countRecord();
         h.skip(new BadInputException(h.file(), lineNo, null, "malformed JSON at column " + e.getLocation().getColumnNr()));
         return true;
       }
