@@ -14,6 +14,8 @@ import io.smetric.audit.common.SerializableConf;
 import io.smetric.audit.common.UsageException;
 import io.smetric.audit.hasher.FileHasher;
 import io.smetric.audit.hasher.HashJob;
+import io.smetric.audit.measured.MeasuredCache;
+import io.smetric.audit.report.MeasuredCacheReport;
 import io.smetric.audit.hasher.HashKey;
 import io.smetric.audit.hasher.LogFormat;
 import io.smetric.audit.hasher.TokenizerSpec;
@@ -258,6 +260,22 @@ public final class AuditCommand implements Callable<Integer> {
         AnalyzeCommand.writeInto(c, cdir);
         cdir.commit();
         progress.done(AnalyzeCommand.summary(c));
+      }
+
+      if (MeasuredCache.hasAccounting(input.trace())) {
+        // the provider's own cache accounting: predicted against measured hits (trace-model section 9)
+        MeasuredCache.Result mc = MeasuredCache.compute(input.trace());
+        try {
+          mc.perRequest().write().parquet(dir.child(MeasuredCacheReport.REQUESTS));
+          dir.writeString(MeasuredCacheReport.SUMMARY, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(mc.summary()) + "\n");
+          for (JsonNode k : mc.summary().path("by_provider")) {
+            progress.note(String.format(Locale.ROOT, "provider cache (%s): measured hit ratio %.2f%%, predicted %.2f%% at its granularity (%d requests)",
+                k.path("provider_cache").asText(), 100 * k.path("measured_ratio").asDouble(),
+                100 * k.path("predicted_granular_ratio").asDouble(), k.path("requests").asLong()));
+          }
+        } finally {
+          mc.perRequest().unpersist();
+        }
       }
 
       if (!noReplay) {

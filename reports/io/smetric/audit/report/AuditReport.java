@@ -107,6 +107,8 @@ public final class AuditReport {
     audit.put("trace", trace);
     if (answers != null) audit.set("answers", answers);
     if (replay != null && replay.path("preconditions").isObject()) audit.set("preconditions", replay.path("preconditions").deepCopy());
+    JsonNode measured = MeasuredCacheReport.summary(f);
+    if (measured != null) audit.set("measured_cache", measured);
     List<Row> topSessions = ch == null ? null : f.top(AuditFolder.CHARACTERIZATION + "/sessions", "tokens", TOP_SESSIONS);
     String html = html(f, trace, v, answers, headline, entries, notApplicable, findings, prov, ch, replay, ingest,
         charts.focusRatio(), topSessions);
@@ -308,6 +310,20 @@ public final class AuditReport {
     }
     long noOut = h.path("output_tokens_missing").asLong(0);
     if (noOut > 0) out.add(noOut + " requests have no recorded output; their output tokens count as 0 (docs/block-hasher.md), which lowers session token totals and decode load in the replay.");
+    // more than half of a file's records skipped: the file was probably read as the wrong format
+    for (JsonNode w : h.path("warnings")) out.add("Mostly skipped: " + w.asText() + ".");
+    // what the logs lacked, per kind over all files (the summary has it per file)
+    java.util.Map<String, long[]> counts = new java.util.TreeMap<>();
+    java.util.Map<String, String> what = new java.util.HashMap<>();
+    for (JsonNode f : h.path("per_file")) {
+      f.path("synthesised").fields().forEachRemaining(e -> {
+        long[] c = counts.computeIfAbsent(e.getKey(), k -> new long[2]);
+        c[0]++;
+        c[1] += e.getValue().path("count").asLong();
+        what.put(e.getKey(), e.getValue().path("what").asText());
+      });
+    }
+    counts.forEach((k, c) -> out.add(String.format(Locale.ROOT, "Synthesised or missing in %d file(s), %d time(s): %s.", c[0], c[1], what.get(k))));
     return out;
   }
 
@@ -485,6 +501,8 @@ public final class AuditReport {
       h.table(List.of("session", "requests", "tokens (input + output)", "duration (s)"), rows, "sessions");
     }
     h.raw("</section>\n");
+
+    MeasuredCacheReport.html(h, f);
 
     // 4. data quality and not applicable
     h.raw("<section id=\"data-quality\">\n");
