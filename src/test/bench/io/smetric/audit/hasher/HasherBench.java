@@ -14,10 +14,11 @@ import org.apache.spark.sql.Row;
 
 /**
  * Block-hasher throughput against jtokkit alone, single thread, no Spark (docs/benchmarks.md,
- * "Block-hasher"). Usage: {@code HasherBench REPO [rounds]} (reads REPO/sample-traces/raw-logs).
+ * "Block-hasher"). Usage: {@code HasherBench REPO [rounds] [--files DIR] [--warmup N] [--reps N] [--streaming]} (reads every
+ * log file under DIR, default REPO/sample-traces/raw-logs: all formats).
  * <ol>
- *   <li>raw: jtokkit encodeOrdinary over every message text of the inputs (the same text runs the
- *       hasher tokenises), tokens per second;
+ *   <li>raw: jtokkit encodeOrdinary over the text runs the hasher hands its tokenizer (recorded in
+ *       one pass over the same files), tokens per second;
  *   <li>hasher: FileHasher over the same files (parse, render, tokenise, chain-hash, rows): unique
  *       tokens tokenised per second, and prompt tokens covered (sum of input_tokens) per second;
  *   <li>streaming: a generated trajectory with a 200 MB field before a 4,000-message history,
@@ -28,54 +29,50 @@ public final class HasherBench {
   public static void main(String[] args) throws Exception {
     Path repo = Path.of(args.length > 0 ? args[0] : ".");
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 20;
-    Path raw = repo.resolve("sample-traces/raw-logs");
-    List<Path> files = List.of(
-        raw.resolve("swe-agent/function_calling_simple.traj"),
-        raw.resolve("swe-agent/marshmallow-1867__function_calling.traj"),
-        raw.resolve("swe-agent/swe-agent__test-repo-i1__gpt4.traj"),
-        raw.resolve("glaive-sharegpt/glaive_toolcall_en_demo_first50.json"));
+    List<String> opts = List.of(args).subList(Math.min(2, args.length), args.length);
+    String dir = opts.contains("--files") ? opts.get(opts.indexOf("--files") + 1) : repo.resolve("sample-traces/raw-logs").toString();
+    // every log file of every format under the folder (the hash command's own folder expansion)
+    List<Path> files = HashJob.expand(List.of(dir), CONF).stream().map(u -> Path.of(java.net.URI.create(u))).toList();
 
-    // the text runs between special tokens, exactly as the template produces them
+    HashSettings s = new HashSettings(TokenizerSpec.parse("o200k", new Configuration()),
+        HashKey.fromSalt("benchmark salt, not a secret!!".getBytes(StandardCharsets.UTF_8)), 16, LogFormat.AUTO, 10, 5, 1, 1, 256);
+    // the text runs the hasher hands to the tokenizer, recorded in one pass: raw jtokkit then
+    // tokenises exactly the same text (messages, tool schemas, completions counted for output tokens)
     List<String> runs = new ArrayList<>();
-    ChatMlTemplate t = new ChatMlTemplate();
-    for (Path p : files) {
-      JsonNode root = Messages.MAPPER.readTree(p.toFile());
-      List<JsonNode> convs = new ArrayList<>();
-      if (root.isArray()) root.forEach(convs::add);
-      else convs.add(root);
-      for (JsonNode c : convs) {
-        List<String> tools = Messages.tools(c.get("tools"), "b", 0, "tools");
-        List<ChatMessage> msgs = new ArrayList<>();
-        if (c.has("history")) for (JsonNode m : c.get("history")) msgs.add(Messages.openai(m, "b", 0, "h"));
-        else for (JsonNode m : c.get("conversations")) msgs.add(Messages.sharegpt(m, "b", 0, "c"));
-        StringBuilder cur = new StringBuilder();
-        ChatTemplate.Sink sink = new ChatTemplate.Sink() {
+    for (int i = 0; i < files.size(); i++) {
+      try (FileHasher h = new FileHasher(s, i, files.get(i).toString(), CONF)) {
+        java.lang.reflect.Field f = FileHasher.class.getDeclaredField("tokenizer");
+        f.setAccessible(true);
+        ChatTokenizer inner = (ChatTokenizer) f.get(h);
+        f.set(h, new ChatTokenizer() {
           @Override
-          public void text(String s) {
-            cur.append(s);
+          public void encodeText(String text, it.unimi.dsi.fastutil.ints.IntArrayList out) {
+            runs.add(text);
+            inner.encodeText(text, out);
           }
 
           @Override
-          public void special(String token) {
-            if (cur.length() > 0) runs.add(cur.toString());
-            cur.setLength(0);
+          public int special(String token) {
+            return inner.special(token);
           }
-        };
-        for (int i = 0; i < msgs.size(); i++) t.message(msgs.get(i), i == 0 ? tools : List.of(), sink);
-        if (cur.length() > 0) runs.add(cur.toString());
+
+          @Override
+          public String describe() {
+            return inner.describe();
+          }
+        });
+        h.forEachRemaining(r -> { });
       }
     }
     TiktokenTokenizer tok = new TiktokenTokenizer(EncodingType.O200K_BASE);
     var enc = tok.encoding();
-
-    HashSettings s = new HashSettings(TokenizerSpec.parse("o200k", new Configuration()),
-        HashKey.fromSalt("benchmark salt, not a secret!!".getBytes(StandardCharsets.UTF_8)), 16, LogFormat.AUTO, 10, 5, 1, 1, 256);
-    for (int w = 0; w < 15; w++) { // the JIT needs a dozen rounds before both loops are steady
+    int warmup = opts.contains("--warmup") ? Integer.parseInt(opts.get(opts.indexOf("--warmup") + 1)) : 15;
+    for (int w = 0; w < warmup; w++) { // the JIT needs a dozen rounds before both loops are steady
       for (String r : runs) enc.encodeOrdinary(r);
       hashAll(s, files);
     }
     // the machine is shared: alternate the two measurements and report medians of 5 repetitions
-    int reps = 5;
+    int reps = opts.contains("--reps") ? Integer.parseInt(opts.get(opts.indexOf("--reps") + 1)) : 5;
     double[] raws = new double[reps], hashes = new double[reps];
     long rawTokens = 0;
     long[] acc = new long[2];
@@ -97,18 +94,22 @@ public final class HasherBench {
     java.util.Arrays.sort(hashes);
     double rawS = raws[reps / 2];
     double hashS = hashes[reps / 2];
-    long uniqueTokens = rawTokens; // the hasher tokenises each message's text once: the same runs
+    long uniqueTokens = rawTokens; // the recorded runs are exactly what the hasher tokenises
 
-    System.out.printf(Locale.ROOT, "inputs: %d files, %d text runs; %d rounds x %d repetitions (medians)%n", files.size(), runs.size(), rounds, reps);
+    long bytes = 0;
+    for (Path p : files) bytes += Files.size(p);
+    System.out.printf(Locale.ROOT, "inputs: %d files (%,d bytes as stored) under %s, %d text runs; %d rounds x %d repetitions (medians)%n",
+        files.size(), bytes, dir, runs.size(), rounds, reps);
     System.out.printf(Locale.ROOT, "raw jtokkit o200k encodeOrdinary : %,.0f tokens/s (%d tokens in %.2f s; min..max %.2f..%.2f s)%n",
         rawTokens / rawS, rawTokens, rawS, raws[0], raws[reps - 1]);
     System.out.printf(Locale.ROOT, "hasher, unique tokens tokenised   : %,.0f tokens/s (%.2f s; min..max %.2f..%.2f s)%n",
         uniqueTokens / hashS, hashS, hashes[0], hashes[reps - 1]);
     System.out.printf(Locale.ROOT, "hasher, prompt tokens covered     : %,.0f tokens/s (%d requests, %d prompt tokens)%n",
         acc[1] / hashS, acc[0], acc[1]);
-    System.out.printf(Locale.ROOT, "hasher / raw (unique tokens)      : %.2f%n", (uniqueTokens / hashS) / (rawTokens / rawS));
+    System.out.printf(Locale.ROOT, "hasher / raw (unique tokens)      : %.2f (hasher time = %.2f x jtokkit time)%n",
+        (uniqueTokens / hashS) / (rawTokens / rawS), hashS / rawS);
 
-    if (args.length > 2 && args[2].equals("--streaming")) streaming(s);
+    if (opts.contains("--streaming")) streaming(s);
   }
 
   static final Configuration CONF = new Configuration();
