@@ -1,44 +1,47 @@
 package io.smetric.audit.characterize;
 
-import static org.apache.spark.sql.functions.ceil;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.count;
-import static org.apache.spark.sql.functions.countDistinct;
 import static org.apache.spark.sql.functions.floor;
 import static org.apache.spark.sql.functions.lit;
-import static org.apache.spark.sql.functions.log10;
 import static org.apache.spark.sql.functions.max;
 import static org.apache.spark.sql.functions.min;
 import static org.apache.spark.sql.functions.round;
-import static org.apache.spark.sql.functions.size;
 import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.when;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.BadInputException;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.model.Canonical;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.expressions.Window;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 
 /**
  * Runs every metric of trace-model.md sections 2-5 and 7 on one canonical trace and assembles
  * characterization.json plus its tables (docs/characterization.md lists both). The block-level
- * work is {@link ReuseJob}; everything else reads one request-level projection (no block arrays),
- * and all order statistics go through a single {@link SortedStats} pass.
+ * work is the segment plan ({@link SegmentReuse}); the request-level statistics read the scalar
+ * columns only. Two engines compute the same numbers:
+ * <ul>
+ *   <li>{@link Engine#LOCAL}: in this process, no Spark job (the canonical files are read with
+ *       parquet-mr; {@link LocalStats} for the request level);
+ *   <li>{@link Engine#SPARK}: the segment tasks run as Spark tasks that read the files
+ *       themselves, and the request level as Spark jobs ({@link RequestTotals}, one group-by and
+ *       join, {@link SortedStats}): nothing grows with the trace on the driver.
+ * </ul>
+ * {@link Engine#LEGACY} runs the previous block-pass plan ({@link ReuseJob}) for comparison.
  */
 public final class Characterization {
   public static final String JOB_GROUP = "smetric-characterize";
@@ -64,6 +67,33 @@ public final class Characterization {
   static final double[] Q = {0.5, 0.9, 0.99};
   static final String[] QN = {"p50", "p90", "p99"};
 
+  /** Where the work runs. */
+  public enum Engine {
+    /** LOCAL when the master is local or the trace is small, else SPARK. */
+    AUTO,
+    /** In this process, no Spark job. */
+    LOCAL,
+    /** Spark tasks (a cluster). */
+    SPARK,
+    /** The previous plan: block passes with shuffles ({@link ReuseJob}); kept to check the new one against. */
+    LEGACY
+  }
+
+  /**
+   * AUTO runs in-process when the trace has at most this many block ids (about 8 bytes of memory
+   * per distinct block), whatever the master: a cluster round trip costs more than the work.
+   */
+  public static final long LOCAL_MAX_BLOCK_IDS = 50_000_000L;
+
+  /** The canonical files are not in (arrival_s, seq) order (the in-process reader found out); sort, then retry. */
+  public static final class UnsortedInput extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    UnsortedInput(String what) {
+      super(what, null, false, false);
+    }
+  }
+
   public record Options(int instances, int templateMinSessions, double intervalThresholdS) {
     public Options {
       if (instances < 1) throw new IllegalArgumentException("instances must be >= 1, got " + instances);
@@ -76,8 +106,8 @@ public final class Characterization {
     }
   }
 
-  /** The JSON document and the tables (lazy Datasets over persisted data: write them, then close). */
-  public record Result(ObjectNode json, Map<String, Dataset<Row>> tables, List<Dataset<Row>> persisted)
+  /** The JSON document and the tables (write them, then close: Spark tables may be persisted). */
+  public record Result(ObjectNode json, Map<String, Table> tables, List<Dataset<Row>> persisted)
       implements AutoCloseable {
     @Override
     public void close() {
@@ -88,6 +118,8 @@ public final class Characterization {
   private final SparkSession spark;
   private final TraceInput input;
   private final Options opt;
+  private Engine engine = Engine.AUTO;
+  private int tasks;
 
   public Characterization(SparkSession spark, TraceInput input, Options opt) {
     this.spark = spark;
@@ -95,18 +127,181 @@ public final class Characterization {
     this.opt = opt;
   }
 
+  public Characterization engine(Engine e) {
+    this.engine = e;
+    return this;
+  }
+
+  /** In-process segment tasks (0: one per core when the trace is large enough to gain from it). */
+  Characterization tasks(int n) {
+    this.tasks = n;
+    return this;
+  }
+
+  /** Whether a master URL runs in this process. */
+  public static boolean localMaster(String master) {
+    return master == null || master.startsWith("local");
+  }
+
   public Result execute() {
+    CanonicalParquet files = input.files(spark);
+    Engine e = engine;
+    if (e == Engine.AUTO) {
+      e = localMaster(spark.sparkContext().master()) || files == null || files.blockValues() <= LOCAL_MAX_BLOCK_IDS
+          ? Engine.LOCAL : Engine.SPARK;
+    }
+    if (e == Engine.SPARK && files == null) e = Engine.LOCAL; // rows that are not plain files: streamed below
+    if (e == Engine.LOCAL) {
+      if (files != null) {
+        try {
+          return inProcess(files.batches(BATCH_ROWS), files, input.location(), input.ingestSummary(), opt, tasks);
+        } catch (Characterization.UnsortedInput ex) {
+          // not in (arrival_s, seq) order: sorted by Spark and streamed (below)
+        }
+      }
+      return sortedInProcess();
+    }
     List<Dataset<Row>> persisted = new ArrayList<>();
     try {
-      Result r = run(persisted);
-      return r;
-    } catch (RuntimeException e) {
+      return assemble(spark, sparkParts(e, files, persisted), opt, input.location(), input.ingestSummary(), persisted);
+    } catch (Characterization.UnsortedInput ex) {
       for (Dataset<Row> d : persisted) d.unpersist(false);
-      throw e;
+      return sortedInProcess();
+    } catch (RuntimeException ex) {
+      for (Dataset<Row> d : persisted) d.unpersist(false);
+      throw ex;
     }
   }
 
-  /** Request-level projection: scalar columns only (block arrays are read by {@link ReuseJob} alone). */
+  /**
+   * Input that is not plain Parquet files in (arrival_s, seq) order (rows built in memory, a
+   * dataset written by another tool): Spark sorts it and this process reads it partition by
+   * partition. The segment work then runs here; ingest's output never needs this.
+   */
+  private Result sortedInProcess() {
+    return inProcess(sortedBatches(input.trace()), null, input.location(), input.ingestSummary(), opt, 1);
+  }
+
+  /**
+   * The in-process characterization of a canonical Parquet folder, without any Spark session: the
+   * engine of {@code analyze} on local masters and small traces.
+   *
+   * @throws Characterization.UnsortedInput when the files are not in (arrival_s, seq) order (the caller
+   *     sorts them with Spark and calls {@link #execute})
+   */
+  public static Result inProcess(TraceFiles in, Options opt) {
+    return inProcess(in.parquet().batches(BATCH_ROWS), in.parquet(), in.location(), in.ingestSummary(), opt, 0);
+  }
+
+  static final int BATCH_ROWS = 1024;
+
+  /** Traces below this many block ids run on one thread (thread hand-offs cost more than they save). */
+  static final long ONE_THREAD_MAX_BLOCK_IDS = 4_000_000L;
+
+  /** @param tasks segment tasks (threads); 0: one per core for traces above {@link #ONE_THREAD_MAX_BLOCK_IDS} */
+  private static Result inProcess(Iterator<TraceBatch> batches, CanonicalParquet files, String location,
+      JsonNode ingestSummary, Options opt, int tasks) {
+    int n = tasks > 0 ? tasks
+        : files == null || files.blockValues() <= ONE_THREAD_MAX_BLOCK_IDS ? 1 : Runtime.getRuntime().availableProcessors();
+    Routing routing = files == null || n < 2
+        ? Routing.single() : Routing.fromSample(files.sample(ROUTING_SAMPLE_GROUPS, ROUTING_SAMPLE_ROWS), n);
+    Phases.mark("routing");
+    LocalStats stats = new LocalStats(true);
+    ReuseSums sums = SegmentReuse.local(batches, routing, opt.templateMinSessions(), location, stats);
+    Phases.mark("segment tasks");
+    Parts p = new Parts();
+    p.rt = stats.totals;
+    if (p.rt.requests == 0) throw new BadInputException(location, "trace has no requests");
+    boolean hasSessions = p.rt.withSession > 0;
+    long thrUs = Math.round(opt.intervalThresholdS() * 1e6);
+    if (!p.rt.blockSizes.isEmpty()) {
+      p.reuseRan = true;
+      p.bt = BlockTotals.of(sums, thrUs);
+      p.plan = planCounters(sums, routing, "in-process");
+    }
+    Map<String, LocalStats.Group> groups = stats.groups(p.reuseRan ? sums : null);
+    if (!hasSessions) groups.keySet().removeIf(g -> !g.startsWith("interval:"));
+    Phases.mark("request statistics");
+    p.st = LocalStats.orderStats(groups, Q, lorenzPoints(), 0.25, Set.of("turns"));
+    Phases.mark("order statistics");
+    if (hasSessions) {
+      p.sessions = Table.of(List.of(new Table.Col(Cols.SESSION_ID, Table.Kind.STRING, true),
+          new Table.Col(Cols.REQUESTS, Table.Kind.LONG, false), new Table.Col(Cols.FIRST_ARRIVAL_S, Table.Kind.DOUBLE, true),
+          new Table.Col(Cols.TOKENS, Table.Kind.LONG, true), new Table.Col(Cols.DURATION_S, Table.Kind.DOUBLE, true)),
+          stats.sessionRows());
+    }
+    return assemble(null, p, opt, location, ingestSummary, new ArrayList<>());
+  }
+
+  static final int ROUTING_SAMPLE_GROUPS = 8;
+  static final int ROUTING_SAMPLE_ROWS = 256;
+
+  static ObjectNode planCounters(ReuseSums s, Routing r, String engine) {
+    ObjectNode o = Json.object();
+    o.put("plan", "prefix segments (docs/characterization.md)");
+    o.put("engine", engine);
+    o.put("tasks", r.parts);
+    o.put("heavy_prefix_blocks", r.heavyBlocks);
+    o.put("distinct_blocks", s.distinctBlocks);
+    o.put("template_blocks", s.templateBlocks);
+    o.put("segments", s.segments);
+    o.put("regions", s.regionRequests);
+    o.put("hit_runs", s.hitRuns);
+    return o;
+  }
+
+  static double[] lorenzPoints() {
+    double[] p = new double[101];
+    for (int i = 0; i <= 100; i++) p[i] = i / 100.0;
+    return p;
+  }
+
+  /** The trace sorted by (arrival_s, seq) with Spark and streamed to this process, partition by partition. */
+  static Iterator<TraceBatch> sortedBatches(Dataset<Row> trace) {
+    Dataset<Row> sorted = trace.select(col(Canonical.REQUEST_ID), col(Canonical.SESSION_ID), col(Canonical.PARENT_ID),
+        col(Canonical.TURN), col(Canonical.TRIGGER), col(Canonical.ARRIVAL_S), col(Canonical.INPUT_TOKENS),
+        col(Canonical.OUTPUT_TOKENS), col(Canonical.BLOCK_SIZE), col(Canonical.BLOCKS), col(Canonical.SEQ))
+        .sort(col(Canonical.ARRIVAL_S), col(Canonical.SEQ));
+    Iterator<Row> rows = sorted.toLocalIterator();
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return rows.hasNext();
+      }
+
+      @Override
+      public TraceBatch next() {
+        List<Row> buf = new ArrayList<>();
+        while (rows.hasNext() && buf.size() < BATCH_ROWS) buf.add(rows.next());
+        TraceBatch b = new TraceBatch(buf.size());
+        for (int i = 0; i < b.n; i++) {
+          Row r = buf.get(i);
+          b.requestId[i] = r.getString(0);
+          b.sessionId[i] = r.isNullAt(1) ? null : r.getString(1);
+          b.parentId[i] = r.isNullAt(2) ? null : r.getString(2);
+          b.turn[i] = r.isNullAt(3) ? TraceBatch.NULL_INT : r.getInt(3);
+          b.trigger[i] = r.getString(4);
+          b.arrival[i] = r.getDouble(5);
+          b.input[i] = r.getInt(6);
+          b.output[i] = r.getInt(7);
+          b.blockSize[i] = r.isNullAt(8) ? TraceBatch.NULL_INT : r.getInt(8);
+          if (r.isNullAt(9)) {
+            b.idLen[i] = -1;
+          } else {
+            List<Long> l = r.getList(9);
+            long[] a = new long[l.size()];
+            for (int k = 0; k < a.length; k++) a[k] = l.get(k);
+            b.ids[i] = a;
+            b.idLen[i] = a.length;
+          }
+          b.seq[i] = r.getLong(10);
+        }
+        return b;
+      }
+    };
+  }
+
+  /** Request-level projection: scalar columns only. */
   static Dataset<Row> requests(Dataset<Row> trace) {
     return trace.select(col(Canonical.REQUEST_ID), col(Canonical.SESSION_ID), col(Canonical.PARENT_ID),
             col(Canonical.TURN), col(Canonical.TRIGGER), col(Canonical.ARRIVAL_S), col(Canonical.INPUT_TOKENS),
@@ -114,104 +309,46 @@ public final class Characterization {
         .withColumn(Cols.MINUTE, floor(col(Canonical.ARRIVAL_S).divide(60)).cast("long"));
   }
 
-  private Result run(List<Dataset<Row>> persisted) {
+  /** What either engine computes; {@link #assemble} turns it into characterization.json and the tables. */
+  static final class Parts {
+    RequestTotals rt;
+    boolean reuseRan;
+    BlockTotals bt = new BlockTotals();
+    ObjectNode plan;
+    Map<String, SortedStats.Stats> st = Map.of();
+    Table sessions;
+  }
+
+  /** The distributed engines: every job on the cluster, O(minutes + turns + partitions) on the driver. */
+  private Parts sparkParts(Engine e, CanonicalParquet files, List<Dataset<Row>> persisted) {
+    Parts p = new Parts();
     // One job for every request-level total (no shuffle); see RequestTotals.
     spark.sparkContext().setJobGroup(JOB_GROUP, "characterization: request-level totals", false);
     RequestTotals rt = RequestTotals.compute(input.trace());
-    long nReq = rt.requests;
-    if (nReq == 0) throw new BadInputException(input.location(), "trace has no requests");
-    double first = rt.firstArrival, last = rt.lastArrival;
-    long withSession = rt.withSession;
-    long prefill = rt.prefillTokens, withTurn = rt.withTurn, turn0 = rt.turn0;
-    List<Integer> blockSizes = new ArrayList<>(rt.blockSizes);
-    long outputTokens = rt.outputTokens;
-    boolean hasSessions = withSession > 0;
+    p.rt = rt;
+    if (rt.requests == 0) throw new BadInputException(input.location(), "trace has no requests");
+    boolean hasSessions = rt.withSession > 0;
     long thrUs = Math.round(opt.intervalThresholdS() * 1e6);
 
-    // ---- block-level reuse (also counts blocks and block-count findings: one read of the arrays) ----
-    ReuseJob.Result reuse = null;
-    BlockTotals bt = new BlockTotals();
     Dataset<Row> intervalRows = null;
-    if (!blockSizes.isEmpty()) {
-      reuse = new ReuseJob(spark, input.trace()).templateMinSessions(opt.templateMinSessions())
-          .sessionShuffle(hasSessions).execute();
-      persisted.add(reuse.aggregates());
-      spark.sparkContext().setJobGroup(JOB_GROUP, "characterization: assembling", false);
-      bt = BlockTotals.compute(reuse.aggregates(), thrUs);
-      intervalRows = reuse.aggregates().filter(col(ReuseJob.KIND).equalTo(ReuseJob.KIND_INTERVAL));
-    }
-    Map<Long, long[]> hitByMinute = bt.hitByMinute, hitByTurn = bt.hitByTurn;
-    long[] hitTok = bt.hitTok, hitBlk = bt.hitBlk, quality = bt.quality;
-    long usedBlocks = bt.usedBlocks;
-    long withBlocks = quality[ReuseJob.Q_WITH_BLOCKS];
-    long mismatch = quality[ReuseJob.Q_MISMATCH], mismatchLonger = quality[ReuseJob.Q_LONGER];
-    boolean hasBlocks = withBlocks > 0;
-    if (!hasBlocks) intervalRows = null;
-
-    ObjectNode json = Json.object();
-    json.put("format", FORMAT);
-    ObjectNode params = json.putObject("parameters");
-    params.put("input", input.location());
-    params.put("instances", opt.instances());
-    params.put("template_min_sessions", opt.templateMinSessions());
-    params.put("interval_threshold_s", opt.intervalThresholdS());
-    params.put("interval_rounding_us", 1);
-    params.put("minute_clock", "arrival_s as given: minute m = [60m, 60m + 60)");
-    params.put("percentiles", "weighted: smallest v whose cumulative weight reaches q; unweighted: nearest rank");
-
-    ObjectNode tr = json.putObject("trace");
-    tr.put("requests", nReq);
-    tr.put("first_arrival_s", first);
-    tr.put("last_arrival_s", last);
-    tr.put("has_sessions", hasSessions);
-    tr.put("has_blocks", hasBlocks);
-    // distinct non-null session ids = the items of the "turns" distribution (filled in below)
-    ObjectNode sessionsSlot = tr;
-    tr.putNull("sessions");
-    ArrayNode bs = tr.putArray("block_sizes");
-    for (Integer b : blockSizes) bs.add(b);
-    tr.put("prefill_tokens", prefill);
-    tr.put("output_tokens", outputTokens);
-    tr.put("blocks", usedBlocks);
-
-    ObjectNode dq = json.putObject("data_quality");
-    if (input.ingestSummary() != null) dq.set("ingest", input.ingestSummary());
-    else dq.put("ingest", "no " + TraceInput.INGEST_SUMMARY + " next to the trace");
-    ObjectNode findings = dq.putObject("analysis");
-    findings.put("block_count_mismatch_requests", mismatch);
-    findings.put("block_count_mismatch_longer", mismatchLonger);
-    findings.put("block_count_mismatch_shorter", mismatch - mismatchLonger);
-    findings.put("block_count_mismatch_rule", "analyses use the first min(count, ceil(input_tokens / block_size)) blocks");
-    findings.put("requests_without_blocks", nReq - withBlocks);
-    findings.put("requests_without_session", nReq - withSession);
-    findings.put("requests_without_turn", nReq - withTurn);
-
-    Map<String, Dataset<Row>> tables = new LinkedHashMap<>();
-
-    if (reuse != null) {
-      ObjectNode passes = json.putObject("plan_counters");
-      if (reuse.sessionShuffleIds() >= 0) {
-        passes.put("session_shuffle", "requests moved to their session's partition, as deltas");
-        passes.put("session_shuffle_ids", reuse.sessionShuffleIds());
+    if (!rt.blockSizes.isEmpty()) {
+      Dataset<Row> aggregates;
+      if (e == Engine.LEGACY) {
+        ReuseJob.Result reuse = new ReuseJob(spark, input.trace()).templateMinSessions(opt.templateMinSessions())
+            .sessionShuffle(hasSessions).execute();
+        aggregates = reuse.aggregates();
+        p.plan = legacyCounters(reuse);
       } else {
-        passes.put("session_shuffle", "not run: trace has no sessions (input partitions are the fragments)");
-        passes.putNull("session_shuffle_ids");
+        SegmentJob.Result seg = new SegmentJob(spark, files, opt.templateMinSessions()).execute();
+        aggregates = seg.aggregates();
+        p.plan = seg.counters();
       }
-      passes.put("distinct_blocks", reuse.distinctBlocks());
-      passes.put("partition_block_pairs", reuse.pairRecords());
-      passes.put("multi_fragment_blocks", reuse.multiFragmentBlocks());
-      passes.put("template_blocks", reuse.templateBlocks());
-      passes.put("run_records", reuse.runRecords());
-    }
-
-    // ---- per-minute and per-turn request totals (driver: O(minutes + turns)), in key order ----
-    List<Row> minuteRows = new ArrayList<>();
-    for (var e : rt.byMinute.long2ObjectEntrySet()) {
-      minuteRows.add(RowFactory.create(e.getLongKey(), e.getValue()[0], e.getValue()[1]));
-    }
-    List<Row> turnRows = new ArrayList<>();
-    for (var e : rt.byTurn.long2ObjectEntrySet()) {
-      turnRows.add(RowFactory.create((int) e.getLongKey(), e.getValue()[0], e.getValue()[1]));
+      persisted.add(aggregates);
+      p.reuseRan = true;
+      spark.sparkContext().setJobGroup(JOB_GROUP, "characterization: assembling", false);
+      p.bt = BlockTotals.compute(aggregates, thrUs);
+      intervalRows = aggregates.filter(col(ReuseJob.KIND).equalTo(ReuseJob.KIND_INTERVAL));
+      if (p.bt.quality[ReuseJob.Q_WITH_BLOCKS] == 0) intervalRows = null;
     }
 
     // ---- order statistics, one pass for every distribution ----
@@ -225,16 +362,15 @@ public final class Characterization {
       statInputs.add(intervalRows.select(lit("interval:" + Source.ALL).as(SortedStats.G), col(ReuseJob.KEY).as(SortedStats.V),
           col(ReuseJob.BLOCKS).as(SortedStats.N), col(ReuseJob.TOKENS).as(SortedStats.W)));
     }
-    Dataset<Row> sess = null;
-    long followUps = 0, followUpsWithParent = 0;
     if (hasSessions) {
-      sess = requests(input.trace()).filter(col(Canonical.SESSION_ID).isNotNull()).groupBy(Canonical.SESSION_ID)
+      Dataset<Row> sess = requests(input.trace()).filter(col(Canonical.SESSION_ID).isNotNull()).groupBy(Canonical.SESSION_ID)
           .agg(count(lit(1)).as(Cols.REQUESTS), min(Canonical.ARRIVAL_S).as(Cols.FIRST_ARRIVAL_S),
               max(Canonical.ARRIVAL_S).as("last"),
               sum(col(Canonical.INPUT_TOKENS).plus(col(Canonical.OUTPUT_TOKENS))).as(Cols.TOKENS))
           .withColumn(Cols.DURATION_S, col("last").minus(col(Cols.FIRST_ARRIVAL_S))).drop("last")
           .persist(StorageLevel.MEMORY_AND_DISK());
       persisted.add(sess);
+      p.sessions = Table.of(sess.coalesce(1).sortWithinPartitions(Cols.SESSION_ID));
       statInputs.add(sess.select(lit("turns").as(SortedStats.G), col(Cols.REQUESTS).as(SortedStats.V),
           lit(1L).as(SortedStats.N), lit(1L).as(SortedStats.W)));
       statInputs.add(sess.select(lit("duration_us").as(SortedStats.G),
@@ -250,22 +386,98 @@ public final class Characterization {
               round(col(Canonical.ARRIVAL_S).minus(col("p_arrival")).multiply(1e6)).cast("long").as(SortedStats.V),
               lit(1L).as(SortedStats.N), lit(1L).as(SortedStats.W));
       statInputs.add(think);
-      followUps = rt.followUps();
     }
-    Map<String, SortedStats.Stats> st = Map.of();
-    double[] lorenzP = new double[101];
-    for (int i = 0; i <= 100; i++) lorenzP[i] = i / 100.0;
     if (!statInputs.isEmpty()) {
       Dataset<Row> all = statInputs.get(0);
       for (int i = 1; i < statInputs.size(); i++) all = all.unionByName(statInputs.get(i));
       // sorted partitions from the input size: one (no range sampling job) up to ~1M values each
-      long est = bt.intervalRows + 3 * withSession + rt.followUps();
+      long est = p.bt.intervalRows + 3 * rt.withSession + rt.followUps();
       int maxParts = Math.max(1, Integer.parseInt(spark.conf().get("spark.sql.shuffle.partitions", "8")));
       int parts = (int) Math.max(1, Math.min(maxParts, (est + STAT_ROWS_PER_PARTITION - 1) / STAT_ROWS_PER_PARTITION));
-      st = SortedStats.compute(spark, all, Q, lorenzP, 0.25, parts, java.util.Set.of("turns"));
+      p.st = SortedStats.compute(spark, all, Q, lorenzPoints(), 0.25, parts, Set.of("turns"));
     }
-    if (st.containsKey("turns")) sessionsSlot.put("sessions", st.get("turns").items());
-    if (st.containsKey("think_us")) followUpsWithParent = st.get("think_us").items();
+    return p;
+  }
+
+  private static ObjectNode legacyCounters(ReuseJob.Result reuse) {
+    ObjectNode passes = Json.object();
+    if (reuse.sessionShuffleIds() >= 0) {
+      passes.put("session_shuffle", "requests moved to their session's partition, as deltas");
+      passes.put("session_shuffle_ids", reuse.sessionShuffleIds());
+    } else {
+      passes.put("session_shuffle", "not run: trace has no sessions (input partitions are the fragments)");
+      passes.putNull("session_shuffle_ids");
+    }
+    passes.put("distinct_blocks", reuse.distinctBlocks());
+    passes.put("partition_block_pairs", reuse.pairRecords());
+    passes.put("multi_fragment_blocks", reuse.multiFragmentBlocks());
+    passes.put("template_blocks", reuse.templateBlocks());
+    passes.put("run_records", reuse.runRecords());
+    return passes;
+  }
+
+  /** characterization.json and the tables from either engine's parts. */
+  static Result assemble(SparkSession spark, Parts p, Options opt, String location, JsonNode ingestSummary,
+      List<Dataset<Row>> persisted) {
+    RequestTotals rt = p.rt;
+    long nReq = rt.requests;
+    double first = rt.firstArrival, last = rt.lastArrival;
+    long withSession = rt.withSession;
+    long prefill = rt.prefillTokens, withTurn = rt.withTurn, turn0 = rt.turn0;
+    boolean hasSessions = withSession > 0;
+    BlockTotals bt = p.bt;
+    Map<Long, long[]> hitByMinute = bt.hitByMinute, hitByTurn = bt.hitByTurn;
+    long[] hitTok = bt.hitTok, hitBlk = bt.hitBlk, quality = bt.quality;
+    long usedBlocks = bt.usedBlocks;
+    long withBlocks = quality[ReuseJob.Q_WITH_BLOCKS];
+    long mismatch = quality[ReuseJob.Q_MISMATCH], mismatchLonger = quality[ReuseJob.Q_LONGER];
+    boolean hasBlocks = withBlocks > 0;
+    boolean intervals = p.reuseRan && hasBlocks;
+    Map<String, SortedStats.Stats> st = p.st;
+
+    ObjectNode json = Json.object();
+    json.put("format", FORMAT);
+    ObjectNode params = json.putObject("parameters");
+    params.put("input", location);
+    params.put("instances", opt.instances());
+    params.put("template_min_sessions", opt.templateMinSessions());
+    params.put("interval_threshold_s", opt.intervalThresholdS());
+    params.put("interval_rounding_us", 1);
+    params.put("minute_clock", "arrival_s as given: minute m = [60m, 60m + 60)");
+    params.put("percentiles", "weighted: smallest v whose cumulative weight reaches q; unweighted: nearest rank");
+
+    ObjectNode tr = json.putObject("trace");
+    tr.put("requests", nReq);
+    tr.put("first_arrival_s", first);
+    tr.put("last_arrival_s", last);
+    tr.put("has_sessions", hasSessions);
+    tr.put("has_blocks", hasBlocks);
+    // distinct non-null session ids = the items of the "turns" distribution
+    if (st.containsKey("turns")) tr.put("sessions", st.get("turns").items());
+    else tr.putNull("sessions");
+    ArrayNode bs = tr.putArray("block_sizes");
+    for (Integer b : rt.blockSizes) bs.add(b);
+    tr.put("prefill_tokens", prefill);
+    tr.put("output_tokens", rt.outputTokens);
+    tr.put("blocks", usedBlocks);
+
+    ObjectNode dq = json.putObject("data_quality");
+    if (ingestSummary != null) dq.set("ingest", ingestSummary);
+    else dq.put("ingest", "no " + TraceInput.INGEST_SUMMARY + " next to the trace");
+    ObjectNode findings = dq.putObject("analysis");
+    findings.put("block_count_mismatch_requests", mismatch);
+    findings.put("block_count_mismatch_longer", mismatchLonger);
+    findings.put("block_count_mismatch_shorter", mismatch - mismatchLonger);
+    findings.put("block_count_mismatch_rule", "analyses use the first min(count, ceil(input_tokens / block_size)) blocks");
+    findings.put("requests_without_blocks", nReq - withBlocks);
+    findings.put("requests_without_session", nReq - withSession);
+    findings.put("requests_without_turn", nReq - withTurn);
+
+    Map<String, Table> tables = new LinkedHashMap<>();
+    if (p.reuseRan) json.set("plan_counters", p.plan);
+
+    long followUps = hasSessions ? rt.followUps() : 0;
+    long followUpsWithParent = st.containsKey("think_us") ? st.get("think_us").items() : 0;
 
     // ---- section 2: ideal reuse ----
     long hitTokens = hitTok[0] + hitTok[1] + hitTok[2];
@@ -284,8 +496,8 @@ public final class Characterization {
     }
     reuseJ.put("per_minute_table", T_REUSE_MINUTE);
     reuseJ.put("per_turn_table", T_REUSE_TURN);
-    tables.put(T_REUSE_MINUTE, minuteTable(minuteRows, hitByMinute, first, last, hasBlocks));
-    if (withTurn > 0) tables.put(T_REUSE_TURN, turnTable(turnRows, hitByTurn, hasBlocks));
+    tables.put(T_REUSE_MINUTE, minuteTable(rt, hitByMinute, first, last, hasBlocks));
+    if (withTurn > 0) tables.put(T_REUSE_TURN, turnTable(rt, hitByTurn, hasBlocks));
 
     // ---- section 3: sources ----
     ObjectNode src = json.putObject("reuse_by_source");
@@ -312,7 +524,7 @@ public final class Characterization {
     iv.put("threshold_s", opt.intervalThresholdS());
     iv.put("cdf_table", T_INTERVAL_CDF);
     Map<String, Long> within = new TreeMap<>();
-    if (intervalRows != null) {
+    if (intervals) {
       for (int so = 0; so < 3; so++) {
         if (bt.withinBySrc[so] != null) within.put(Source.values()[so].label, bt.withinBySrc[so]);
       }
@@ -337,22 +549,21 @@ public final class Characterization {
 
     // ---- section 5: sessions ----
     ObjectNode se = json.putObject("sessions");
-    sessionSection(se, rt, st, hasSessions, nReq, turn0, followUps, followUpsWithParent, tables, sess, lorenzP);
+    sessionSection(se, rt, st, hasSessions, nReq, turn0, followUps, followUpsWithParent, tables, p.sessions);
 
     // ---- section 7: request / instance ratio ----
-    ratioSection(json.putObject("request_instance_ratio"), minuteRows, first, last, tables);
+    ratioSection(json.putObject("request_instance_ratio"), rt, first, last, tables, opt.instances());
 
     ObjectNode tj = json.putObject("tables");
     for (String t : tables.keySet()) tj.put(t, t + "/");
     return new Result(json, tables, persisted);
   }
 
-  private void sessionSection(ObjectNode se, RequestTotals rt, Map<String, SortedStats.Stats> st, boolean hasSessions,
-      long nReq, long turn0, long followUps, long followUpsWithParent, Map<String, Dataset<Row>> tables,
-      Dataset<Row> sess, double[] lorenzP) {
-    String[] keys = {"first_turn_fraction"};
+  private static void sessionSection(ObjectNode se, RequestTotals rt, Map<String, SortedStats.Stats> st,
+      boolean hasSessions, long nReq, long turn0, long followUps, long followUpsWithParent, Map<String, Table> tables,
+      Table sessions) {
     if (!hasSessions) {
-      for (String k : keys) se.set(k, Metric.na(NO_SESSIONS).toJson());
+      se.set("first_turn_fraction", Metric.na(NO_SESSIONS).toJson());
       se.set("trigger_mix", Metric.na(NO_SESSIONS).toJson());
       se.set("turns_per_session", Metric.na(NO_SESSIONS).toJson());
       se.set("duration_s", Metric.na(NO_SESSIONS).toJson());
@@ -361,25 +572,22 @@ public final class Characterization {
       return;
     }
     se.set("first_turn_fraction", Metric.ratio(turn0, nReq, "requests with turn 0", "requests", "no requests").toJson());
-    // trigger mix
-    List<Row> trig = new ArrayList<>(); // sorted by trigger (TreeMap)
-    for (var e : rt.byTrigger.entrySet()) trig.add(RowFactory.create(e.getKey(), e.getValue()[0], e.getValue()[1]));
+    // trigger mix (sorted by trigger: a TreeMap)
     ObjectNode mix = se.putObject("trigger_mix");
     ObjectNode allM = mix.putObject("all_requests");
     ObjectNode fuM = mix.putObject("follow_ups");
-    List<Row> trigRows = new ArrayList<>();
-    for (Row r : trig) {
-      String t = r.getString(0);
-      long n = r.getLong(1), f = r.getLong(2);
+    List<Object[]> trigRows = new ArrayList<>();
+    for (var e : rt.byTrigger.entrySet()) {
+      String t = e.getKey();
+      long n = e.getValue()[0], f = e.getValue()[1];
       allM.set(t, Metric.ratio(n, nReq, "requests with trigger " + t, "requests", "no requests").toJson());
       fuM.set(t, Metric.ratio(f, followUps, "follow-ups with trigger " + t, "follow-ups (turn > 0)",
           "trace has no follow-up requests").toJson());
-      trigRows.add(RowFactory.create("all_requests", t, n, (double) n / nReq));
-      trigRows.add(RowFactory.create("follow_ups", t, f, followUps == 0 ? null : (double) f / followUps));
+      trigRows.add(new Object[] {"all_requests", t, n, (double) n / nReq});
+      trigRows.add(new Object[] {"follow_ups", t, f, followUps == 0 ? null : (double) f / followUps});
     }
-    tables.put(T_TRIGGERS, spark.createDataFrame(trigRows, new StructType().add(Cols.SCOPE, DataTypes.StringType)
-        .add(Cols.TRIGGER, DataTypes.StringType).add(Cols.REQUESTS, DataTypes.LongType)
-        .add(Cols.SHARE, DataTypes.DoubleType)));
+    tables.put(T_TRIGGERS, Table.of(Table.cols(Cols.SCOPE, Table.Kind.STRING, Cols.TRIGGER, Table.Kind.STRING,
+        Cols.REQUESTS, Table.Kind.LONG, Cols.SHARE, Table.Kind.DOUBLE), trigRows));
     se.put("follow_ups", followUps);
 
     SortedStats.Stats turns = st.get("turns");
@@ -389,10 +597,9 @@ public final class Characterization {
     tp.set("max", Metric.of(turns.max()).toJson());
     tp.put("table", T_TURNS);
     // the turns distribution's (value, items) rows are the histogram: no further job
-    List<Row> hist = new ArrayList<>();
-    for (long[] h : turns.histogram()) hist.add(RowFactory.create(h[0], h[1]));
-    tables.put(T_TURNS, spark.createDataFrame(hist, new StructType().add(Cols.REQUESTS, DataTypes.LongType)
-        .add(Cols.SESSIONS, DataTypes.LongType)));
+    List<Object[]> hist = new ArrayList<>();
+    for (long[] h : turns.histogram()) hist.add(new Object[] {h[0], h[1]});
+    tables.put(T_TURNS, Table.of(Table.cols(Cols.REQUESTS, Table.Kind.LONG, Cols.SESSIONS, Table.Kind.LONG), hist));
 
     SortedStats.Stats dur = st.get("duration_us");
     ObjectNode du = se.putObject("duration_s");
@@ -420,33 +627,30 @@ public final class Characterization {
     sk.set("top_25pct_share", reason != null ? Metric.na(reason).toJson() : Metric.of(tok.topShare()).toJson());
     sk.set("gini", reason != null ? Metric.na(reason).toJson() : Metric.of(tok.gini()).toJson());
     sk.put("lorenz_table", T_LORENZ);
-    List<Row> lz = new ArrayList<>();
-    for (int i = 0; i < lorenzP.length; i++) lz.add(RowFactory.create(tok.lorenzPopulation()[i], tok.lorenzShare()[i]));
-    tables.put(T_LORENZ, spark.createDataFrame(lz, new StructType().add(Cols.POPULATION_SHARE, DataTypes.DoubleType)
-        .add(Cols.TOKEN_SHARE, DataTypes.DoubleType)));
-    tables.put(T_SESSIONS, sess.coalesce(1).sortWithinPartitions(Cols.SESSION_ID));
+    List<Object[]> lz = new ArrayList<>();
+    for (int i = 0; i < tok.lorenzPopulation().length; i++) lz.add(new Object[] {tok.lorenzPopulation()[i], tok.lorenzShare()[i]});
+    tables.put(T_LORENZ, Table.of(Table.cols(Cols.POPULATION_SHARE, Table.Kind.DOUBLE, Cols.TOKEN_SHARE, Table.Kind.DOUBLE), lz));
+    tables.put(T_SESSIONS, sessions);
   }
 
-  private void ratioSection(ObjectNode o, List<Row> minuteRows, double first, double last,
-      Map<String, Dataset<Row>> tables) {
-    o.put("instances", opt.instances());
+  private static void ratioSection(ObjectNode o, RequestTotals rt, double first, double last, Map<String, Table> tables,
+      int instances) {
+    o.put("instances", instances);
     long mFirst = (long) Math.ceil(first / 60.0);
     long mLast = (long) Math.floor(last / 60.0) - 1; // [60m, 60m + 60) must end by the last arrival
-    Map<Long, Long> arrivals = new TreeMap<>();
-    for (Row r : minuteRows) arrivals.put(r.getLong(0), r.getLong(1));
-    List<Row> rows = new ArrayList<>();
+    List<Object[]> rows = new ArrayList<>();
     List<Double> ratios = new ArrayList<>();
     for (long m = mFirst; m <= mLast; m++) {
-      long a = arrivals.getOrDefault(m, 0L);
-      double ratio = (double) a / opt.instances();
+      long[] v = rt.byMinute.get(m);
+      long a = v == null ? 0L : v[0];
+      double ratio = (double) a / instances;
       ratios.add(ratio);
-      rows.add(RowFactory.create(m, 60.0 * m, a, ratio));
+      rows.add(new Object[] {m, 60.0 * m, a, ratio});
     }
     o.put("whole_minutes", ratios.size());
     o.put("table", T_RATIO);
-    tables.put(T_RATIO, spark.createDataFrame(rows, new StructType().add(Cols.MINUTE, DataTypes.LongType)
-        .add(Cols.MINUTE_START_S, DataTypes.DoubleType).add(Cols.ARRIVALS, DataTypes.LongType)
-        .add(Cols.RATIO, DataTypes.DoubleType)));
+    tables.put(T_RATIO, Table.of(Table.cols(Cols.MINUTE, Table.Kind.LONG, Cols.MINUTE_START_S, Table.Kind.DOUBLE,
+        Cols.ARRIVALS, Table.Kind.LONG, Cols.RATIO, Table.Kind.DOUBLE), rows));
     if (ratios.isEmpty()) {
       for (String k : new String[] {"mean", "min", "p5", "p50"}) o.set(k, Metric.na(NO_WHOLE_MINUTE).toJson());
       return;
@@ -468,13 +672,16 @@ public final class Characterization {
     return sorted.get(Math.max(0, Math.min(sorted.size() - 1, idx)));
   }
 
-  private static final StructType SERIES = new StructType()
-      .add(Cols.REQUESTS, DataTypes.LongType).add(Cols.PREFILL_TOKENS, DataTypes.LongType)
-      .add(Cols.BLOCKS, DataTypes.LongType).add(Cols.HIT_TOKENS, DataTypes.LongType)
-      .add(Cols.HIT_BLOCKS, DataTypes.LongType).add(Cols.hitTokens(Source.INTRA_SESSION), DataTypes.LongType)
-      .add(Cols.hitTokens(Source.SYSTEM_PROMPT), DataTypes.LongType)
-      .add(Cols.hitTokens(Source.INTER_SESSION), DataTypes.LongType)
-      .add(Cols.REUSE_TOKEN, DataTypes.DoubleType).add(Cols.REUSE_BLOCK, DataTypes.DoubleType);
+  private static List<Table.Col> seriesCols(String key, Table.Kind keyKind, boolean minuteStart) {
+    List<Table.Col> c = new ArrayList<>();
+    c.add(new Table.Col(key, keyKind, true));
+    if (minuteStart) c.add(new Table.Col(Cols.MINUTE_START_S, Table.Kind.DOUBLE, true));
+    c.addAll(Table.cols(Cols.REQUESTS, Table.Kind.LONG, Cols.PREFILL_TOKENS, Table.Kind.LONG, Cols.BLOCKS, Table.Kind.LONG,
+        Cols.HIT_TOKENS, Table.Kind.LONG, Cols.HIT_BLOCKS, Table.Kind.LONG, Cols.hitTokens(Source.INTRA_SESSION),
+        Table.Kind.LONG, Cols.hitTokens(Source.SYSTEM_PROMPT), Table.Kind.LONG, Cols.hitTokens(Source.INTER_SESSION),
+        Table.Kind.LONG, Cols.REUSE_TOKEN, Table.Kind.DOUBLE, Cols.REUSE_BLOCK, Table.Kind.DOUBLE));
+    return c;
+  }
 
   private static Object[] seriesValues(long n, long prefill, long[] hit, boolean hasBlocks) {
     if (n == 0) return new Object[] {0L, null, null, null, null, null, null, null, null, null};
@@ -486,39 +693,31 @@ public final class Characterization {
         prefill == 0 ? null : (double) ht / prefill, blocks == 0 ? null : (double) hb / blocks};
   }
 
-  private Dataset<Row> minuteTable(List<Row> minuteRows, Map<Long, long[]> hit, double first, double last,
-      boolean hasBlocks) {
-    Map<Long, Row> byMinute = new TreeMap<>();
-    for (Row r : minuteRows) byMinute.put(r.getLong(0), r);
-    List<Row> out = new ArrayList<>();
+  private static Table minuteTable(RequestTotals rt, Map<Long, long[]> hit, double first, double last, boolean hasBlocks) {
+    List<Object[]> out = new ArrayList<>();
     for (long m = (long) Math.floor(first / 60.0); m <= (long) Math.floor(last / 60.0); m++) {
-      Row r = byMinute.get(m);
-      Object[] v = r == null ? seriesValues(0, 0, null, hasBlocks)
-          : seriesValues(r.getLong(1), r.getLong(2), hit.get(m), hasBlocks);
+      long[] r = rt.byMinute.get(m);
+      Object[] v = r == null ? seriesValues(0, 0, null, hasBlocks) : seriesValues(r[0], r[1], hit.get(m), hasBlocks);
       Object[] row = new Object[v.length + 2];
       row[0] = m;
       row[1] = 60.0 * m;
       System.arraycopy(v, 0, row, 2, v.length);
-      out.add(RowFactory.create(row));
+      out.add(row);
     }
-    StructType schema = new StructType().add(Cols.MINUTE, DataTypes.LongType).add(Cols.MINUTE_START_S, DataTypes.DoubleType);
-    for (var f : SERIES.fields()) schema = schema.add(f);
-    return spark.createDataFrame(out, schema);
+    return Table.of(seriesCols(Cols.MINUTE, Table.Kind.LONG, true), out);
   }
 
-  private Dataset<Row> turnTable(List<Row> turnRows, Map<Long, long[]> hit, boolean hasBlocks) {
-    List<Row> out = new ArrayList<>();
-    for (Row r : turnRows) {
-      int t = r.getInt(0);
-      Object[] v = seriesValues(r.getLong(1), r.getLong(2), hit.get((long) t), hasBlocks);
+  private static Table turnTable(RequestTotals rt, Map<Long, long[]> hit, boolean hasBlocks) {
+    List<Object[]> out = new ArrayList<>();
+    for (var e : rt.byTurn.long2ObjectEntrySet()) {
+      int t = (int) e.getLongKey();
+      Object[] v = seriesValues(e.getValue()[0], e.getValue()[1], hit.get((long) t), hasBlocks);
       Object[] row = new Object[v.length + 1];
       row[0] = t;
       System.arraycopy(v, 0, row, 1, v.length);
-      out.add(RowFactory.create(row));
+      out.add(row);
     }
-    StructType schema = new StructType().add(Cols.TURN, DataTypes.IntegerType);
-    for (var f : SERIES.fields()) schema = schema.add(f);
-    return spark.createDataFrame(out, schema);
+    return Table.of(seriesCols(Cols.TURN, Table.Kind.INT, false), out);
   }
 
   /** Sorted statistics: values per sorted partition (the range sampling job only pays off above this). */
@@ -531,8 +730,8 @@ public final class Characterization {
   }
 
   /** Token-weighted CDF on log buckets (20 per decade of microseconds), per source and overall, from the bucket sums. */
-  private Dataset<Row> intervalCdf(Map<String, java.util.TreeMap<Integer, Long>> buckets) {
-    List<Row> out = new ArrayList<>();
+  private static Table intervalCdf(Map<String, TreeMap<Integer, Long>> buckets) {
+    List<Object[]> out = new ArrayList<>();
     for (var e : new TreeMap<>(buckets).entrySet()) {
       long total = 0;
       for (long t : e.getValue().values()) total += t;
@@ -541,19 +740,17 @@ public final class Characterization {
         cum += b.getValue();
         int k = b.getKey();
         double le = k < 0 ? 0.0 : StrictMath.pow(10.0, k / 20.0) / 1e6;
-        out.add(RowFactory.create(e.getKey(), le, b.getValue(), (double) cum / total));
+        out.add(new Object[] {e.getKey(), le, b.getValue(), (double) cum / total});
       }
     }
-    return spark.createDataFrame(out, new StructType().add(Cols.SOURCE, DataTypes.StringType)
-        .add(Cols.INTERVAL_LE_S, DataTypes.DoubleType).add(Cols.TOKENS, DataTypes.LongType)
-        .add(Cols.CUM_SHARE, DataTypes.DoubleType));
+    return Table.of(Table.cols(Cols.SOURCE, Table.Kind.STRING, Cols.INTERVAL_LE_S, Table.Kind.DOUBLE, Cols.TOKENS,
+        Table.Kind.LONG, Cols.CUM_SHARE, Table.Kind.DOUBLE), out);
   }
 
   /**
-   * Everything the driver needs from ReuseJob's aggregates in one job over the persisted table:
-   * hits by minute and turn, quality counters, hit tokens within the threshold per source, and
-   * the CDF's bucket sums. O(minutes + turns + sources x log buckets): no interval values (those
-   * stay distributed for SortedStats).
+   * Everything the assembly needs from the reuse aggregates: hits by minute and turn, quality
+   * counters, hit tokens within the threshold per source, and the CDF's bucket sums.
+   * O(minutes + turns + sources x log buckets): no interval values (those go to the order statistics).
    */
   static final class BlockTotals implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
@@ -566,21 +763,50 @@ public final class Characterization {
     /** Hit tokens with interval <= threshold per source (null: no interval row of that source). */
     final Long[] withinBySrc = new Long[3];
     /** source label (and "all") -> bucket -> tokens. */
-    final TreeMap<String, java.util.TreeMap<Integer, Long>> cdfBuckets = new TreeMap<>();
+    final TreeMap<String, TreeMap<Integer, Long>> cdfBuckets = new TreeMap<>();
 
+    /** From the aggregate table, one job (each task folds its rows; the driver merges). */
     static BlockTotals compute(Dataset<Row> aggregates, long thrUs) {
       return aggregates.javaRDD()
           .mapPartitions(it -> {
             BlockTotals t = new BlockTotals();
-            while (it.hasNext()) t.add(it.next(), thrUs);
+            while (it.hasNext()) {
+              Row r = it.next();
+              t.add(r.getInt(0), r.getInt(1), r.getLong(2), r.getLong(3), r.getLong(4), thrUs);
+            }
             return List.of(t).iterator();
           })
           .fold(new BlockTotals(), BlockTotals::merge);
     }
 
-    private void add(Row r, long thrUs) {
-      int kind = r.getInt(0), src = r.getInt(1);
-      long key = r.getLong(2), tok = r.getLong(3), blk = r.getLong(4);
+    /** From in-process sums (interval buckets summed in arrays: one row per distinct interval). */
+    static BlockTotals of(ReuseSums sums, long thrUs) {
+      BlockTotals t = new BlockTotals();
+      long[][] buckets = new long[3][];
+      sums.forEach((kind, src, key, tokens, blocks) -> {
+        if (kind != ReuseJob.KIND_INTERVAL) {
+          t.add(kind, src, key, tokens, blocks, thrUs);
+          return;
+        }
+        t.intervalRows++;
+        if (key <= thrUs) t.withinBySrc[src] = (t.withinBySrc[src] == null ? 0 : t.withinBySrc[src]) + tokens;
+        int b = bucket(key) + 1;
+        if (buckets[src] == null) buckets[src] = new long[Math.max(64, b + 1)];
+        if (b >= buckets[src].length) buckets[src] = java.util.Arrays.copyOf(buckets[src], b * 2);
+        buckets[src][b] += tokens;
+      });
+      for (int s = 0; s < 3; s++) {
+        if (buckets[s] == null) continue;
+        for (int b = 0; b < buckets[s].length; b++) {
+          if (buckets[s][b] == 0) continue;
+          t.cdfBuckets.computeIfAbsent(Source.ALL, k -> new TreeMap<>()).merge(b - 1, buckets[s][b], Long::sum);
+          t.cdfBuckets.computeIfAbsent(Source.values()[s].label, k -> new TreeMap<>()).merge(b - 1, buckets[s][b], Long::sum);
+        }
+      }
+      return t;
+    }
+
+    private void add(int kind, int src, long key, long tok, long blk, long thrUs) {
       if (kind == ReuseJob.KIND_QUALITY) {
         quality[(int) key] += tok;
         return;

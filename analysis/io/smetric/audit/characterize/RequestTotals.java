@@ -82,6 +82,33 @@ final class RequestTotals implements Serializable {
     return t;
   }
 
+  /** The same totals from a batch read without Spark (the in-process path). */
+  void add(TraceBatch b) {
+    for (int i = 0; i < b.n; i++) {
+      requests++;
+      double a = b.arrival[i];
+      firstArrival = Math.min(firstArrival, a);
+      lastArrival = Math.max(lastArrival, a);
+      if (b.sessionId[i] != null) withSession++;
+      long in = b.input[i];
+      prefillTokens += in;
+      outputTokens += b.output[i];
+      if (b.blockSize[i] != TraceBatch.NULL_INT) blockSizes.add(b.blockSize[i]);
+      add(byMinute, (long) Math.floor(a / 60.0), 1, in);
+      boolean followUp = false;
+      if (b.turn[i] != TraceBatch.NULL_INT) {
+        int turn = b.turn[i];
+        withTurn++;
+        if (turn == 0) turn0++;
+        followUp = turn > 0;
+        add(byTurn, turn, 1, in);
+      }
+      long[] g = byTrigger.computeIfAbsent(b.trigger[i], k -> new long[2]);
+      g[0]++;
+      if (followUp) g[1]++;
+    }
+  }
+
   private static void add(Long2ObjectSortedMap<long[]> m, long key, long a, long b) {
     long[] v = m.get(key);
     if (v == null) m.put(key, new long[] {a, b});

@@ -93,4 +93,22 @@ public record TraceInput(Dataset<Row> trace, String location, JsonNode ingestSum
   }
 
   private static final String SPARK_SCHEMA_KEY = "org.apache.spark.sql.parquet.row.metadata";
+
+  /**
+   * The trace's Parquet files when the Dataset is a plain read of them (no filter, no projection),
+   * so that the segment plan can read them itself; null otherwise (rows built in memory, a
+   * transformed Dataset), and the trace is then sorted and streamed by Spark.
+   */
+  CanonicalParquet files(SparkSession spark) {
+    var plan = trace.queryExecution().analyzed();
+    if (!(plan instanceof org.apache.spark.sql.execution.datasources.LogicalRelation lr)
+        || !(lr.relation() instanceof org.apache.spark.sql.execution.datasources.HadoopFsRelation fs)
+        || !(fs.fileFormat() instanceof org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat)
+        || fs.partitionSchema().nonEmpty()) {
+      return null;
+    }
+    String[] files = trace.inputFiles();
+    if (files.length == 0) return null;
+    return CanonicalParquet.ofFiles(location, Arrays.asList(files), spark.sparkContext().hadoopConfiguration());
+  }
 }

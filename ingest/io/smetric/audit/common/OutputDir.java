@@ -31,9 +31,16 @@ public final class OutputDir implements AutoCloseable {
   /** Fails with {@link OutputExistsException} up front, before any work, unless overwrite. */
   public static OutputDir open(String uri, boolean overwrite, Configuration conf) {
     try {
-      Path target = new Path(uri);
-      FileSystem fs = target.getFileSystem(conf);
-      target = fs.makeQualified(target);
+      return open(uri, overwrite, new Path(uri).getFileSystem(conf));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot prepare output " + uri + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The same on a file system the caller already holds (that {@code uri} belongs to). */
+  public static OutputDir open(String uri, boolean overwrite, FileSystem fs) {
+    try {
+      Path target = fs.makeQualified(new Path(uri));
       if (fs.exists(target) && !overwrite) throw new OutputExistsException(uri);
       Path temp = new Path(target.getParent(), "." + target.getName() + ".tmp-" + UUID.randomUUID());
       fs.mkdirs(temp);

@@ -1,16 +1,19 @@
 package io.smetric.audit.cli;
 
 import io.smetric.audit.characterize.Characterization;
+import io.smetric.audit.characterize.Characterization.Engine;
+import io.smetric.audit.characterize.Phases;
+import io.smetric.audit.characterize.Table;
+import io.smetric.audit.characterize.TraceFiles;
 import io.smetric.audit.characterize.TraceInput;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.common.UsageException;
 import java.io.PrintWriter;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SaveMode;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -51,6 +54,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
   @Option(names = "--overwrite", description = "Replace the output folder if it exists.")
   boolean overwrite;
 
+  @Option(names = "--engine", paramLabel = "auto|local|spark", defaultValue = "auto",
+      description = {"Where the work runs (default: ${DEFAULT-VALUE}): local = in this process without Spark; spark = Spark",
+          "tasks; auto = local on a local master or for traces of at most 50M block ids, else spark."})
+  String engine;
+
   @Mixin SparkOptions sparkOptions;
 
   @Override
@@ -58,13 +66,47 @@ public final class AnalyzeCommand implements Callable<Integer> {
     if (instances < 1) throw new UsageException("--instances must be >= 1, got " + instances);
     if (templateMinSessions < 1) throw new UsageException("--template-min-sessions must be >= 1, got " + templateMinSessions);
     if (!(intervalThreshold >= 0)) throw new UsageException("--interval-threshold must be >= 0, got " + intervalThreshold);
+    Engine e = engine(engine);
     PrintWriter w = spec.commandLine().getOut();
+    Characterization.Options opt = new Characterization.Options(instances, templateMinSessions, intervalThreshold);
+    if (e == Engine.AUTO || e == Engine.LOCAL) {
+      // decided before any Spark session starts: a small trace or a local master needs none
+      String master = sparkOptions.master != null ? sparkOptions.master : System.getProperty("spark.master");
+      if ((e == Engine.LOCAL || Characterization.localMaster(master)) && System.getProperty(SLF4J_PROVIDER) == null
+          && !sparkOptions.debug) {
+        // Hadoop's and parquet-mr's loggers would start log4j, about 1.5 s of CPU for a few warnings
+        // nobody needs here (errors surface as exceptions); Spark, if the input must be sorted, runs quietly
+        System.setProperty(SLF4J_PROVIDER, "org.slf4j.helpers.NOP_FallbackServiceProvider");
+        System.setProperty("slf4j.internal.verbosity", "WARN");
+      }
+      Configuration conf = new Configuration();
+      try (OutputDir dir = OutputDir.open(out, overwrite, TraceFiles.fileSystem(out, conf))) {
+        Phases.mark("start");
+        TraceFiles files = TraceFiles.load(input, conf);
+        Phases.mark("footers");
+        if (e == Engine.LOCAL || Characterization.localMaster(master)
+            || files.blockIds() <= Characterization.LOCAL_MAX_BLOCK_IDS) {
+          Characterization.Result r = null;
+          try {
+            r = Characterization.inProcess(files, opt);
+          } catch (Characterization.UnsortedInput unsorted) {
+            // files not in (arrival_s, seq) order: Spark sorts them (below)
+          }
+          if (r != null) {
+            writeInto(r, dir);
+            dir.commit();
+            Phases.mark("tables written");
+            w.println(summary(r));
+            return 0;
+          }
+          e = Engine.LOCAL;
+        }
+      }
+    }
     SparkSession spark = sparkOptions.session("analyze");
     try (OutputDir dir = OutputDir.open(out, overwrite, spark.sparkContext().hadoopConfiguration())) {
       TraceInput in = TraceInput.load(spark, input);
-      Characterization.Options opt =
-          new Characterization.Options(instances, templateMinSessions, intervalThreshold);
-      try (Characterization.Result r = new Characterization(spark, in, opt).execute()) {
+      try (Characterization.Result r = new Characterization(spark, in, opt).engine(e).execute()) {
         writeInto(r, dir);
         dir.commit();
         w.println(summary(r));
@@ -73,13 +115,25 @@ public final class AnalyzeCommand implements Callable<Integer> {
     return 0;
   }
 
+  private static final String SLF4J_PROVIDER = "slf4j.provider";
+
+  static Engine engine(String name) {
+    return switch (name.toLowerCase(Locale.ROOT)) {
+      case "auto" -> Engine.AUTO;
+      case "local" -> Engine.LOCAL;
+      case "spark" -> Engine.SPARK;
+      case "legacy" -> Engine.LEGACY;
+      default -> throw new UsageException("--engine: unknown value '" + name + "' (one of: auto, local, spark)");
+    };
+  }
+
   /** The file the headline numbers go to, beside the tables. */
   public static final String JSON_FILE = "characterization.json";
 
   /** Writes the tables and characterization.json of a result into {@code dir} (not committed). */
   static void writeInto(Characterization.Result r, OutputDir dir) throws java.io.IOException {
-    for (Map.Entry<String, Dataset<Row>> t : r.tables().entrySet()) {
-      t.getValue().coalesce(1).write().mode(SaveMode.ErrorIfExists).parquet(dir.child(t.getKey()));
+    for (Map.Entry<String, Table> t : r.tables().entrySet()) {
+      t.getValue().write(dir.child(t.getKey()), dir.fs().getConf());
     }
     dir.writeString(JSON_FILE, Json.MAPPER.writeValueAsString(r.json()) + "\n");
   }

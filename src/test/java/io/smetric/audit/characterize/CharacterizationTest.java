@@ -136,8 +136,8 @@ class CharacterizationTest {
     List<Row> turns = new ArrayList<>();
     List<Row> minutes = new ArrayList<>();
     ObjectNode j = analyze(threeTurns().toDataset(TestSpark.get()), Characterization.Options.defaults(1), r -> {
-      turns.addAll(r.tables().get(Characterization.T_REUSE_TURN).orderBy(Cols.TURN).collectAsList());
-      minutes.addAll(r.tables().get(Characterization.T_REUSE_MINUTE).orderBy(Cols.MINUTE).collectAsList());
+      turns.addAll(r.tables().get(Characterization.T_REUSE_TURN).toDataset(TestSpark.get()).orderBy(Cols.TURN).collectAsList());
+      minutes.addAll(r.tables().get(Characterization.T_REUSE_MINUTE).toDataset(TestSpark.get()).orderBy(Cols.MINUTE).collectAsList());
     });
     assertEquals(48.0 / 116, v(j, "reuse", "token_weighted"), EPS);
     assertEquals(3.0 / 9, v(j, "reuse", "block_weighted"), EPS);
@@ -264,7 +264,7 @@ class CharacterizationTest {
     b.add(new TraceRecord("early", "A", null, 0, "user", 5, 32, 1, 16, c, null, 0));
     List<Row> turns = new ArrayList<>();
     ObjectNode j = analyze(b.toDataset(TestSpark.get()), Characterization.Options.defaults(1),
-        r -> turns.addAll(r.tables().get(Characterization.T_REUSE_TURN).orderBy(Cols.TURN).collectAsList()));
+        r -> turns.addAll(r.tables().get(Characterization.T_REUSE_TURN).toDataset(TestSpark.get()).orderBy(Cols.TURN).collectAsList()));
     assertEquals(0.5, v(j, "reuse", "token_weighted"), EPS);
     assertEquals(0L, turns.get(0).getLong(turns.get(0).fieldIndex(Cols.HIT_TOKENS)));
     assertEquals(32L, turns.get(1).getLong(turns.get(1).fieldIndex(Cols.HIT_TOKENS)));
