@@ -1,68 +1,339 @@
 package io.smetric.audit.replay;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.smetric.audit.common.UsageException;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /**
- * The step-time cost model of one model instance, in the style of BLIS and Vidur: one scheduler
- * step takes
+ * One model instance as the replay sees it: the step-time cost model, the KV geometry and memory
+ * budget, the engine's limits and the global KV tier's costs, every number with its source. A
+ * profile is data: a JSON or YAML file with these field names, a shipped one from the catalogue
+ * ({@link #named}, `smetric-audit profiles`), or one written by `smetric-audit calibrate`.
+ *
+ * <p>One scheduler step that computes P uncached prefill tokens (in chunks of P_c tokens, each
+ * after L_c tokens of context) and D decode tokens (contexts ctx_j) takes
  *
  * <pre>
- *   a + b x (uncached prefill tokens in the step)
- *     + e x sum over prefill chunks of P x (L + P / 2)      (attention of a chunk of P tokens after L)
- *     + c x (decode sequences) + d x (sum of their context lengths)
+ *   a + max(R + W x f(T), b x T) + e x sum_c P_c x (L_c + P_c / 2) + c x D + d x sum_j ctx_j + s x P
+ *
+ *   T = P + D tokens in the step
+ *   R = denseWeightGB / (hbmGBps x weightReadEfficiency)    weights every token needs
+ *   W = expertWeightGB / (hbmGBps x weightReadEfficiency)   all routed experts' weights
+ *   f(T) = 1 - (1 - k / E)^T   expected share of the E routed experts (k per token) that T tokens
+ *                              activate, for uniform routing; 0 for a dense model (E = 0)
+ *   s = kvBytesPerToken / (globalSaveGBps x 1e9) when KV saves to the global tier block the step
  * </pre>
  *
- * with at most {@code maxBatch} sequences and {@code tokenBudget} tokens per step. The local KV
- * capacity, unless given, is the GPU memory left after the weights divided by the KV bytes of a
- * block. Users can load their own profile (fitted on their step times) from JSON or YAML.
- * The shipped default's numbers and their origin are in docs/replay.md.
+ * The max is a roofline: a step reads the weights it needs (an MoE only the experts its batch
+ * activates, so a batch-1 decode step reads 8 of 128 experts) and computes 2 x active parameters
+ * FLOP per token, whichever takes longer; small decode batches are memory-bound, prefill chunks
+ * compute-bound. Attention is added on top (prefill: quadratic in the chunk; decode: the KV read).
+ * Without weight figures (R = W = 0) the model is linear in the tokens, BLIS-style.
+ *
+ * <p>The KV capacity is {@link #kvCapacityTokens} when measured (vLLM logs "GPU KV cache size"),
+ * else derived from the memory figures. Every figure describes one whole instance: with tensor
+ * parallelism over g GPUs, memory and bandwidth are the sums over the g GPUs.
  */
+@JsonInclude(JsonInclude.Include.NON_NULL)
 public final class ModelProfile implements Serializable {
-  private static final long serialVersionUID = 1L;
+  private static final long serialVersionUID = 2L;
 
-  public String name = "qwen3-30b-a3b-h20-estimate";
-  public String origin = "ESTIMATES from public specs (see docs/replay.md): Qwen3-30B-A3B BF16 on one NVIDIA H20 96 GB";
-  /** a: fixed cost of a step [s]; MoE weights (~61 GB) read once per step at ~4 TB/s plus launch overhead. */
-  public double stepBaseS = 0.015;
-  /** b: per uncached prefill token [s]; ~6.6 GFLOP/token (3.3B active) at ~60 TFLOP/s (40% of 148). */
-  public double prefillPerTokenS = 1.1e-4;
-  /** e: per (new token x context token) pair of prefill attention [s]; 4 x 48 layers x 4096 FLOP at ~60 TFLOP/s. */
-  public double prefillAttentionPerPairS = 1.3e-8;
-  /** c: per decode sequence [s]; sampling and per-sequence overhead (estimate). */
-  public double decodePerSeqS = 2.0e-4;
-  /** d: per context token of a decode sequence [s]; 96 KiB of KV read at ~4 TB/s. */
-  public double decodePerContextTokenS = 2.5e-8;
-  /** KV bytes per token: 48 layers x 2 (K,V) x 4 KV heads x 128 dims x 2 bytes = 96 KiB. */
-  public long kvBytesPerToken = 98_304;
-  public double gpuMemoryGiB = 96;
-  /** vLLM's gpu_memory_utilization default. */
+  /** The shipped profile the replay uses unless told otherwise. */
+  public static final String DEFAULT_NAME = "qwen3-30b-a3b-h20";
+
+  public String name = "unnamed";
+  public String description;
+  /** Model (Hugging Face id), hardware of one instance, serving engine and version. */
+  public String model;
+  public String hardware;
+  public String engine;
+
+  // ---- step cost ----
+  /** a: fixed cost of a step [s] (launches, scheduling, sampling). */
+  public double stepBaseS;
+  /** b: compute per token in the step [s] (2 x active parameters FLOP at the achieved rate). */
+  public double prefillPerTokenS;
+  /** e: prefill attention per (new token x context token) pair [s]. */
+  public double prefillAttentionPerPairS;
+  /** c: per decoding sequence [s] (sampling, per-sequence kernels). */
+  public double decodePerSeqS;
+  /** d: per context token of a decoding sequence [s] (reading its KV). */
+  public double decodePerContextTokenS;
+  /** Weights every step reads whatever its batch (dense layers, attention, embeddings) [GB]. */
+  public double denseWeightGB;
+  /** Weights of all routed experts together [GB]; a step reads the share f(T) of them. */
+  public double expertWeightGB;
+  /** Routed experts per MoE layer (0 = dense model). */
+  public int experts;
+  /** Experts each token is routed to. */
+  public int expertsPerToken;
+  /** HBM bandwidth of the instance [GB/s] (spec sheet, summed over its GPUs). */
+  public double hbmGBps;
+  /** Share of {@link #hbmGBps} that weight reads achieve (fitted or assumed). */
+  public double weightReadEfficiency = 1.0;
+
+  // ---- KV geometry and memory ----
+  /** KV bytes per token of the whole model (all layers, K and V). */
+  public long kvBytesPerToken;
+  /** Measured KV capacity of the instance in tokens (engine log); null = derived from memory. */
+  public Long kvCapacityTokens;
+  public double gpuMemoryGiB;
+  /** Share of GPU memory the engine takes (vLLM gpu_memory_utilization, SGLang mem_fraction_static). */
   public double memoryUtilization = 0.90;
-  /** 30.5B parameters x 2 bytes. */
-  public double weightsGiB = 56.8;
-  /** Activations, CUDA graphs, fragmentation (estimate). */
-  public double runtimeOverheadGiB = 4.0;
-  /** vLLM max_num_seqs. */
-  public int maxBatch = 256;
-  /** vLLM max_num_batched_tokens (chunked prefill). */
-  public int tokenBudget = 8192;
+  public double weightsGiB;
+  /** Activations, CUDA graphs, fragmentation. */
+  public double runtimeOverheadGiB;
 
-  /** Local KV capacity in blocks of {@code blockSize} tokens derived from the memory figures. */
+  // ---- engine limits ----
+  /** Most sequences in one step (vLLM max_num_seqs). */
+  public int maxBatch = 256;
+  /** Most tokens in one step (vLLM max_num_batched_tokens). */
+  public int tokenBudget = 8192;
+  /** Largest prefill chunk of one request in one step (SGLang chunked_prefill_size); 0 = tokenBudget. */
+  public int prefillChunkTokens;
+
+  // ---- global KV tier (a remote/CPU KV store reached over PCIe and the network) ----
+  /** Effective read rate of one instance's fetches [GB/s]. */
+  public double globalReadGBps = 25.0;
+  /** Fixed time of one global-tier lookup and fetch [s]. */
+  public double globalLookupLatencyS = 0.001;
+  /** Effective write rate of one instance's KV saves [GB/s]; Infinity = saves cost nothing. */
+  public double globalSaveGBps = Double.POSITIVE_INFINITY;
+  /** Whether a step waits for the KV it computed to be saved (LMCache wait_for_save). */
+  public boolean globalSaveBlocksStep;
+
+  /** Where every number comes from: field name -> source. */
+  public Map<String, Source> sources = new LinkedHashMap<>();
+  /** How well this profile reproduced real runs it was not fitted to (null = never validated). */
+  public Validation validation;
+
+  /** The origin of one number. low/high: the range it may take (null = not stated). */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public static final class Source implements Serializable {
+    private static final long serialVersionUID = 1L;
+    /** measured | fitted | derived | documented | assumption */
+    public String kind;
+    public String ref;
+    public Double low;
+    public Double high;
+
+    public Source() {}
+
+    public Source(String kind, String ref, Double low, Double high) {
+      this.kind = kind;
+      this.ref = ref;
+      this.low = low;
+      this.high = high;
+    }
+  }
+
+  /** Errors on held-out real runs (docs/validation.md). */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public static final class Validation implements Serializable {
+    private static final long serialVersionUID = 1L;
+    public String summary;
+    public Integer heldOutPoints;
+    public Double e2eMedianAbsError;
+    public Double tpotMedianAbsError;
+    public Double ttftMedianAbsError;
+    public String doc;
+  }
+
+  /** The numeric fields every profile states a source for. */
+  public static final List<String> SOURCED_FIELDS = List.of(
+      "stepBaseS", "prefillPerTokenS", "prefillAttentionPerPairS", "decodePerSeqS",
+      "decodePerContextTokenS", "denseWeightGB", "expertWeightGB", "experts", "expertsPerToken",
+      "hbmGBps", "weightReadEfficiency", "kvBytesPerToken", "gpuMemoryGiB", "memoryUtilization",
+      "weightsGiB", "runtimeOverheadGiB", "maxBatch", "tokenBudget", "globalReadGBps",
+      "globalLookupLatencyS", "globalSaveGBps", "globalSaveBlocksStep");
+
+  // ---- derived terms ----
+
+  /** R [s]: dense weights read once. */
+  public double denseReadS() {
+    return hbmGBps > 0 ? denseWeightGB / (hbmGBps * weightReadEfficiency) : 0;
+  }
+
+  /** W [s]: all routed experts read once. */
+  public double expertReadS() {
+    return hbmGBps > 0 && experts > 0 ? expertWeightGB / (hbmGBps * weightReadEfficiency) : 0;
+  }
+
+  /** f(T): expected share of routed experts that T tokens activate (uniform routing). */
+  public double expertShare(long tokens) {
+    if (experts <= 0 || tokens <= 0) return 0;
+    return 1 - Math.pow(1 - (double) expertsPerToken / experts, tokens);
+  }
+
+  /** Time of a step that only prefills {@code tokens} tokens at no context: a + max(R + W f(T), b T). */
+  public double prefillStepS(long tokens) {
+    return stepBaseS + Math.max(denseReadS() + expertReadS() * expertShare(tokens), prefillPerTokenS * tokens);
+  }
+
+  /** The largest prefill chunk of one request in one step. */
+  public int chunkLimit() {
+    return prefillChunkTokens > 0 ? Math.min(prefillChunkTokens, tokenBudget) : tokenBudget;
+  }
+
+  /** Local KV capacity in blocks of {@code blockSize} tokens: measured, else from the memory figures. */
   public long derivedLocalBlocks(int blockSize) {
+    if (kvCapacityTokens != null) return Math.max(1, kvCapacityTokens / blockSize);
     double freeBytes = (gpuMemoryGiB * memoryUtilization - weightsGiB - runtimeOverheadGiB) * (1L << 30);
-    if (freeBytes <= 0) throw new IllegalArgumentException("profile " + name + ": no memory left for KV after the weights");
+    if (freeBytes <= 0) throw new UsageException("profile " + name + ": no memory left for KV after the weights");
     return (long) Math.floor(freeBytes / ((double) kvBytesPerToken * blockSize));
   }
 
   public void validate() {
     check(stepBaseS >= 0 && prefillPerTokenS >= 0 && prefillAttentionPerPairS >= 0 && decodePerSeqS >= 0
         && decodePerContextTokenS >= 0, "cost coefficients must be >= 0");
-    check(stepBaseS + prefillPerTokenS > 0, "a step must take time (a + b > 0)");
+    check(denseWeightGB >= 0 && expertWeightGB >= 0 && hbmGBps >= 0, "weight sizes and bandwidth must be >= 0");
+    check(weightReadEfficiency > 0 && weightReadEfficiency <= 1.5, "weightReadEfficiency must be in (0, 1.5]");
+    check(experts >= 0 && expertsPerToken >= 0 && expertsPerToken <= experts, "need 0 <= expertsPerToken <= experts");
+    check(experts == 0 || expertsPerToken > 0, "an MoE profile needs expertsPerToken > 0");
+    check((denseWeightGB == 0 && expertWeightGB == 0) || hbmGBps > 0, "weight sizes need hbmGBps > 0");
+    check(stepBaseS + prefillPerTokenS > 0 || denseReadS() > 0, "a step must take time");
     check(kvBytesPerToken > 0, "kvBytesPerToken must be > 0");
+    check(kvCapacityTokens == null || kvCapacityTokens > 0, "kvCapacityTokens must be > 0");
     check(maxBatch > 0, "maxBatch must be > 0");
     check(tokenBudget > 0, "tokenBudget must be > 0");
+    check(prefillChunkTokens >= 0, "prefillChunkTokens must be >= 0");
+    check(globalReadGBps > 0, "globalReadGBps must be > 0");
+    check(globalLookupLatencyS >= 0, "globalLookupLatencyS must be >= 0");
+    check(globalSaveGBps > 0, "globalSaveGBps must be > 0 (Infinity = free saves)");
+  }
+
+  /** Fields of {@link #SOURCED_FIELDS} without a source entry. */
+  public List<String> unsourcedFields() {
+    List<String> out = new ArrayList<>();
+    for (String f : SOURCED_FIELDS) {
+      Source s = sources == null ? null : sources.get(f);
+      if (s == null || s.ref == null || s.ref.isBlank() || s.kind == null) out.add(f);
+    }
+    return out;
   }
 
   private void check(boolean ok, String msg) {
-    if (!ok) throw new IllegalArgumentException("profile " + name + ": " + msg);
+    if (!ok) throw new UsageException("profile " + name + ": " + msg);
+  }
+
+  // ---------------------------------------------------------------- catalogue and files
+
+  private static final String CATALOGUE = "/io/smetric/audit/replay/profiles/";
+  private static final ObjectMapper JSON = new ObjectMapper()
+      .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true)
+      .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS.mappedFeature());
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
+      .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
+
+  /** Names of the shipped profiles, in catalogue order. */
+  public static List<String> catalogue() {
+    try (InputStream in = ModelProfile.class.getResourceAsStream(CATALOGUE + "index.txt")) {
+      if (in == null) throw new IllegalStateException("profile catalogue missing from the class path");
+      List<String> names = new ArrayList<>();
+      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+        String l = line.strip();
+        if (!l.isEmpty() && !l.startsWith("#")) names.add(l);
+      }
+      return names;
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static final Map<String, ModelProfile> LOADED = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** A shipped profile by name (a fresh copy each call). */
+  public static ModelProfile named(String name) {
+    ModelProfile p = LOADED.computeIfAbsent(name, n -> {
+      if (!catalogue().contains(n)) {
+        throw new UsageException("unknown profile '" + n + "' (shipped: " + String.join(", ", catalogue())
+            + "; or give a JSON/YAML file)");
+      }
+      try (InputStream in = ModelProfile.class.getResourceAsStream(CATALOGUE + n + ".yaml")) {
+        if (in == null) throw new IllegalStateException("profile " + n + " listed but missing");
+        ModelProfile q = YAML.readValue(in, ModelProfile.class);
+        q.validate();
+        return q;
+      } catch (IOException e) {
+        throw new IllegalStateException("shipped profile " + n + " does not parse: " + e.getMessage(), e);
+      }
+    });
+    return p.copy();
+  }
+
+  /** The default profile (the paper's model and GPU). */
+  public static ModelProfile defaultProfile() {
+    return named(DEFAULT_NAME);
+  }
+
+  /** A shipped profile's name, or a JSON/YAML file's path. */
+  public static ModelProfile resolve(String nameOrFile) {
+    Path f = Path.of(nameOrFile);
+    if (Files.isRegularFile(f)) return load(f);
+    if (nameOrFile.contains("/") || nameOrFile.endsWith(".json") || nameOrFile.endsWith(".yaml")
+        || nameOrFile.endsWith(".yml")) {
+      throw new UsageException("profile file not found: " + nameOrFile);
+    }
+    return named(nameOrFile);
+  }
+
+  /** Reads a profile file (JSON, or YAML by extension); unknown fields are an error. */
+  public static ModelProfile load(Path file) {
+    String n = file.getFileName().toString().toLowerCase(Locale.ROOT);
+    ObjectMapper m = n.endsWith(".yaml") || n.endsWith(".yml") ? YAML : JSON;
+    ModelProfile p;
+    try {
+      p = m.readValue(Files.readAllBytes(file), ModelProfile.class);
+    } catch (IOException e) {
+      throw new UsageException("cannot read profile " + file + ": " + e.getMessage().lines().findFirst().orElse(""));
+    }
+    if (p == null) throw new UsageException("profile " + file + " is empty");
+    p.validate();
+    return p;
+  }
+
+  public String toYaml() {
+    try {
+      return YAML.writerWithDefaultPrettyPrinter().writeValueAsString(this);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public String toJson() {
+    try {
+      return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(this);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A deep copy. */
+  public ModelProfile copy() {
+    try {
+      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+      try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+        out.writeObject(this);
+      }
+      try (java.io.ObjectInputStream in =
+          new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+        return (ModelProfile) in.readObject();
+      }
+    } catch (IOException | ClassNotFoundException e) {
+      throw new IllegalStateException(e);
+    }
   }
 }

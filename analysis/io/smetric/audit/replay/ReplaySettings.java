@@ -49,11 +49,8 @@ public final class ReplaySettings implements Serializable {
   public Long localBlocks = null;
   /** Global tier capacity as a ratio of the total local capacity (paper sweeps 0, 0.4, 0.8, 1.6, 3.2). */
   public double globalRatio = 0.0;
-  /**
-   * Read bandwidth of each instance's own link to the global tier [GB/s]: the GPU's PCIe path that
-   * every fetched byte crosses (from the node's DRAM or from the NIC); 25 = PCIe Gen4 x16.
-   */
-  public double globalReadGBps = 25.0;
+  // The global tier's per-instance read rate, lookup latency and save cost are properties of the
+  // hardware and the KV connector: they live in the profile (ModelProfile.globalReadGBps, ...).
   /**
    * Instances per server node (paper testbed: 8 H20 GPUs per server, one instance per GPU). The
    * instances of a node share its NIC for the part of a fetch that comes from other nodes.
@@ -74,8 +71,6 @@ public final class ReplaySettings implements Serializable {
    * 2026-11-30 the default was 100 = 4 servers x 200 Gbps, applied as one pool).
    */
   public double globalAggregateGBps = Double.POSITIVE_INFINITY;
-  /** Fixed latency added to each global fetch [s] (estimate). */
-  public double globalFetchLatencyS = 0.001;
   /**
    * How an instance waits for a global-tier fetch. IN_STEP: the fetch is part of the engine step
    * that schedules the request, so that step (and every sequence decoding in it) waits for it, as
@@ -182,7 +177,8 @@ public final class ReplaySettings implements Serializable {
   /** Number of CDF points written per latency metric. */
   public int cdfPoints = 100;
 
-  public ModelProfile profile = new ModelProfile();
+  /** The instance's cost model, memory, engine limits and global-tier costs (shipped default: the paper's hardware). */
+  public ModelProfile profile = ModelProfile.defaultProfile();
 
   /** A deep copy (Java serialization: keeps Infinity, which JSON cannot carry as a number). */
   public ReplaySettings copy() {
@@ -219,11 +215,9 @@ public final class ReplaySettings implements Serializable {
     req(localBlocks == null || localBlocks == -1 || localBlocks > 0, "localBlocks must be > 0 or -1 (unbounded)");
     req(decodeInstances >= 0, "decodeInstances must be >= 0");
     req(globalRatio >= 0 && Double.isFinite(globalRatio), "globalRatio must be >= 0");
-    req(globalReadGBps > 0, "globalReadGBps must be > 0");
     req(globalAggregateGBps > 0, "globalAggregateGBps must be > 0 (Infinity = no aggregate cap)");
     req(instancesPerNode >= 1, "instancesPerNode must be >= 1");
     req(nodeNicGBps > 0, "nodeNicGBps must be > 0 (Infinity = no NIC limit)");
-    req(globalFetchLatencyS >= 0, "globalFetchLatencyS must be >= 0");
     req(rateScale > 0 && Double.isFinite(rateScale), "rateScale must be > 0");
     req(agentTimeoutS > 0, "agentTimeoutS must be > 0 (Infinity = no timeout)");
     req(ttftBaseS >= 0 && ttftPerTokenS >= 0 && tpotS > 0, "SLOs must be >= 0 (TPOT > 0)");
@@ -263,15 +257,7 @@ public final class ReplaySettings implements Serializable {
 
   /** Reads a model profile from a JSON or YAML file (fields of {@link ModelProfile}). */
   public static ModelProfile loadProfile(Path file) {
-    String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
-    ObjectMapper m = name.endsWith(".yaml") || name.endsWith(".yml") ? YAML : MAPPER;
-    try {
-      ModelProfile p = m.readerForUpdating(new ModelProfile()).readValue(Files.readAllBytes(file));
-      p.validate();
-      return p;
-    } catch (IOException e) {
-      throw new UsageException("cannot read profile " + file + ": " + e.getMessage().lines().findFirst().orElse(""));
-    }
+    return ModelProfile.load(file);
   }
 
   public String toJson() {

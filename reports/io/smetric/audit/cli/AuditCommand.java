@@ -26,6 +26,7 @@ import io.smetric.audit.ingest.IngestJob;
 import io.smetric.audit.ingest.InputFiles;
 import io.smetric.audit.ingest.TraceFormat;
 import io.smetric.audit.model.Canonical;
+import io.smetric.audit.replay.ModelProfile;
 import io.smetric.audit.replay.ReplayJob;
 import io.smetric.audit.replay.ReplaySettings;
 import io.smetric.audit.replay.policy.Policies;
@@ -179,8 +180,8 @@ public final class AuditCommand implements Callable<Integer> {
   @Option(names = "--replay-config", paramLabel = "FILE", description = "JSON/YAML overriding replay settings (see `replay --help`).")
   java.nio.file.Path replayConfig;
 
-  @Option(names = "--profile", paramLabel = "FILE", description = "JSON/YAML model profile for the replay.")
-  java.nio.file.Path profile;
+  @Option(names = "--profile", paramLabel = "NAME|FILE", description = "Model profile for the replay: a shipped one by name (`smetric-audit profiles`) or a JSON/YAML file (e.g. from `calibrate`).")
+  String profile;
 
   @Option(names = "--criterion", paramLabel = "ID=VALUE",
       description = "Override a criterion's threshold, e.g. --criterion ideal_reuse=0.6 (docs/verdict.md lists the ids).")
@@ -360,7 +361,7 @@ public final class AuditCommand implements Callable<Integer> {
     ReplaySettings s = new ReplaySettings();
     AuditPlan.applyPace(s); // the audit's pace: session trees + closed loop, unless a file or an option says otherwise
     if (replayConfig != null) s = ReplaySettings.load(replayConfig, s);
-    if (profile != null) s.profile = ReplaySettings.loadProfile(profile);
+    if (profile != null) s.profile = ModelProfile.resolve(profile);
     s.instances = instances;
     if (rateScalingMode != null) s.rateScaling = rateScalingMode;
     if (closedLoop) s.followUpsWaitForPrevious = true;
@@ -449,7 +450,7 @@ public final class AuditCommand implements Callable<Integer> {
       if (globalRatios != null) globalRatios.forEach(par.putArray("global_ratios")::add);
       if (rates != null) rates.forEach(par.putArray("rate_scales")::add);
       if (replayConfig != null) par.put("replay_config", replayConfig.toString());
-      if (profile != null) par.put("profile", profile.toString());
+      if (profile != null) par.put("profile", profile);
     }
     ObjectNode co = par.putObject("criterion_overrides");
     criterionOverrides.forEach(co::put);

@@ -2,6 +2,7 @@ package io.smetric.audit.cli;
 
 import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.common.UsageException;
+import io.smetric.audit.replay.ModelProfile;
 import io.smetric.audit.replay.ReplayJob;
 import io.smetric.audit.replay.ReplaySettings;
 import io.smetric.audit.replay.policy.Policies;
@@ -45,8 +46,8 @@ public final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--config", description = "JSON/YAML file overriding any field of the reference settings (ReplaySettings).")
   Path config;
 
-  @Option(names = "--profile", description = "JSON/YAML model profile (cost coefficients, memory; ModelProfile fields).")
-  Path profile;
+  @Option(names = "--profile", paramLabel = "NAME|FILE", description = "Model profile: a shipped one by name (`smetric-audit profiles` lists them; default qwen3-30b-a3b-h20) or a JSON/YAML file (e.g. from `calibrate`).")
+  String profile;
 
   @Option(names = "--instances", description = "Number of model instances (default 32).")
   Integer instances;
@@ -128,7 +129,7 @@ public final class ReplayCommand implements Callable<Integer> {
     if (closedLoop && openLoop) throw new UsageException("--closed-loop and --open-loop exclude each other");
     if (rateGrid != null && !auditSweep) throw new UsageException("--rate-grid needs --sweep audit");
     if (config != null) s = ReplaySettings.load(config, s);
-    if (profile != null) s.profile = ReplaySettings.loadProfile(profile);
+    if (profile != null) s.profile = ModelProfile.resolve(profile);
     if (instances != null) s.instances = instances;
     if (localBlocks != null) {
       String v = localBlocks.trim().toLowerCase(Locale.ROOT);
@@ -142,7 +143,7 @@ public final class ReplayCommand implements Callable<Integer> {
         }
       }
     }
-    if (globalReadGBps != null) s.globalReadGBps = globalReadGBps;
+    if (globalReadGBps != null) s.profile.globalReadGBps = globalReadGBps;
     if (globalAggregateGBps != null) s.globalAggregateGBps = globalAggregateGBps;
     if (instancesPerNode != null) s.instancesPerNode = instancesPerNode;
     if (nodeNicGBps != null) s.nodeNicGBps = nodeNicGBps;

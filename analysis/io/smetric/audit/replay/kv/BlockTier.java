@@ -41,6 +41,16 @@ public final class BlockTier implements KvTier {
   }
 
   @Override
+  public long unreferencedPrefix(int r, int k) {
+    long[] b = t.blockIds(r);
+    long n = 0;
+    for (int i = 0; i < k && i < b.length; i++) {
+      if (present.contains(b[i]) && refs.get(b[i]) == 0) n++;
+    }
+    return n;
+  }
+
+  @Override
   public long insert(int r) {
     long[] b = t.blockIds(r);
     long added = 0;

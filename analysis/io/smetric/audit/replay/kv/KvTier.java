@@ -24,6 +24,12 @@ public interface KvTier {
 
   void pin(int r);
 
+  /**
+   * Of r's first {@code k} blocks, those present and referenced by no request: what pinning r
+   * would take out of the evictable pool (an admission must count them as well as its new blocks).
+   */
+  long unreferencedPrefix(int r, int k);
+
   /** Returns the number of blocks that were not present before. */
   long insert(int r);
 

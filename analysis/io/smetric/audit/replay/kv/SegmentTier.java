@@ -72,6 +72,19 @@ public final class SegmentTier implements KvTier {
   }
 
   @Override
+  public long unreferencedPrefix(int r, int k) {
+    long n = 0;
+    int[] path = t.pathNodes;
+    for (int p = t.pathOff[r], e = t.pathOff[r + 1]; p < e; p++) {
+      int s = path[p];
+      int from = t.segStart[s];
+      if (from >= k) break;
+      if (ref[s] == 0) n += Math.min(cachedLen[s], k - from);
+    }
+    return n;
+  }
+
+  @Override
   public long insert(int r) {
     int[] path = t.pathNodes;
     int lo = t.pathOff[r];

@@ -27,6 +27,8 @@ public final class SimOutcome {
   /** Global-tier bytes read per bandwidth window. */
   public final double[] bandwidthWindows;
   public final long steps;
+  /** Running requests preempted for KV memory (vLLM recompute) over the run. */
+  public final long preemptions;
   public final double end;
 
   public final Map<String, Object> metrics = new LinkedHashMap<>();
@@ -39,7 +41,7 @@ public final class SimOutcome {
 
   SimOutcome(ReplayTrace trace, ReplaySettings settings, double[] arrival, int[] instance,
       int[] localHitBlocks, int[] globalHitBlocks, double[] firstToken, double[] finish,
-      double[][] loadWindows, double[] bandwidthWindows, long steps, double end) {
+      double[][] loadWindows, double[] bandwidthWindows, long steps, double end, long preemptions) {
     this.trace = trace;
     this.settings = settings;
     this.arrival = arrival;
@@ -52,6 +54,7 @@ public final class SimOutcome {
     this.bandwidthWindows = bandwidthWindows;
     this.steps = steps;
     this.end = end;
+    this.preemptions = preemptions;
     compute();
   }
 
@@ -217,6 +220,7 @@ public final class SimOutcome {
       notApplicable.put("imbalance_mean", "no window with load");
     }
     metrics.put("sim_steps", steps);
+    metrics.put("preemptions", preemptions);
     operatingPoint(duration, localTok);
   }
 

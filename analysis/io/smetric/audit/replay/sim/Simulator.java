@@ -12,7 +12,7 @@ import io.smetric.audit.replay.trace.ReplayTrace;
 import it.unimi.dsi.fastutil.doubles.DoubleArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrayFIFOQueue;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
-import it.unimi.dsi.fastutil.ints.IntHeapPriorityQueue;
+import it.unimi.dsi.fastutil.ints.IntRBTreeSet;
 
 /**
  * The discrete-event cluster simulator: one sequential run of one policy over one trace. Arrivals
@@ -26,6 +26,11 @@ import it.unimi.dsi.fastutil.ints.IntHeapPriorityQueue;
  * remote share the node's NIC (shared by the node's fetches), and an optional aggregate cap
  * (shared by all fetches), plus a fixed latency, before the prefill starts. At prefill end the whole prompt is present locally and is
  * written to the global tier. The full model is documented in docs/replay.md.
+ *
+ * <p>KV memory as vLLM V1 manages it: admission needs room for the prompt's uncached blocks only;
+ * a decoding sequence takes a new block each time its KV crosses a block boundary, and when no
+ * block is free or evictable the most recently admitted running request is preempted (its blocks
+ * freed, its prompt left in the prefix cache) and later recomputed from the front of the queue.
  */
 public final class Simulator implements ClusterView {
   private static final int STEP_END = 0;
@@ -91,12 +96,44 @@ public final class Simulator implements ClusterView {
   private final long[] finishStep;
   private final int[] chunk;
   private final double[] fetchLeft;
+  /** Local hit blocks of the request's current admission (hitLocal keeps its first one, the outcome). */
+  private final int[] admHit;
+  /** Tokens generated before the request was last preempted (0 = never preempted). */
+  private final int[] resumeGen;
+  /** KV tokens when the request started (or resumed) decoding, and the instance's step count then. */
+  private final long[] kvBase;
+  private final long[] s0;
+  private final boolean[] started;
 
   // per instance
   private final IntArrayFIFOQueue[] queue;
   private final IntArrayList[] prefilling;
   private final IntArrayList[] planned;
-  private final IntHeapPriorityQueue[] decoders;
+  private final IntRBTreeSet[] decoders;
+  /** Running requests (admitted, not finished) in admission order: preemption takes the last. */
+  private final IntArrayList[] runOrder;
+  /**
+   * Memory as the engine manages it (colocated, bounded local tier): per instance, decoding
+   * sequences by the step phase (step count mod block size) at which their KV crosses into a new
+   * block, the running sum of that, and the step count up to which decode blocks are allocated.
+   */
+  private final boolean memLimited;
+  private final int[][] phaseCnt;
+  private final int[][] phasePrefix;
+  private final boolean[] phaseDirty;
+  private final long[] allocThrough;
+  /** Steps of the current decode run ended by memoEnd (a memo for queries in the middle of a run). */
+  private final long[] memoK;
+  private final double[] memoEnd;
+  private final long[] memoCtx;
+  private double now;
+  private long preemptions;
+  /** Step-cost terms: dense weight read R, all-expert read W, f(T) table, save cost per prefill token. */
+  private final double denseR;
+  private final double expertW;
+  private final double[] expertShare;
+  private final double savePerToken;
+  private final int chunkLimit;
   private final int[] requests;
   private final int[] runningN;
   private final long[] unprefilled;
@@ -172,7 +209,7 @@ public final class Simulator implements ClusterView {
     this.local = new KvTier[nInst];
     for (int i = 0; i < nInst; i++) local[i] = reference ? new BlockTier(trace, true) : new SegmentTier(trace, true);
     this.global = gcap > 0 ? (reference ? new BlockTier(trace, false) : new SegmentTier(trace, false)) : null;
-    this.linkBytesPerS = settings.globalReadGBps * 1e9;
+    this.linkBytesPerS = p.globalReadGBps * 1e9;
     this.aggBytesPerS = Double.isInfinite(settings.globalAggregateGBps) ? 0 : settings.globalAggregateGBps * 1e9;
     this.perNode = settings.instancesPerNode;
     int nodes = (nInst + perNode - 1) / perNode;
@@ -202,21 +239,44 @@ public final class Simulator implements ClusterView {
     finishStep = new long[n];
     chunk = new int[n];
     fetchLeft = new double[n];
+    admHit = new int[n];
+    resumeGen = new int[n];
+    kvBase = new long[n];
+    s0 = new long[n];
+    started = new boolean[n];
     queue = new IntArrayFIFOQueue[nInst];
     prefilling = new IntArrayList[nInst];
     planned = new IntArrayList[nInst];
-    decoders = new IntHeapPriorityQueue[nAll];
+    decoders = new IntRBTreeSet[nAll];
+    runOrder = new IntArrayList[nInst];
     loadWindows = new DoubleArrayList[nInst];
     for (int i = 0; i < nInst; i++) {
       queue[i] = new IntArrayFIFOQueue();
       prefilling[i] = new IntArrayList();
       planned[i] = new IntArrayList();
       loadWindows[i] = new DoubleArrayList();
+      runOrder[i] = new IntArrayList();
     }
     for (int i = 0; i < nAll; i++) {
-      decoders[i] = new IntHeapPriorityQueue((x, y) -> finishStep[x] != finishStep[y]
+      decoders[i] = new IntRBTreeSet((x, y) -> finishStep[x] != finishStep[y]
           ? Long.compare(finishStep[x], finishStep[y]) : Integer.compare(x, y));
     }
+    memLimited = colocated && trace.hasBlocks && cap != Long.MAX_VALUE;
+    phaseCnt = new int[memLimited ? nInst : 0][bs];
+    phasePrefix = new int[memLimited ? nInst : 0][bs + 1];
+    phaseDirty = new boolean[nInst];
+    allocThrough = new long[nInst];
+    memoK = new long[nAll];
+    memoEnd = new double[nAll];
+    memoCtx = new long[nAll];
+    denseR = p.denseReadS();
+    expertW = p.expertReadS();
+    int maxT = Math.max(p.tokenBudget, p.maxBatch) + 1;
+    expertShare = new double[expertW > 0 ? maxT + 1 : 0];
+    for (int k = 0; k < expertShare.length; k++) expertShare[k] = p.expertShare(k);
+    savePerToken = gcap > 0 && p.globalSaveBlocksStep && Double.isFinite(p.globalSaveGBps)
+        ? p.kvBytesPerToken / (p.globalSaveGBps * 1e9) : 0;
+    chunkLimit = p.chunkLimit();
     requests = new int[nInst];
     runningN = new int[nInst];
     unprefilled = new long[nInst];
@@ -337,7 +397,7 @@ public final class Simulator implements ClusterView {
       for (int w = 0; w < loadWindows[i].size(); w++) windows[i][w] = loadWindows[i].getDouble(w);
     }
     return new SimOutcome(t, s, at, inst, hitLocal, hitGlobal, firstTok, finish, windows,
-        bwWindows.toDoubleArray(), totalSteps, end);
+        bwWindows.toDoubleArray(), totalSteps, end, preemptions);
   }
 
   // ---------------------------------------------------------------- routing
@@ -389,6 +449,7 @@ public final class Simulator implements ClusterView {
   private void arrive(int r, double now) {
     if (waitHead.length > 0 && waitHead[r] >= 0) armTimeout(r); // requests already wait for r's response
     cur = r;
+    this.now = now;
     int i = policy.route(this);
     if (i < 0 || i >= nInst) throw new IllegalStateException("policy returned instance " + i + " of " + nInst);
     long hitTok = t.hasBlocks ? localHitTokens(i) : 0;
@@ -407,8 +468,19 @@ public final class Simulator implements ClusterView {
 
   // ---------------------------------------------------------------- instance steps
 
+  /** The router's estimate of a request's output blocks (its view of active blocks; not memory). */
   private int outBlocks(int r) {
     return colocated ? (int) ((t.output[r] + (long) bs - 1) / bs) : 0;
+  }
+
+  private long ceilBlocks(long tokens) {
+    return (tokens + bs - 1) / bs;
+  }
+
+  /** Blocks a request holds beyond its prompt's: generated tokens' KV (fresh or recomputed). */
+  private long heldDecodeBlocks(int i, int r) {
+    long kv = state[r] == DECODE ? kvBase[r] + (steps[i] - s0[r]) : (long) t.input[r] + resumeGen[r];
+    return Math.max(0, ceilBlocks(kv) - ceilBlocks(t.input[r]));
   }
 
   private void startStep(int i, double now) {
@@ -416,6 +488,8 @@ public final class Simulator implements ClusterView {
       startDecodeStep(i, now);
       return;
     }
+    // vLLM V1 admits no waiting request in a step that had to preempt one
+    boolean admitting = !(memLimited && decodeN[i] > 0 && allocateDecodeStep(i, now));
     long budget = p.tokenBudget - decodeN[i];
     long prefillTok = 0;
     double pairs = 0;
@@ -424,7 +498,7 @@ public final class Simulator implements ClusterView {
     IntArrayList pre = prefilling[i];
     for (int k = 0; k < pre.size() && budget > 0; k++) {
       int r = pre.getInt(k);
-      int c = (int) Math.min(remaining[r], budget);
+      int c = (int) Math.min(Math.min(remaining[r], budget), chunkLimit);
       chunk[r] = c;
       plan.add(r);
       budget -= c;
@@ -432,18 +506,18 @@ public final class Simulator implements ClusterView {
       pairs += c * (ctx[r] + c / 2.0);
     }
     IntArrayFIFOQueue q = queue[i];
-    while (budget > 0 && runningN[i] < p.maxBatch && !q.isEmpty()) {
+    while (admitting && budget > 0 && runningN[i] < p.maxBatch && !q.isEmpty()) {
       int r = q.firstInt();
       int k = t.hasBlocks ? local[i].match(r) : 0;
-      long need = (t.blocks[r] - k) + outBlocks(r);
+      long need = (t.blocks[r] - k) + extraBlocks(r);
       if (cap != Long.MAX_VALUE && runningN[i] > 0) {
-        long free = cap - local[i].cached() - reserved[i] + local[i].evictable();
-        if (need > free) break; // FCFS: the head waits for memory, as vLLM's scheduler does
+        // its new blocks, and its cached prefix blocks that pinning takes out of the evictable pool
+        if (need + local[i].unreferencedPrefix(r, k) > allocatable(i)) break; // FCFS: the head waits
       }
       q.dequeueInt();
       admit(i, r, k, need, now);
       if (state[r] == PREFILL) {
-        int c = (int) Math.min(remaining[r], budget);
+        int c = (int) Math.min(Math.min(remaining[r], budget), chunkLimit);
         chunk[r] = c;
         plan.add(r);
         budget -= c;
@@ -456,7 +530,8 @@ public final class Simulator implements ClusterView {
       busy[i] = false;
       return;
     }
-    if (plan.isEmpty() && fastForward) {
+    // a step that preempted admitted nobody, but the next one may: no run past it
+    if (plan.isEmpty() && fastForward && (admitting || q.isEmpty())) {
       startDecodeRun(i, now);
       return;
     }
@@ -470,9 +545,102 @@ public final class Simulator implements ClusterView {
     scheduleSteps(i, now + dt, 1, nd);
   }
 
+  /** A resumed request's recomputed generated tokens, in blocks beyond its prompt's. */
+  private long extraBlocks(int r) {
+    return resumeGen[r] == 0 ? 0 : Math.max(0, ceilBlocks((long) t.input[r] + resumeGen[r]) - ceilBlocks(t.input[r]));
+  }
+
+  private long allocatable(int i) {
+    return cap - local[i].cached() - reserved[i] + local[i].evictable();
+  }
+
+  /**
+   * The decode blocks of the step about to start on instance i (vLLM allocates a step's slots
+   * before running it): when neither free nor evictable blocks suffice, the most recently admitted
+   * running request is preempted, until they do or only one request runs (it then overflows).
+   * Returns whether it preempted.
+   */
+  private boolean allocateDecodeStep(int i, double now) {
+    long sc = steps[i];
+    IntArrayList ro = runOrder[i];
+    long before = preemptions;
+    while (crossings(i, sc, sc + 1) > allocatable(i) && ro.size() > 1) {
+      int v = -1;
+      for (int k = ro.size() - 1; k >= 0; k--) {
+        int r = ro.getInt(k);
+        if (state[r] != FETCHING) { // waiting for remote KV: not in vLLM's running list
+          v = r;
+          break;
+        }
+      }
+      if (v < 0) break;
+      preempt(i, v);
+    }
+    reserved[i] += crossings(i, sc, sc + 1);
+    allocThrough[i] = sc + 1;
+    evictToFit(i);
+    return preemptions > before;
+  }
+
+  /** Decode blocks that the steps with counts in [from, to) of instance i take (phase sums). */
+  private long crossings(int i, long from, long to) {
+    if (to <= from) return 0;
+    if (phaseDirty[i]) {
+      int[] c = phaseCnt[i];
+      int[] pre = phasePrefix[i];
+      for (int k = 0; k < bs; k++) pre[k + 1] = pre[k] + c[k];
+      phaseDirty[i] = false;
+    }
+    return prefixCrossings(i, to) - prefixCrossings(i, from);
+  }
+
+  /** Decode blocks of the steps with counts in [0, x): full cycles of the block size plus a part. */
+  private long prefixCrossings(int i, long x) {
+    int[] pre = phasePrefix[i];
+    return (x / bs) * pre[bs] + pre[(int) (x % bs)];
+  }
+
+  private void phaseAdd(int i, int r, int delta) {
+    phaseCnt[i][(int) Math.floorMod(s0[r] - kvBase[r], (long) bs)] += delta;
+    phaseDirty[i] = true;
+  }
+
+  /**
+   * Preempts running request v on instance i (vLLM V1: recompute): its blocks are freed (a
+   * prompt already in the prefix cache stays there, evictable), it goes back to the front of the
+   * queue, and when admitted again it recomputes its prompt and the tokens it had generated.
+   */
+  private void preempt(int i, int v) {
+    preemptions++;
+    runOrder[i].rem(v);
+    runningN[i]--;
+    activeBlocks[i] -= t.blocks[v] + outBlocks(v);
+    long freed = heldDecodeBlocks(i, v);
+    if (state[v] == DECODE) {
+      decoders[i].remove(v);
+      phaseAdd(i, v, -1);
+      decodeN[i]--;
+      decodeCtx[i] -= kvBase[v] + 1 + (steps[i] - s0[v]);
+      resumeGen[v] = (int) (kvBase[v] - t.input[v] + 1 + (steps[i] - s0[v]));
+    } else { // PREFILL: its prompt blocks were reserved, not yet in the tier
+      prefilling[i].rem(v);
+      freed += t.blocks[v] - admHit[v];
+      unprefilled[i] -= contrib[v];
+    }
+    reserved[i] -= freed;
+    local[i].unpin(v);
+    state[v] = QUEUED;
+    contrib[v] = (long) t.input[v] + resumeGen[v];
+    unprefilled[i] += contrib[v];
+    queue[i].enqueueFirst(v);
+  }
+
   private double stepTime(long prefillTok, double pairs, int nd, long decodeContext) {
-    return p.stepBaseS + p.prefillPerTokenS * prefillTok + p.prefillAttentionPerPairS * pairs
-        + p.decodePerSeqS * nd + p.decodePerContextTokenS * decodeContext;
+    long tokens = prefillTok + nd;
+    double weights = denseR;
+    if (expertW > 0) weights += expertW * (tokens < expertShare.length ? expertShare[(int) tokens] : p.expertShare(tokens));
+    return p.stepBaseS + Math.max(weights, p.prefillPerTokenS * tokens) + p.prefillAttentionPerPairS * pairs
+        + p.decodePerSeqS * nd + p.decodePerContextTokenS * decodeContext + savePerToken * prefillTok;
   }
 
   private void scheduleSteps(int i, double end, long count, int nd) {
@@ -503,14 +671,19 @@ public final class Simulator implements ClusterView {
    * Decode fast-forward: nothing but decoding can happen on instance i until its next sequence
    * finishes (admission waits for that finish: the queue is empty, or its head waits for memory,
    * batch room or budget, which only a finish frees) unless something reaches the instance, which
-   * calls cutRun. So the steps up to that finish become one event; their times are still added one
-   * by one, in the order the step-by-step replay adds them.
+   * calls cutRun, or its decode blocks run out, where the run stops before the step that must
+   * preempt. So those steps become one event; their times are still added one by one, in the
+   * order the step-by-step replay adds them, and their blocks are allocated when the clock is read.
    */
   private void startDecodeRun(int i, double now) {
     int nd = decodeN[i];
     long count = Math.max(1, finishStep[decoders[i].firstInt()] - steps[i]);
+    if (memLimited && i < nInst) count = Math.min(count, stepsWithBlocks(i, count));
     runStart[i] = now;
     runCtx0[i] = decodeCtx[i];
+    memoK[i] = 0;
+    memoEnd[i] = now;
+    memoCtx[i] = decodeCtx[i];
     if (count <= LAZY_RUN_STEPS) {
       scheduleSteps(i, runEnd(i, count, nd), count, nd);
       return;
@@ -522,6 +695,20 @@ public final class Simulator implements ClusterView {
     double span = count * first;
     double bound = now + span * (1 - 1e-6) - 4 * count * Math.ulp(now + span);
     schedule(i, Math.max(now, bound), RUN_CHECK, count, nd);
+  }
+
+  /**
+   * How many decode steps from now (the first already allocated) instance i can run before a step
+   * whose decode blocks exceed what is free or evictable; at most {@code count}, at least 1.
+   */
+  private long stepsWithBlocks(int i, long count) {
+    long sc = steps[i];
+    long avail = allocatable(i);
+    if (crossings(i, sc + 1, sc + count) <= avail) return count;
+    long perCycle = phasePrefix[i][bs];
+    long m = 1 + (avail / perCycle) * bs; // steps [sc+1, sc+m) take (m-1)/bs full cycles <= avail
+    while (crossings(i, sc + 1, sc + m + 1) <= avail) m++;
+    return Math.max(1, m);
   }
 
   /** The end of instance i's decode run of {@code count} steps, added up step by step. */
@@ -550,23 +737,47 @@ public final class Simulator implements ClusterView {
     long count = stepCount[i];
     if (count <= 1) return;
     int nd = stepDecode[i];
-    double end = runStart[i];
-    long c = runCtx0[i];
-    long done = 0;
-    while (true) {
-      double next = end + stepTime(0, 0, nd, c);
-      if (next > now || done == count - 1) {
-        end = next;
-        break;
-      }
-      end = next;
-      c += nd;
-      done++;
-    }
+    long done = stepsEndedBy(i, now, count);
+    double end = memoEnd[i] + stepTime(0, 0, nd, memoCtx[i]);
+    if (memLimited && i < nInst) allocateRun(i, steps[i] + done + 1);
     steps[i] += done;
     decodeCtx[i] += (long) nd * done;
     totalSteps -= count - done;
     scheduleSteps(i, end, 1, nd);
+  }
+
+  /**
+   * Steps of instance i's current decode run (of {@code count} steps) that ended by {@code now},
+   * at most count - 1 (the last one ends with the run's own event); memoEnd/memoCtx are then the
+   * end of those steps and the context of the next. Sums step times in the order runEnd does.
+   */
+  private long stepsEndedBy(int i, double now, long count) {
+    int nd = stepDecode[i];
+    while (memoK[i] < count - 1) {
+      double next = memoEnd[i] + stepTime(0, 0, nd, memoCtx[i]);
+      if (next > now) break;
+      memoEnd[i] = next;
+      memoCtx[i] += nd;
+      memoK[i]++;
+    }
+    return memoK[i];
+  }
+
+  /** Allocates the decode blocks of instance i's steps with counts below {@code through}. */
+  private void allocateRun(int i, long through) {
+    if (through <= allocThrough[i]) return;
+    reserved[i] += crossings(i, allocThrough[i], through);
+    allocThrough[i] = through;
+    evictToFit(i);
+  }
+
+  /**
+   * Brings instance i's memory up to the clock when it is read in the middle of a decode run:
+   * the blocks of every step started by now are allocated, as the step-by-step replay has done.
+   */
+  private void syncMemory(int i) {
+    if (!memLimited || !busy[i] || stepCount[i] <= 1) return;
+    allocateRun(i, steps[i] + stepsEndedBy(i, now, stepCount[i]) + 1);
   }
 
   /** Hands a prefilled request to the decode pool (least requests, rotating ties); KV transfer is free. */
@@ -582,13 +793,15 @@ public final class Simulator implements ClusterView {
     decodeN[best]++;
     decodeCtx[best] += t.input[r] + 1L;
     finishStep[r] = steps[best] + (t.output[r] - 1);
-    decoders[best].enqueue(r);
+    decoders[best].add(r);
     if (!busy[best]) startStep(best, now);
   }
 
   private void admit(int i, int r, int k, long need, double now) {
     runningN[i]++;
+    runOrder[i].add(r);
     activeBlocks[i] += t.blocks[r] + outBlocks(r);
+    boolean resumed = resumeGen[r] > 0;
     int g = 0;
     if (t.hasBlocks) {
       local[i].pin(r);
@@ -599,10 +812,14 @@ public final class Simulator implements ClusterView {
         if (gk > k) g = gk - k;
       }
     }
-    hitLocal[r] = k;
-    hitGlobal[r] = g;
+    admHit[r] = k;
+    if (!resumed) { // the outcome keeps the first admission's hits
+      hitLocal[r] = k;
+      hitGlobal[r] = g;
+    }
     long hitTok = t.hasBlocks ? t.tokensOf(r, k + g) : 0;
-    remaining[r] = (int) Math.max(1, t.input[r] - hitTok); // a full hit still computes the last token
+    // a full hit still computes the last token; a resumed request recomputes what it generated
+    remaining[r] = (int) Math.max(1, t.input[r] + (long) resumeGen[r] - hitTok);
     ctx[r] = hitTok;
     if (!colocated) addLoad(i, now, remaining[r] - contrib[r]);
     unprefilled[i] += remaining[r] - contrib[r];
@@ -630,12 +847,14 @@ public final class Simulator implements ClusterView {
   private void stepEnd(int i, double now) {
     long m = stepCount[i];
     stepCount[i] = 0;
+    if (memLimited && i < nInst) allocateRun(i, steps[i] + m);
     steps[i] += m;
     int nd = stepDecode[i];
     decodeCtx[i] += nd * m;
-    IntHeapPriorityQueue dq = decoders[i];
+    IntRBTreeSet dq = decoders[i];
     while (!dq.isEmpty() && finishStep[dq.firstInt()] <= steps[i]) {
-      int r = dq.dequeueInt();
+      int r = dq.firstInt();
+      dq.remove(r);
       decodeN[i]--;
       decodeCtx[i] -= (long) t.input[r] + t.output[r];
       if (i >= nInst) {
@@ -667,17 +886,21 @@ public final class Simulator implements ClusterView {
 
   private void prefillDone(int i, int r, double now) {
     prefilling[i].rem(r);
-    firstTok[r] = now;
+    if (!started[r]) { // a recomputation after preemption produces no new first token
+      started[r] = true;
+      firstTok[r] = now;
+    }
     if (t.hasBlocks) {
       local[i].insert(r);
-      reserved[i] -= t.blocks[r] - hitLocal[r];
+      reserved[i] -= t.blocks[r] - admHit[r];
       if (global != null) {
         global.insert(r);
         long over = global.cached() - gcap;
         if (over > 0) global.evict(over);
       }
     }
-    if (!colocated || t.output[r] <= 1) {
+    long left = t.output[r] - 1L - resumeGen[r]; // decode steps after the token this step samples
+    if (!colocated || left <= 0) {
       finish(i, r, now);
       if (decodePool && t.output[r] > 1) {
         finish[r] = Double.NaN; // set by the decode pool
@@ -687,21 +910,28 @@ public final class Simulator implements ClusterView {
     }
     state[r] = DECODE;
     decodeN[i]++;
-    decodeCtx[i] += t.input[r] + 1L;
-    finishStep[r] = steps[i] + (t.output[r] - 1);
-    decoders[i].enqueue(r);
+    kvBase[r] = (long) t.input[r] + resumeGen[r];
+    s0[r] = steps[i];
+    decodeCtx[i] += kvBase[r] + 1;
+    finishStep[r] = steps[i] + left;
+    if (memLimited) phaseAdd(i, r, +1);
+    decoders[i].add(r);
   }
 
   private void finish(int i, int r, double now) {
+    if (memLimited) {
+      reserved[i] -= heldDecodeBlocks(i, r);
+      if (state[r] == DECODE) phaseAdd(i, r, -1);
+    }
     state[r] = DONE;
     finish[r] = now;
     if (!(decodePool && t.output[r] > 1)) responded(r, now); // else when the decode pool is done
     requests[i]--;
     runningN[i]--;
+    runOrder[i].rem(r);
     activeBlocks[i] -= t.blocks[r] + outBlocks(r);
     if (t.hasBlocks) {
       local[i].unpin(r);
-      reserved[i] -= outBlocks(r);
       evictToFit(i);
     }
     if (colocated) addLoad(i, now, -((long) t.input[r] + t.output[r]));
@@ -776,7 +1006,7 @@ public final class Simulator implements ClusterView {
       f.rem(r);
       fetchN[fetchInst[r]]--;
       fetchNodeN[fetchInst[r] / perNode]--;
-      ev.push(now + s.globalFetchLatencyS, FETCH_DONE, fetchInst[r], r);
+      ev.push(now + p.globalLookupLatencyS, FETCH_DONE, fetchInst[r], r);
     }
     scheduleLinks(now);
   }
@@ -896,6 +1126,7 @@ public final class Simulator implements ClusterView {
   public int localHitBlocks(int i) {
     if (!t.hasBlocks) return 0;
     if (hitMemoFor[i] != cur) {
+      syncMemory(i);
       hitMemo[i] = local[i].match(cur);
       hitMemoFor[i] = cur;
     }
@@ -935,11 +1166,13 @@ public final class Simulator implements ClusterView {
   @Override
   public double kvUsage(int i) {
     if (cap == Long.MAX_VALUE) return 0;
+    syncMemory(i);
     return Math.min(1.0, (double) (local[i].cached() + reserved[i]) / cap);
   }
 
   @Override
   public long cachedBlocks(int i) {
+    syncMemory(i);
     return local[i].cached();
   }
 

@@ -22,7 +22,7 @@ import java.util.TreeMap;
  *
  * <p>Offered rates are relative to a reference derived from the trace: {@code x_ref} is the rate
  * scale at which a cluster <em>without any cache</em> would saturate on prefill compute, N x
- * tokenBudget / (a + b x tokenBudget) prompt tokens per second against the trace's prompt tokens
+ * tokenBudget / (a + max(R + W f(budget), b x budget)) prompt tokens per second against the trace's prompt tokens
  * per second at x1. The {@link RateGrid#ADAPTIVE} grid (default) finds each curve's knee in rounds
  * ({@link KneeSearch}); the {@link RateGrid#FIXED} grid runs {@link #RATE_MULTIPLIERS} x x_ref for
  * every curve in one round (the grid before issue 15). A headline found at the lowest or highest
@@ -95,7 +95,7 @@ public final class AuditPlan {
     long tokens = t.totalInputTokens();
     if (span <= 0 || tokens <= 0) return 1.0;
     int budget = base.profile.tokenBudget;
-    double perInstance = budget / (base.profile.stepBaseS + base.profile.prefillPerTokenS * budget);
+    double perInstance = budget / base.profile.prefillStepS(budget);
     return base.instances * perInstance / (tokens / span);
   }
 
@@ -190,7 +190,7 @@ public final class AuditPlan {
     o.put("curves", curves.size());
     o.put("rounds", rounds);
     o.put("rate_reference", rateReference);
-    o.put("rate_reference_rule", "N x tokenBudget / (stepBase + prefillPerToken x tokenBudget) / (trace prompt tokens per second at x1): "
+    o.put("rate_reference_rule", "N x tokenBudget / (time of a step prefilling tokenBudget tokens: a + max(R + W f(budget), b x budget)) / (trace prompt tokens per second at x1): "
         + "where a cluster without cache would saturate on prefill");
     if (grid == RateGrid.FIXED) {
       ArrayNode m = o.putArray("rate_multipliers");

@@ -43,7 +43,7 @@ class DecodeFastForwardTest {
               case 1, 5 -> { // slow global tier: FETCH_DONE lands on instances in the middle of runs
                 if (mode == 5) s.globalLoad = ReplaySettings.GlobalLoad.IN_STEP; // steps wait for fetches
                 s.globalRatio = 1.6;
-                s.globalReadGBps = 0.05;
+                s.profile.globalReadGBps = 0.05;
                 s.nodeNicGBps = 0.04;
                 s.instancesPerNode = 2;
               }

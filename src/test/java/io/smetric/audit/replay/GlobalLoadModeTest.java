@@ -44,7 +44,7 @@ class GlobalLoadModeTest {
 
   private static SimOutcome run(ReplaySettings.GlobalLoad mode) {
     ReplaySettings s = ReplayFixtures.slowGlobalTier(2);
-    s.globalFetchLatencyS = 0.003;
+    s.profile.globalLookupLatencyS = 0.003;
     s.profile.stepBaseS = 0.01;
     s.profile.prefillPerTokenS = 0;
     s.profile.prefillAttentionPerPairS = 0;

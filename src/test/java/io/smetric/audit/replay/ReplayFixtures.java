@@ -18,6 +18,7 @@ final class ReplayFixtures {
   /** A small, fast cluster: 16-token blocks, tiny cost coefficients. */
   static ReplaySettings settings(int instances, long localBlocks) {
     ReplaySettings s = new ReplaySettings();
+    s.profile = io.smetric.audit.testing.Profiles.estimate();
     s.instances = instances;
     s.localBlocks = localBlocks;
     s.profile.maxBatch = 8;
@@ -48,8 +49,8 @@ final class ReplayFixtures {
     ReplaySettings s = settings(instances, 1000);
     s.globalRatio = 1.0;
     s.profile.kvBytesPerToken = 1000;
-    s.globalReadGBps = 128e-6;
-    s.globalFetchLatencyS = 0;
+    s.profile.globalReadGBps = 128e-6;
+    s.profile.globalLookupLatencyS = 0;
     s.globalAggregateGBps = Double.POSITIVE_INFINITY;
     return s;
   }

@@ -81,7 +81,7 @@ class ReplaySettingsAndSweepTest {
   @Test
   void disaggregatedWithDecodePool_decodeStepsGiveTpot() {
     // one request, 32 tokens in, 3 out, decode pool of 1: after the prefill two decode steps run
-    // with contexts 33 and 34: TPOT = a + c + d x 33.5 = 0.015 + 0.0002 + 2.5e-8 x 33.5
+    // with contexts 33 and 34, one token each: TPOT = a + b x 1 + c + d x 33.5 (no weight term)
     io.smetric.audit.testing.Traces.Builder b = io.smetric.audit.testing.Traces.builder().blockSize(16)
         .req("a", "s", null, 0, "user", 0.0, 32, 3, 1, 2);
     ReplayTrace t = ReplayFixtures.trace(b, false);
@@ -89,7 +89,7 @@ class ReplaySettingsAndSweepTest {
     s.architecture = ReplaySettings.Architecture.DISAGGREGATED;
     s.decodeInstances = 1;
     SimOutcome o = ReplayFixtures.run(t, s, Policies.LEAST_LOAD);
-    assertEquals(0.015 + 0.0002 + 2.5e-8 * 33.5, o.tpot(0), 1e-12);
+    assertEquals(0.015 + 1.1e-4 + 0.0002 + 2.5e-8 * 33.5, o.tpot(0), 1e-12);
     assertTrue(o.metrics.containsKey("tpot_p50_s") && o.metrics.containsKey("raw_tps"));
   }
 }
