@@ -30,8 +30,8 @@ import java.util.Map;
  *   a + max(R + W x f(T), b x T) + e x sum_c P_c x (L_c + P_c / 2) + c x D + d x sum_j ctx_j + s x P
  *
  *   T = P + D tokens in the step
- *   R = denseWeightGB / (hbmGBps x weightReadEfficiency)    weights every token needs
- *   W = expertWeightGB / (hbmGBps x weightReadEfficiency)   all routed experts' weights
+ *   R = denseWeightGB / (hbmGBps x hbmEfficiency)    weights every token needs
+ *   W = expertWeightGB / (hbmGBps x hbmEfficiency)   all routed experts' weights
  *   f(T) = 1 - (1 - k / E)^T   expected share of the E routed experts (k per token) that T tokens
  *                              activate, for uniform routing; 0 for a dense model (E = 0)
  *   s = kvBytesPerToken / (globalSaveGBps x 1e9) when KV saves to the global tier block the step
@@ -40,8 +40,9 @@ import java.util.Map;
  * The max is a roofline: a step reads the weights it needs (an MoE only the experts its batch
  * activates, so a batch-1 decode step reads 8 of 128 experts) and computes 2 x active parameters
  * FLOP per token, whichever takes longer; small decode batches are memory-bound, prefill chunks
- * compute-bound. Attention is added on top (prefill: quadratic in the chunk; decode: the KV read).
- * Without weight figures (R = W = 0) the model is linear in the tokens, BLIS-style.
+ * compute-bound. Attention is added on top (prefill: quadratic in the chunk; decode: reading the
+ * context's KV, d per token, whose physical floor is kvBytesPerToken / hbmGBps). Without weight
+ * figures (R = W = 0) the model is linear in the tokens, BLIS-style.
  *
  * <p>The KV capacity is {@link #kvCapacityTokens} when measured (vLLM logs "GPU KV cache size"),
  * else derived from the memory figures. Every figure describes one whole instance: with tensor
@@ -70,7 +71,7 @@ public final class ModelProfile implements Serializable {
   public double prefillAttentionPerPairS;
   /** c: per decoding sequence [s] (sampling, per-sequence kernels). */
   public double decodePerSeqS;
-  /** d: per context token of a decoding sequence [s] (reading its KV). */
+  /** d: per context token of a decoding sequence [s] (reading its KV: at least kvBytesPerToken / hbmGBps). */
   public double decodePerContextTokenS;
   /** Weights every step reads whatever its batch (dense layers, attention, embeddings) [GB]. */
   public double denseWeightGB;
@@ -83,7 +84,13 @@ public final class ModelProfile implements Serializable {
   /** HBM bandwidth of the instance [GB/s] (spec sheet, summed over its GPUs). */
   public double hbmGBps;
   /** Share of {@link #hbmGBps} that weight reads achieve (fitted or assumed). */
-  public double weightReadEfficiency = 1.0;
+  public double hbmEfficiency = 1.0;
+
+  /**
+   * Time from the client's send to the engine's scheduler plus the first token's way back (HTTP,
+   * tokenisation, detokenisation, streaming) [s]: it adds to TTFT and E2E, not to TPOT.
+   */
+  public double frontendLatencyS;
 
   // ---- KV geometry and memory ----
   /** KV bytes per token of the whole model (all layers, K and V). */
@@ -140,12 +147,22 @@ public final class ModelProfile implements Serializable {
     }
   }
 
-  /** Errors on held-out real runs (docs/validation.md). */
+  /**
+   * How the profile was fitted and how well it reproduced real runs it was not fitted to
+   * (docs/validation.md; `smetric-audit validate` recomputes the errors).
+   */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public static final class Validation implements Serializable {
     private static final long serialVersionUID = 1L;
     public String summary;
+    /** The measurements: a shipped set's name (MeasurementReader.readResource) or file paths. */
+    public List<String> data;
+    /** Only measurements whose group contains this. */
+    public String group;
+    /** Measurements whose id contains one of these were held out of the fit; the others were fitted. */
+    public List<String> heldOut;
     public Integer heldOutPoints;
+    /** Medians over the held-out numbers of |modelled / measured - 1|, per metric. */
     public Double e2eMedianAbsError;
     public Double tpotMedianAbsError;
     public Double ttftMedianAbsError;
@@ -155,8 +172,8 @@ public final class ModelProfile implements Serializable {
   /** The numeric fields every profile states a source for. */
   public static final List<String> SOURCED_FIELDS = List.of(
       "stepBaseS", "prefillPerTokenS", "prefillAttentionPerPairS", "decodePerSeqS",
-      "decodePerContextTokenS", "denseWeightGB", "expertWeightGB", "experts", "expertsPerToken",
-      "hbmGBps", "weightReadEfficiency", "kvBytesPerToken", "gpuMemoryGiB", "memoryUtilization",
+      "decodePerContextTokenS", "frontendLatencyS", "denseWeightGB", "expertWeightGB", "experts", "expertsPerToken",
+      "hbmGBps", "hbmEfficiency", "kvBytesPerToken", "gpuMemoryGiB", "memoryUtilization",
       "weightsGiB", "runtimeOverheadGiB", "maxBatch", "tokenBudget", "globalReadGBps",
       "globalLookupLatencyS", "globalSaveGBps", "globalSaveBlocksStep");
 
@@ -164,12 +181,12 @@ public final class ModelProfile implements Serializable {
 
   /** R [s]: dense weights read once. */
   public double denseReadS() {
-    return hbmGBps > 0 ? denseWeightGB / (hbmGBps * weightReadEfficiency) : 0;
+    return hbmGBps > 0 ? denseWeightGB / (hbmGBps * hbmEfficiency) : 0;
   }
 
   /** W [s]: all routed experts read once. */
   public double expertReadS() {
-    return hbmGBps > 0 && experts > 0 ? expertWeightGB / (hbmGBps * weightReadEfficiency) : 0;
+    return hbmGBps > 0 && experts > 0 ? expertWeightGB / (hbmGBps * hbmEfficiency) : 0;
   }
 
   /** f(T): expected share of routed experts that T tokens activate (uniform routing). */
@@ -180,7 +197,20 @@ public final class ModelProfile implements Serializable {
 
   /** Time of a step that only prefills {@code tokens} tokens at no context: a + max(R + W f(T), b T). */
   public double prefillStepS(long tokens) {
-    return stepBaseS + Math.max(denseReadS() + expertReadS() * expertShare(tokens), prefillPerTokenS * tokens);
+    return stepS(tokens, 0, 0, 0, 0);
+  }
+
+  /**
+   * The step-cost formula (class comment): a step with {@code prefillTokens} uncached prefill tokens
+   * whose attention pairs sum to {@code pairs}, {@code decodeSeqs} decoding sequences with
+   * {@code decodeContext} context tokens together, and {@code savePerTokenS} of blocking KV save
+   * per prefill token. The simulator computes the same expression with f(T) from a table.
+   */
+  public double stepS(long prefillTokens, double pairs, int decodeSeqs, long decodeContext, double savePerTokenS) {
+    long tokens = prefillTokens + decodeSeqs;
+    double weights = denseReadS() + expertReadS() * expertShare(tokens);
+    return stepBaseS + Math.max(weights, prefillPerTokenS * tokens) + prefillAttentionPerPairS * pairs
+        + decodePerSeqS * decodeSeqs + decodePerContextTokenS * decodeContext + savePerTokenS * prefillTokens;
   }
 
   /** The largest prefill chunk of one request in one step. */
@@ -200,11 +230,12 @@ public final class ModelProfile implements Serializable {
     check(stepBaseS >= 0 && prefillPerTokenS >= 0 && prefillAttentionPerPairS >= 0 && decodePerSeqS >= 0
         && decodePerContextTokenS >= 0, "cost coefficients must be >= 0");
     check(denseWeightGB >= 0 && expertWeightGB >= 0 && hbmGBps >= 0, "weight sizes and bandwidth must be >= 0");
-    check(weightReadEfficiency > 0 && weightReadEfficiency <= 1.5, "weightReadEfficiency must be in (0, 1.5]");
+    check(hbmEfficiency > 0 && hbmEfficiency <= 1, "hbmEfficiency must be in (0, 1] (no read beats the peak bandwidth)");
     check(experts >= 0 && expertsPerToken >= 0 && expertsPerToken <= experts, "need 0 <= expertsPerToken <= experts");
     check(experts == 0 || expertsPerToken > 0, "an MoE profile needs expertsPerToken > 0");
     check((denseWeightGB == 0 && expertWeightGB == 0) || hbmGBps > 0, "weight sizes need hbmGBps > 0");
     check(stepBaseS + prefillPerTokenS > 0 || denseReadS() > 0, "a step must take time");
+    check(frontendLatencyS >= 0, "frontendLatencyS must be >= 0");
     check(kvBytesPerToken > 0, "kvBytesPerToken must be > 0");
     check(kvCapacityTokens == null || kvCapacityTokens > 0, "kvCapacityTokens must be > 0");
     check(maxBatch > 0, "maxBatch must be > 0");

@@ -88,6 +88,11 @@ public final class ReplaySettings implements Serializable {
    */
   public int decodeInstances = 0;
   public KvModel kvModel = KvModel.SEGMENT;
+  /**
+   * Whether instances reuse cached prefixes (vLLM enable_prefix_caching, on by default in V1).
+   * false: no local hit is ever found (blocks still take memory); the global tier is not read.
+   */
+  public boolean prefixCaching = true;
 
   // ---- workload ----
   /** Offered-rate multiplier (2 = twice the rate); how it moves arrivals: {@link #rateScaling}. */

@@ -29,6 +29,9 @@ import picocli.CommandLine.Command;
       AnalyzeCommand.class,
       CompareCommand.class,
       AuditCommand.class,
+      ProfilesCommand.class,
+      CalibrateCommand.class,
+      ValidateCommand.class,
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {

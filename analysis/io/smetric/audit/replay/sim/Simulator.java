@@ -45,6 +45,8 @@ public final class Simulator implements ClusterView {
    * {@code agentTimeoutS} after it was sent; the agent stops waiting for it (its waiters are sent).
    */
   private static final int TIMEOUT = 5;
+  /** A sent request reaches the engine's scheduler (after the profile's frontend latency). */
+  private static final int ENGINE_ARRIVE = 6;
   /** Runs of more steps than this are summed up when (and only if) they are not cut first. */
   private static final long LAZY_RUN_STEPS = 32;
 
@@ -66,6 +68,7 @@ public final class Simulator implements ClusterView {
   private final int bs;
   private final boolean colocated;
   private final long cap;
+  private final boolean prefixCaching;
   private final long gcap;
   private final KvTier[] local;
   private final KvTier global;
@@ -134,6 +137,7 @@ public final class Simulator implements ClusterView {
   private final double[] expertShare;
   private final double savePerToken;
   private final int chunkLimit;
+  private final double perContext;
   private final int[] requests;
   private final int[] runningN;
   private final long[] unprefilled;
@@ -200,6 +204,7 @@ public final class Simulator implements ClusterView {
     this.nAll = nInst + (decodePool ? settings.decodeInstances : 0);
     this.bs = Math.max(1, trace.blockSize);
     this.colocated = settings.architecture == Architecture.COLOCATED;
+    this.prefixCaching = settings.prefixCaching;
     this.cap = trace.hasBlocks ? settings.localCapacity(trace.blockSize) : Long.MAX_VALUE;
     this.gcap = trace.hasBlocks ? settings.globalCapacity(trace.blockSize) : 0;
     boolean reference = settings.kvModel == ReplaySettings.KvModel.REFERENCE && trace.hasBlocks;
@@ -277,6 +282,7 @@ public final class Simulator implements ClusterView {
     savePerToken = gcap > 0 && p.globalSaveBlocksStep && Double.isFinite(p.globalSaveGBps)
         ? p.kvBytesPerToken / (p.globalSaveGBps * 1e9) : 0;
     chunkLimit = p.chunkLimit();
+    perContext = p.decodePerContextTokenS;
     requests = new int[nInst];
     runningN = new int[nInst];
     unprefilled = new long[nInst];
@@ -363,6 +369,7 @@ public final class Simulator implements ClusterView {
           case LINK -> linkEvent(ev.evB, now);
           case FETCH_DONE -> fetchDone(ev.evA, ev.evB, now);
           case RELEASE -> send(ev.evA, now);
+          case ENGINE_ARRIVE -> arrive(ev.evA, now);
           case RUN_CHECK -> {
             if (ev.evB == stepGen[ev.evA]) scheduleRunEnd(ev.evA);
           }
@@ -413,7 +420,9 @@ public final class Simulator implements ClusterView {
   private void send(int r, double now) {
     at[r] = now;
     if (sent.length > 0) sent[r] = true;
-    arrive(r, now);
+    // the client's clock starts now; the engine sees the request after the frontend's latency
+    if (p.frontendLatencyS > 0) ev.push(now + p.frontendLatencyS, ENGINE_ARRIVE, r, 0);
+    else arrive(r, now);
   }
 
   private boolean responseComplete(int p) {
@@ -508,7 +517,7 @@ public final class Simulator implements ClusterView {
     IntArrayFIFOQueue q = queue[i];
     while (admitting && budget > 0 && runningN[i] < p.maxBatch && !q.isEmpty()) {
       int r = q.firstInt();
-      int k = t.hasBlocks ? local[i].match(r) : 0;
+      int k = t.hasBlocks && prefixCaching ? local[i].match(r) : 0;
       long need = (t.blocks[r] - k) + extraBlocks(r);
       if (cap != Long.MAX_VALUE && runningN[i] > 0) {
         // its new blocks, and its cached prefix blocks that pinning takes out of the evictable pool
@@ -635,12 +644,13 @@ public final class Simulator implements ClusterView {
     queue[i].enqueueFirst(v);
   }
 
+  /** ModelProfile.stepS with f(T) from a table (the hot path). */
   private double stepTime(long prefillTok, double pairs, int nd, long decodeContext) {
     long tokens = prefillTok + nd;
     double weights = denseR;
     if (expertW > 0) weights += expertW * (tokens < expertShare.length ? expertShare[(int) tokens] : p.expertShare(tokens));
     return p.stepBaseS + Math.max(weights, p.prefillPerTokenS * tokens) + p.prefillAttentionPerPairS * pairs
-        + p.decodePerSeqS * nd + p.decodePerContextTokenS * decodeContext + savePerToken * prefillTok;
+        + p.decodePerSeqS * nd + perContext * decodeContext + savePerToken * prefillTok;
   }
 
   private void scheduleSteps(int i, double end, long count, int nd) {
@@ -807,7 +817,7 @@ public final class Simulator implements ClusterView {
       local[i].pin(r);
       reserved[i] += need;
       evictToFit(i);
-      if (global != null && k < t.blocks[r]) {
+      if (global != null && prefixCaching && k < t.blocks[r]) {
         int gk = global.match(r);
         if (gk > k) g = gk - k;
       }
@@ -1124,7 +1134,7 @@ public final class Simulator implements ClusterView {
 
   @Override
   public int localHitBlocks(int i) {
-    if (!t.hasBlocks) return 0;
+    if (!t.hasBlocks || !prefixCaching) return 0;
     if (hitMemoFor[i] != cur) {
       syncMemory(i);
       hitMemo[i] = local[i].match(cur);

@@ -28,7 +28,7 @@ class StepCostModelTest {
     p.denseWeightGB = 2.43;
     p.expertWeightGB = 57.98;
     p.hbmGBps = 4000;
-    p.weightReadEfficiency = 0.8;
+    p.hbmEfficiency = 0.8;
     return p;
   }
 
@@ -58,8 +58,9 @@ class StepCostModelTest {
     // prefill of 16 tokens: memory-bound (weights 19.1 ms > 1.6 ms of compute); pairs = 16 x 8
     double prefill = A + Math.max(weights(16), B * 16) + E * 16 * 8;
     // decode steps at contexts 17 and 18: one token, 8 of 128 experts
-    double d17 = A + Math.max(weights(1), B) + C + D * 17;
-    double d18 = A + Math.max(weights(1), B) + C + D * 18;
+    double perCtx = D;
+    double d17 = A + Math.max(weights(1), B) + C + perCtx * 17;
+    double d18 = A + Math.max(weights(1), B) + C + perCtx * 18;
     SimOutcome o = runOne(moe(), 16, 3, 0);
     assertEquals(prefill, o.firstToken[0], 1e-12);
     assertEquals(prefill + d17 + d18, o.finish[0], 1e-12);

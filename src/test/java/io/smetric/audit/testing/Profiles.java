@@ -8,7 +8,7 @@ public final class Profiles {
 
   /**
    * The default profile's memory, KV geometry and engine limits, with a linear step cost and no
-   * weight-read term: step = a + b x tokens + e x pairs + c x decoding sequences + d x context.
+   * bandwidth terms: step = a + b x tokens + e x pairs + c x decoding sequences + d x context.
    */
   public static ModelProfile linear(double a, double b, double e, double c, double d) {
     ModelProfile p = ModelProfile.defaultProfile();
@@ -18,10 +18,12 @@ public final class Profiles {
     p.prefillAttentionPerPairS = e;
     p.decodePerSeqS = c;
     p.decodePerContextTokenS = d;
+    p.hbmGBps = 0; // no weight or KV read terms
     p.denseWeightGB = 0;
     p.expertWeightGB = 0;
     p.experts = 0;
     p.expertsPerToken = 0;
+    p.frontendLatencyS = 0;
     p.globalLookupLatencyS = 0.001;
     p.globalReadGBps = 25;
     p.globalSaveGBps = Double.POSITIVE_INFINITY;

@@ -1,0 +1,43 @@
+package io.smetric.audit.cli;
+
+import io.smetric.audit.replay.ModelProfile;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code profiles [NAME|FILE]}: the shipped model profiles, or one profile in full with the source of every number. */
+@Command(name = "profiles", mixinStandardHelpOptions = true,
+    description = {"Lists the shipped model profiles (model, hardware, engine, validation error), or prints",
+        "one profile in full (YAML) with the source of every number. Use one with --profile NAME|FILE."})
+public final class ProfilesCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Parameters(arity = "0..1", paramLabel = "NAME|FILE", description = "A profile to print in full.")
+  String profile;
+
+  @Override
+  public Integer call() {
+    PrintWriter w = spec.commandLine().getOut();
+    if (profile != null) {
+      ModelProfile p = ModelProfile.resolve(profile);
+      w.print(p.toYaml());
+      List<String> missing = p.unsourcedFields();
+      if (!missing.isEmpty()) w.println("# no source given for: " + String.join(", ", missing));
+      return 0;
+    }
+    for (String n : ModelProfile.catalogue()) {
+      ModelProfile p = ModelProfile.named(n);
+      w.printf(Locale.ROOT, "%-26s %s on %s, %s%s%n", n, p.model, p.hardware, p.engine,
+          n.equals(ModelProfile.DEFAULT_NAME) ? " (default)" : "");
+      w.printf(Locale.ROOT, "%-26s %s%n", "", p.validation == null || p.validation.summary == null
+          ? "not validated" : p.validation.summary);
+    }
+    w.println("(`smetric-audit profiles NAME` prints one with the source of every number; docs/validation.md)");
+    return 0;
+  }
+}

@@ -1,0 +1,96 @@
+package io.smetric.audit.cli;
+
+import io.smetric.audit.common.UsageException;
+import io.smetric.audit.replay.ModelProfile;
+import io.smetric.audit.replay.calibrate.Calibrator;
+import io.smetric.audit.replay.calibrate.Measurement;
+import io.smetric.audit.replay.calibrate.MeasurementInputs;
+import io.smetric.audit.replay.calibrate.MeasurementReplay;
+import io.smetric.audit.replay.calibrate.ProfileCalibration;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code validate}: replays real measurements with a profile and prints measured against modelled,
+ * fitted and held-out numbers apart. Without arguments: every shipped profile against the data it
+ * names (docs/validation.md is made from this output).
+ */
+@Command(name = "validate", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {
+      "Replays real measurements with a profile: measured, modelled and error for every number,",
+      "fitted and held-out numbers apart, with the held-out medians. Without arguments every shipped",
+      "profile is checked against the measurements it was calibrated and validated on."})
+public final class ValidateCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Parameters(arity = "0..*", paramLabel = "MEASUREMENTS", description = "Measurement files or folders, or shipped:SET (default: each profile's own).")
+  List<String> inputs = new ArrayList<>();
+
+  @Option(names = "--profile", paramLabel = "NAME|FILE", description = "Profile(s) to check (default: every shipped one).")
+  List<String> profiles = new ArrayList<>();
+
+  @Option(names = "--group", paramLabel = "TEXT", description = "Measurements whose group contains TEXT (default: the profile's).")
+  String group;
+
+  @Option(names = "--held-out", split = ",", paramLabel = "TEXT",
+      description = "Measurements whose id contains TEXT count as held out (default: the profile's record of its fit).")
+  List<String> heldOutIds;
+
+  @Option(names = "--max-stage-seconds", defaultValue = "120", paramLabel = "S",
+      description = "Replay the first S seconds of arrivals of each load stage (default: ${DEFAULT-VALUE}).")
+  double maxStageSeconds;
+
+  @Override
+  public Integer call() {
+    PrintWriter w = spec.commandLine().getOut();
+    List<String> names = profiles.isEmpty() ? ModelProfile.catalogue() : profiles;
+    MeasurementReplay.Options ro = new MeasurementReplay.Options(42, maxStageSeconds);
+    int checked = 0;
+    for (String n : names) {
+      ModelProfile p = ModelProfile.resolve(n);
+      ModelProfile.Validation v = p.validation;
+      List<String> data = !inputs.isEmpty() ? inputs : v == null || v.data == null ? List.of() : v.data;
+      if (data.isEmpty()) {
+        if (!profiles.isEmpty()) throw new UsageException("profile " + p.name + " names no measurements: give MEASUREMENTS");
+        w.println("== " + p.name + ": no measurements recorded, skipped");
+        continue;
+      }
+      String g = group != null ? group : v == null ? null : v.group;
+      List<String> heldPatterns = heldOutIds != null ? heldOutIds : v == null || v.heldOut == null ? List.of() : v.heldOut;
+      List<Measurement> ms = MeasurementInputs.oneGroup(MeasurementInputs.read(data), g);
+      List<Measurement> fit = new ArrayList<>();
+      List<Measurement> held = new ArrayList<>();
+      List<Measurement> over = new ArrayList<>();
+      for (Measurement m : ms) {
+        if (MeasurementInputs.overloaded(m)) over.add(m);
+        else if (heldPatterns.stream().anyMatch(x -> m.id().contains(x))) held.add(m);
+        else fit.add(m);
+      }
+      w.println("== " + p.name + " (" + p.model + " on " + p.hardware + ", " + p.engine + ") against " + String.join(" ", data)
+          + (g == null ? "" : " group " + g));
+      List<Calibrator.PointFit> f = Calibrator.evaluate(fit, p, ro);
+      CalibrateCommand.printTable(w, held.isEmpty() ? "numbers" : "fitted numbers", f);
+      if (!held.isEmpty()) {
+        List<Calibrator.PointFit> h = Calibrator.evaluate(held, p, ro);
+        CalibrateCommand.printTable(w, "held-out numbers", h);
+        w.println("held-out median |error|: " + ProfileCalibration.summarize(h).describe());
+      } else {
+        w.println("median |error|: " + ProfileCalibration.summarize(f).describe());
+      }
+      if (!over.isEmpty()) {
+        CalibrateCommand.printTable(w, "overloaded stages (client gave up on requests; not in the medians)",
+            Calibrator.evaluate(over, p, ro));
+      }
+      checked++;
+    }
+    if (checked == 0) throw new UsageException("no profile with measurements to check");
+    return 0;
+  }
+}
