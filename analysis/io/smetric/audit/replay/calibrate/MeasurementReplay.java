@@ -68,6 +68,8 @@ public final class MeasurementReplay {
     if (clients != null) { // closed-loop clients: each sends its next request when the last is done
       records = asClients(records, clients);
       s.followUpsWaitForPrevious = true;
+    } else if (records.stream().anyMatch(r -> r.parentId() != null || (r.turn() != null && r.turn() > 0))) {
+      s.followUpsWaitForPrevious = true; // a conversation's next round waits for the previous answer
     }
     s.validate();
     ReplayTrace t = ReplayTraceBuilder.fromRecords(records, false);

@@ -21,8 +21,8 @@ class ReplaySettingsAndSweepTest {
 
   @Test
   void defaultProfile_derivedLocalCapacity_matchesDocumentedArithmetic() {
-    // (96 x 0.9 - 56.8 - 4) GiB = 25.6 GiB = 27,487,790,694 B; / (98,304 x 16 B) = 17,476.2 -> 17,476
-    assertEquals(17_476L, new ReplaySettings().localCapacity(16));
+    // (96 x 0.9 - 56.87 - 4) GiB = 25.53 GiB = 27,412,628,767 B; / (98,304 x 16 B) = 17,428.5 -> 17,428
+    assertEquals(17_428L, new ReplaySettings().localCapacity(16));
   }
 
   @Test
