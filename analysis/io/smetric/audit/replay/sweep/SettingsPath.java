@@ -7,7 +7,7 @@ import java.lang.reflect.Modifier;
 
 /**
  * Numeric fields of {@link ReplaySettings} (and of the objects it holds, e.g. its profile) named by
- * a dotted path, for sweeps that vary any of them: {@code globalReadGBps},
+ * a dotted path, for sweeps that vary any of them: {@code profile.globalReadGBps},
  * {@code profile.stepBaseS}. Generic on purpose: a field added to the settings or the profile
  * later can be swept without code here. Only public, non-final, non-static numeric fields
  * (double, float, int, long and their boxes) can be set.

@@ -14,7 +14,7 @@ import java.util.TreeMap;
  * @param variant null for the main sweep; else the name of the condition this run belongs to
  *     (the conditions sweep)
  * @param overrides settings or profile fields set for this run, by path ({@link SettingsPath}),
- *     e.g. {@code globalReadGBps} or {@code profile.stepBaseS}; empty for the main sweep
+ *     e.g. {@code profile.globalReadGBps} or {@code profile.stepBaseS}; empty for the main sweep
  */
 public record SimSpec(int runId, String policy, double globalRatio, double rateScale, double overload, double hitRatio,
     int replicate, String variant, TreeMap<String, Double> overrides) implements Serializable {
