@@ -109,6 +109,8 @@ public final class AuditReport {
     if (replay != null && replay.path("preconditions").isObject()) audit.set("preconditions", replay.path("preconditions").deepCopy());
     JsonNode measured = MeasuredCacheReport.summary(f);
     if (measured != null) audit.set("measured_cache", measured);
+    ObjectNode replayProfile = ReplayProfileSection.json(replay);
+    if (replayProfile != null) audit.set("replay_profile", replayProfile);
     List<Row> topSessions = ch == null ? null : f.top(AuditFolder.CHARACTERIZATION + "/sessions", "tokens", TOP_SESSIONS);
     String html = html(f, trace, v, answers, headline, entries, notApplicable, findings, prov, ch, replay, ingest,
         charts.focusRatio(), topSessions);
@@ -448,6 +450,7 @@ public final class AuditReport {
     Answers.html(h, answers);
     keyNumbers(h, headline);
     Answers.operatingPointHtml(h, replay);
+    ReplayProfileSection.html(h, ReplayProfileSection.json(replay));
 
     // 2. evidence
     h.raw("<section id=\"evidence\">\n");

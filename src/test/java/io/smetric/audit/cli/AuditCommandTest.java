@@ -85,6 +85,11 @@ class AuditCommandTest {
     assertEquals(10.0 / 18, reuse.get("value").asDouble(), 1e-9);
     assertEquals(2.0 / 6, criterion(audit, "first_turn_fraction").get("value").asDouble(), 1e-3);
     assertTrue(r.out().startsWith("verdict: " + audit.get("verdict").asText()), r.out());
+    // the replay's cost model is named with its validation, in audit.json and in the report
+    JsonNode profile = audit.get("replay_profile");
+    assertEquals("qwen3-30b-a3b-h20", profile.get("name").asText());
+    assertTrue(profile.get("validation").get("summary").asText().contains("E2E"), profile.toString());
+    assertTrue(Files.readString(out.resolve("index.html")).contains("Simulated instance"));
 
     JsonNode prov = Json.MAPPER.readTree(out.resolve("provenance.json").toFile());
     JsonNode file = prov.get("inputs").get(0);

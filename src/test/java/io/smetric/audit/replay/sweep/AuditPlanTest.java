@@ -49,6 +49,7 @@ class AuditPlanTest {
   @Test
   void adaptiveGrid_roundZeroFourRates_thenOnlyUnresolvedCurves_andSkippedPoliciesNever() {
     ReplaySettings s = new ReplaySettings();
+    s.profile = io.smetric.audit.testing.Profiles.estimate();
     s.instances = 4;
     AuditPlan p = AuditPlan.of(trace(), s, AuditPlan.RateGrid.ADAPTIVE);
     java.util.Set<String> noHash = new java.util.HashSet<>(all());
