@@ -65,6 +65,9 @@ public final class ReplayJob {
   private String currentRouter;
   /** Bootstrap replicates for the gains' intervals (0 = none); only with a plan (the audit sweep). */
   private int bootstrap;
+  private List<io.smetric.audit.replay.sweep.Conditions.Param> conditionParams;
+  private ObjectNode conditionsJson;
+  private int conditionRuns;
   private int bootstrapRuns;
   private String bootstrapSkipped;
 
@@ -86,6 +89,8 @@ public final class ReplayJob {
   public ReplayJob traceLabel(String l) { this.traceLabel = l; return this; }
   public ReplayJob currentRouter(String r) { this.currentRouter = r; return this; }
   public ReplayJob bootstrap(int b) { this.bootstrap = b; return this; }
+  /** The conditions sweep's parameters (null or empty = no conditions sweep); needs the audit sweep's plan. */
+  public ReplayJob conditions(List<io.smetric.audit.replay.sweep.Conditions.Param> c) { this.conditionParams = c; return this; }
 
   public TraceSummary traceSummary() { return summary; }
 
@@ -249,6 +254,17 @@ public final class ReplayJob {
           bootstrapRuns = reps.size();
           if (!reps.isEmpty()) results.addAll(runner.run(reps));
         }
+      }
+      if (conditionParams != null && !conditionParams.isEmpty() && plan != null) {
+        SweepSummary mainSum = new SweepSummary(results, referenceOverload(), referenceHitRatio());
+        var cond = io.smetric.audit.replay.sweep.Conditions.plan(mainSum, base, currentRouter, plan.rateReference(),
+            conditionParams);
+        for (List<SimSpec> next = cond.nextRound(results); !next.isEmpty(); next = cond.nextRound(results)) {
+          conditionRuns += next.size();
+          results.addAll(runner.run(next));
+        }
+        conditionsJson = cond.describe(results);
+        conditionsJson.put("simulations", conditionRuns);
       }
       results.sort(java.util.Comparator.comparingInt(r -> r.spec().runId()));
       double wall = (System.nanoTime() - t0) / 1e9;
@@ -458,6 +474,8 @@ public final class ReplayJob {
     root.set("paper_claim", sum.paperClaim());
     root.set("best_router", sum.bestRouter());
     root.set("judged", sum.judged(currentRouter));
+    if (conditionsJson != null) root.set("conditions", conditionsJson);
+    else root.putObject("conditions").put("not_applicable", "the conditions sweep was not run (--no-conditions, or not the audit sweep)");
     ObjectNode unc = root.putObject("uncertainty");
     unc.put("replicates", bootstrap);
     unc.put("simulations", bootstrapRuns);

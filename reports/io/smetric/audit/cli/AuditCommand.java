@@ -148,6 +148,10 @@ public final class AuditCommand implements Callable<Integer> {
       "straddles the verdict's threshold is too close to call. 0 = no intervals (default: ${DEFAULT-VALUE})."})
   int bootstrap;
 
+  @Option(names = "--no-conditions", description = "Replay: skip the conditions sweep (the parameters no trace can tell, varied over "
+      + "their documented ranges: docs/replay.md, \"Conditions\"); the verdict then rests on the defaults alone.")
+  boolean noConditions;
+
   @Option(names = "--global-ratio", split = ",", description = "Replay global/local capacity ratios instead of the audit sweep's.")
   List<Double> globalRatios;
 
@@ -388,7 +392,8 @@ public final class AuditCommand implements Callable<Integer> {
     progress.note(String.format(Locale.ROOT, "trace loaded: %d requests, %d sessions, %d segments%s", ts.requests(),
         ts.sessions(), ts.segments(), custom ? "" : "; running the audit sweep"));
     try (OutputDir rd = OutputDir.open(replayOut, false, spark.sparkContext().hadoopConfiguration())) {
-      ReplayJob.Result r = job.traceLabel(label).currentRouter(currentRouter).bootstrap(bootstrap).execute(rd);
+      ReplayJob.Result r = job.traceLabel(label).currentRouter(currentRouter).bootstrap(bootstrap)
+          .conditions(noConditions ? null : io.smetric.audit.replay.sweep.Conditions.DEFAULTS).execute(rd);
       rd.commit();
       for (String sk : r.skipped()) progress.note("skipped " + sk);
       progress.done(String.format(Locale.ROOT, "%d simulations in %.1f s", r.runs(), r.wallSeconds()));
@@ -443,6 +448,7 @@ public final class AuditCommand implements Callable<Integer> {
     if (!noReplay) par.put("rate_grid", rateGridMode.name().toLowerCase(java.util.Locale.ROOT));
     if (currentRouter != null) par.put("current_router", currentRouter);
     if (!noReplay) par.put("bootstrap", bootstrap);
+    if (!noReplay && noConditions) par.put("no_conditions", true);
     if (globalLoadMode != null) par.put("global_load", globalLoadMode.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
     if (!noReplay) {
       par.put("replay_sweep", policies == null && globalRatios == null && rates == null ? "audit" : "custom");

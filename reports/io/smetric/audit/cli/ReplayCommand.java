@@ -118,6 +118,9 @@ public final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--bootstrap", paramLabel = "B", description = "Bootstrap replicates (session trees resampled) behind the gains' intervals in replay.json (default 0; 10 with --sweep audit).")
   Integer bootstrap;
 
+  @Option(names = "--no-conditions", description = "With --sweep audit: skip the conditions sweep (docs/replay.md, \"Conditions\").")
+  boolean noConditions;
+
   @Option(names = "--executor", defaultValue = "spark", description = "spark (one task per simulation, default) or local (sequential in the driver).")
   String executor;
 
@@ -206,7 +209,8 @@ public final class ReplayCommand implements Callable<Integer> {
       }
       int replicates = bootstrap != null ? bootstrap : audit ? io.smetric.audit.replay.sweep.Uncertainty.DEFAULT_REPLICATES : 0;
       if (replicates < 0) throw new UsageException("--bootstrap must be >= 0, got " + replicates);
-      job.useSpark(!local).traceLabel(input).currentRouter(currentRouter).bootstrap(replicates);
+      job.useSpark(!local).traceLabel(input).currentRouter(currentRouter).bootstrap(replicates)
+          .conditions(audit && !noConditions ? io.smetric.audit.replay.sweep.Conditions.DEFAULTS : null);
       ReplayJob.Result r = job.execute(dir);
       dir.commit();
       for (String sk : r.skipped()) o.println("skipped " + sk);

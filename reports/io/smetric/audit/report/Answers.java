@@ -234,4 +234,42 @@ final class Answers {
         "cache-first stickiness"), rows, "operating-point");
     h.raw("</section>\n");
   }
+
+  /**
+   * The conditions sweep in words (replay.json "conditions"): per parameter, SMetric's gain over
+   * the judged router at each documented value; then what the verdict concluded over the range.
+   */
+  static void conditionsHtml(Html h, JsonNode replay, String verdictOnRange) {
+    JsonNode cond = replay == null ? null : replay.path("conditions");
+    if (cond == null || !cond.isObject()) return;
+    h.raw("<section id=\"conditions\">\n");
+    h.tag("h2", null, "Conditions: parameters no trace can tell");
+    if (!cond.path("parameters").isArray()) {
+      h.tag("p", "missing", "Not swept: " + cond.path("not_applicable").asText("no conditions block") + ".");
+      h.raw("</section>\n");
+      return;
+    }
+    h.tag("p", null, "SMetric against " + cond.path("judged_router").asText() + " at a " + ReportCharts.fmt(cond.path("global_ratio").asDouble())
+        + "x global tier (the capacity of its best gain), each parameter over its documented range, the others at the audit's "
+        + "defaults; every point is the maximum TPS within SLO over offered rates.");
+    List<List<String>> rows = new ArrayList<>();
+    for (JsonNode p : cond.path("parameters")) {
+      List<String> parts = new ArrayList<>();
+      for (JsonNode pt : p.path("points")) {
+        boolean base = pt.path("value").asText().equals(p.path("base_value").asText());
+        parts.add(signed(pt.path("gain")) + " at " + value(pt.path("value"), p) + (base ? " (default)" : ""));
+      }
+      rows.add(List.of(p.path("label").asText(), String.join("; ", parts), p.path("source").asText()));
+    }
+    h.table(List.of("parameter", "SMetric's gain at each documented value", "source of the range"), rows, "conditions");
+    if (verdictOnRange != null) h.tag("p", null, "Over the whole range: " + verdictOnRange);
+    h.raw("</section>\n");
+  }
+
+  private static String value(JsonNode v, JsonNode p) {
+    double x = v.isNumber() ? v.asDouble() : v.asText().equals("Infinity") ? Double.POSITIVE_INFINITY : Double.NaN;
+    String u = p.path("unit").asText("");
+    if (Double.isInfinite(x)) return "unlimited";
+    return ReportCharts.fmt(x * p.path("unit_scale").asDouble(1)) + (u.isEmpty() ? "" : " " + u);
+  }
 }

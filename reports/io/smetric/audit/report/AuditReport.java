@@ -111,6 +111,8 @@ public final class AuditReport {
     if (measured != null) audit.set("measured_cache", measured);
     ObjectNode replayProfile = ReplayProfileSection.json(replay);
     if (replayProfile != null) audit.set("replay_profile", replayProfile);
+    if (replay != null && replay.path("conditions").isObject()) audit.set("conditions", replay.path("conditions").deepCopy());
+    if (replay != null && replay.path("uncertainty").isObject()) audit.set("uncertainty", replay.path("uncertainty").deepCopy());
     List<Row> topSessions = ch == null ? null : f.top(AuditFolder.CHARACTERIZATION + "/sessions", "tokens", TOP_SESSIONS);
     String html = html(f, trace, v, answers, headline, entries, notApplicable, findings, prov, ch, replay, ingest,
         charts.focusRatio(), topSessions);
@@ -451,6 +453,11 @@ public final class AuditReport {
     keyNumbers(h, headline);
     Answers.operatingPointHtml(h, replay);
     ReplayProfileSection.html(h, ReplayProfileSection.json(replay));
+    String onRange = null;
+    for (CriterionResult r : v.results()) {
+      if (r.criterion().metric().equals(AuditCriteria.GAIN_WITH_GLOBAL)) onRange = r.reason();
+    }
+    Answers.conditionsHtml(h, replay, onRange);
 
     // 2. evidence
     h.raw("<section id=\"evidence\">\n");

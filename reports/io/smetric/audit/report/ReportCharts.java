@@ -155,6 +155,7 @@ public final class ReportCharts {
     latencyCdf("tpot", "TPOT");
     ablation();
     sensitivity();
+    conditionsGrid();
     return entries;
   }
 
@@ -468,6 +469,80 @@ public final class ReportCharts {
               + "within the agent timeout fails."
               : "TPS within SLO at each offered rate (arrival times divided by the rate scale).") + emphasisNote(g) + guardNote(), c);
     }
+  }
+
+  /**
+   * SMetric's gain over the judged router over the two conditions that move it most (replay.json
+   * "conditions.grid"): one cell per pair of documented values, the gain printed in it; green =
+   * gain, red = loss, one symmetric colour scale.
+   */
+  private void conditionsGrid() {
+    String title = "Conditions: SMetric's gain over the judged router";
+    String fig = "issue 15, conditions";
+    if (replayMissing(title, fig)) return;
+    JsonNode cond = replay.path("conditions");
+    JsonNode grid = cond.path("grid");
+    if (!grid.isObject()) {
+      missing(REPLAY, title, fig, cond.has("not_applicable") ? cond.path("not_applicable").asText()
+          : "fewer than two swept conditions moved the gain");
+      return;
+    }
+    JsonNode px = null;
+    JsonNode py = null;
+    for (JsonNode p : cond.path("parameters")) {
+      if (p.path("name").asText().equals(grid.path("x").asText())) px = p;
+      if (p.path("name").asText().equals(grid.path("y").asText())) py = p;
+    }
+    if (px == null || py == null) {
+      missing(REPLAY, title, fig, "the grid names a parameter the conditions block does not list");
+      return;
+    }
+    List<String> xs = new ArrayList<>();
+    for (JsonNode v : grid.path("x_levels")) xs.add(level(v.path("v"), px));
+    List<String> ys = new ArrayList<>();
+    for (JsonNode v : grid.path("y_levels")) ys.add(level(v.path("v"), py));
+    List<Number[]> heat = new ArrayList<>();
+    double top = 0.01;
+    for (int i = 0; i < ys.size(); i++) {
+      for (int j = 0; j < xs.size(); j++) {
+        JsonNode g = grid.path("gain").path(i).path(j);
+        if (!g.isNumber()) continue;
+        heat.add(new Number[] {j, i, 100 * g.asDouble()});
+        top = Math.max(top, Math.abs(100 * g.asDouble()));
+      }
+    }
+    if (heat.isEmpty()) {
+      missing(REPLAY, title, fig, "no grid point has a gain");
+      return;
+    }
+    top = Math.ceil(top * 10) / 10; // a legend bound that prints short
+    String t = title + " at " + fmt(cond.path("global_ratio").asDouble()) + "x (" + cond.path("judged_router").asText() + ")";
+    HeatMapChart c = new org.knowm.xchart.HeatMapChartBuilder().width(Charts.W).height(Charts.H).title(t)
+        .xAxisTitle(px.path("label").asText() + unitSuffix(px)).yAxisTitle(py.path("label").asText() + unitSuffix(py)).build();
+    c.getStyler().setChartBackgroundColor(Color.WHITE);
+    c.getStyler().setLegendVisible(true);
+    c.getStyler().setRangeColors(new Color[] {new Color(0xC0392B), Color.WHITE, new Color(0x1E8449)});
+    c.getStyler().setMin(-top);
+    c.getStyler().setMax(top);
+    c.getStyler().setShowValue(true);
+    c.getStyler().setHeatMapValueDecimalPattern("+0.0;-0.0");
+    c.addSeries("gain %", xs, ys, heat);
+    draw(REPLAY, "conditions_grid.png", t, fig, "SMetric's TPS within SLO over the judged router's, minus 1, in percent, for "
+        + "each pair of documented values of the two conditions that move it most (each point: maximum over offered rates). "
+        + "The audit's defaults: " + px.path("label").asText() + " " + level(px.path("base_value"), px) + ", "
+        + py.path("label").asText() + " " + level(py.path("base_value"), py) + ". Sources of the ranges: " + px.path("source").asText()
+        + "; " + py.path("source").asText() + ".", c);
+  }
+
+  private static String level(JsonNode v, JsonNode p) {
+    double x = v.isNumber() ? v.asDouble() : v.asText().equals("Infinity") ? Double.POSITIVE_INFINITY : Double.NaN;
+    if (Double.isInfinite(x)) return "inf";
+    return fmt(x * p.path("unit_scale").asDouble(1));
+  }
+
+  private static String unitSuffix(JsonNode p) {
+    String u = p.path("unit").asText("");
+    return u.isEmpty() ? "" : " (" + u + ")";
   }
 
   private void heatmaps() {

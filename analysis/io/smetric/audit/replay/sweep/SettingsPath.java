@@ -10,7 +10,7 @@ import java.lang.reflect.Modifier;
  * a dotted path, for sweeps that vary any of them: {@code profile.globalReadGBps},
  * {@code profile.stepBaseS}. Generic on purpose: a field added to the settings or the profile
  * later can be swept without code here. Only public, non-final, non-static numeric fields
- * (double, float, int, long and their boxes) can be set.
+ * (double, float, int, long and their boxes) can be set, and booleans as 0 / 1.
  */
 public final class SettingsPath {
   private SettingsPath() {}
@@ -29,6 +29,7 @@ public final class SettingsPath {
     Target t = resolve(s, path);
     try {
       Object v = t.field.get(t.owner);
+      if (v instanceof Boolean b) return b ? 1 : 0;
       return v == null ? Double.NaN : ((Number) v).doubleValue();
     } catch (IllegalAccessException e) {
       throw new IllegalStateException(e);
@@ -43,6 +44,7 @@ public final class SettingsPath {
       else if (c == float.class || c == Float.class) t.field.set(t.owner, (float) v);
       else if (c == int.class || c == Integer.class) t.field.set(t.owner, (int) Math.round(v));
       else if (c == long.class || c == Long.class) t.field.set(t.owner, Math.round(v));
+      else if (c == boolean.class || c == Boolean.class) t.field.set(t.owner, v != 0);
       else throw new UsageException("settings path " + path + " is not numeric");
     } catch (IllegalAccessException e) {
       throw new IllegalStateException(e);
@@ -66,7 +68,7 @@ public final class SettingsPath {
       if (i == parts.length - 1) {
         Class<?> c = f.getType();
         boolean numeric = c == double.class || c == float.class || c == int.class || c == long.class
-            || Number.class.isAssignableFrom(c);
+            || Number.class.isAssignableFrom(c) || c == boolean.class || c == Boolean.class;
         if (!numeric || Modifier.isFinal(f.getModifiers())) {
           throw new UsageException("settings path " + path + " is not a settable number");
         }

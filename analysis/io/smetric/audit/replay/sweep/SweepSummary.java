@@ -68,7 +68,7 @@ public final class SweepSummary {
     for (RunResult r : allRuns) {
       SimSpec s = r.spec();
       if (s.isMain()) main.add(r);
-      else if (s.variant() == null) {
+      else if (s.variant() == null && s.overrides().isEmpty()) {
         Double v = r.metrics().get("tps_within_slo");
         if (v != null) replicates.computeIfAbsent(s.policy() + "|" + s.globalRatio(), k -> new TreeMap<>()).put(s.replicate(), v);
       }
@@ -120,6 +120,11 @@ public final class SweepSummary {
     double[] x = new double[gains.size()];
     for (int i = 0; i < x.length; i++) x[i] = gains.get(i);
     return Uncertainty.interval(point, x);
+  }
+
+  /** The main sweep's runs (replicate 0, no condition variant). */
+  public List<RunResult> mainRuns() {
+    return runs;
   }
 
   /** Whether any bootstrap replicate was replayed. */

@@ -171,6 +171,136 @@ public final class AuditCriteria {
     }
     if (shown != null) blockOutsideRegime(m, GAIN_WITH_GLOBAL, replay, shown, criteria);
     blockOutsideRegime(m, GAIN_NO_GLOBAL, replay, 0.0, criteria);
+    for (Criterion c : criteria) {
+      if (c.metric().equals(GAIN_WITH_GLOBAL) && m.get(GAIN_WITH_GLOBAL).present()) judgeOverConditions(m, replay, c);
+    }
+  }
+
+  /**
+   * The replay criterion over the conditions sweep (replay.json "conditions"): every point of
+   * the documented ranges (the defaults, each parameter's levels, the grid of the two that move
+   * the gain most) is a clear gain (gain - noise >= threshold), a clear loss (gain + noise <
+   * threshold) or too close, where the noise is half the 95% interval of the gain at the
+   * defaults. Clear gains everywhere: pass; somewhere: pass on the condition that names where;
+   * clear losses everywhere: fail; otherwise too close to call. Without a conditions block the
+   * value alone decides (with its interval).
+   */
+  static void judgeOverConditions(Metrics m, JsonNode replay, Criterion c) {
+    JsonNode cond = replay.path("conditions");
+    if (!cond.path("parameters").isArray() || cond.path("parameters").isEmpty()) return;
+    MetricValue base = m.get(GAIN_WITH_GLOBAL);
+    double hw = base.hasInterval() ? (base.high() - base.low()) / 2 : 0;
+    List<Double> gains = new ArrayList<>();
+    gains.add(base.value());
+    List<String> where = new ArrayList<>();
+    for (JsonNode p : cond.path("parameters")) {
+      List<Double> clear = new ArrayList<>();
+      List<Double> all = new ArrayList<>();
+      for (JsonNode pt : p.path("points")) {
+        double v = number(pt.path("value"));
+        Double gain = pt.path("gain").isNumber() ? pt.path("gain").asDouble() : null;
+        boolean isBase = v == number(p.path("base_value"));
+        if (isBase) gain = base.value(); // the defaults' point, counted once above
+        if (gain == null) continue;
+        all.add(v);
+        if (!isBase) gains.add(gain);
+        if (c.passes(gain - hw)) clear.add(v);
+      }
+      if (!clear.isEmpty() && clear.size() < all.size()) where.add(range(p, all, clear));
+    }
+    JsonNode grid = cond.path("grid");
+    List<String> cells = new ArrayList<>();
+    if (grid.isObject()) {
+      JsonNode xs = grid.path("x_levels");
+      JsonNode ys = grid.path("y_levels");
+      for (int yi = 0; yi < ys.size(); yi++) {
+        for (int xi = 0; xi < xs.size(); xi++) {
+          JsonNode gv = grid.path("gain").path(yi).path(xi);
+          if (!gv.isNumber()) continue;
+          gains.add(gv.asDouble());
+          if (c.passes(gv.asDouble() - hw)) {
+            cells.add(paramText(cond, grid.path("x").asText(), number(xs.get(xi).path("v"))) + " with "
+                + paramText(cond, grid.path("y").asText(), number(ys.get(yi).path("v"))));
+          }
+        }
+      }
+    }
+    int gain = 0;
+    int loss = 0;
+    for (double x : gains) {
+      if (c.passes(x - hw)) gain++;
+      else if (!c.passes(x + hw)) loss++;
+    }
+    String vs = cond.path("judged_router").asText("the judged router");
+    String at = String.format(Locale.ROOT, " at a %sx global tier", plain(cond.path("global_ratio").asDouble()));
+    String noise = hw > 0 ? String.format(Locale.ROOT, " (noise +-%s from the bootstrap interval at the defaults)",
+        String.format(Locale.ROOT, "%.1f points", 100 * hw)) : "";
+    String summary = String.format(Locale.ROOT, "%d of %d points of the documented ranges clear the threshold, %d fall "
+        + "clearly below%s", gain, gains.size(), loss, noise);
+    if (gain == gains.size()) {
+      m.putJudgement(GAIN_WITH_GLOBAL, new Metrics.Judgement(CriterionResult.Status.PASS, "SMetric gains at least "
+          + c.format(c.threshold()) + " over " + vs + at + " over the whole documented range of the parameters no trace can "
+          + "tell: " + summary, null));
+    } else if (gain > 0) {
+      List<String> parts = new ArrayList<>(where);
+      if (parts.isEmpty()) parts.addAll(cells);
+      String condition = "SMetric gains at least " + c.format(c.threshold()) + " over " + vs + at + " only when "
+          + (parts.isEmpty() ? "parameters lie in part of their documented range (see the conditions section)"
+              : String.join(", or when ", parts));
+      m.putJudgement(GAIN_WITH_GLOBAL, new Metrics.Judgement(CriterionResult.Status.PASS, "passes under conditions: "
+          + condition + "; " + summary, condition));
+    } else if (loss == gains.size()) {
+      m.putJudgement(GAIN_WITH_GLOBAL, new Metrics.Judgement(CriterionResult.Status.FAIL, "SMetric does not gain "
+          + c.format(c.threshold()) + " over " + vs + at + " anywhere in the documented range, outside the noise: " + summary
+          + ". " + c.hint(), null));
+    } else {
+      m.putJudgement(GAIN_WITH_GLOBAL, new Metrics.Judgement(CriterionResult.Status.NOT_APPLICABLE,
+          "not applicable: too close to call over the documented range: no point clears " + c.format(c.threshold())
+              + " over " + vs + at + " outside the noise, and not every point falls below it: " + summary, null));
+    }
+  }
+
+  /** "the global tier's read rate <= 6.8 GB/s" for the clear-gain levels of a parameter (sorted values). */
+  static String range(JsonNode p, List<Double> all, List<Double> clear) {
+    List<Double> sorted = new ArrayList<>(all);
+    java.util.Collections.sort(sorted);
+    int first = sorted.indexOf(clear.get(0));
+    boolean contiguous = true;
+    for (int k = 0; k < clear.size(); k++) if (first + k >= sorted.size() || !sorted.get(first + k).equals(clear.get(k))) contiguous = false;
+    String label = p.path("label").asText(p.path("name").asText());
+    double scale = p.path("unit_scale").asDouble(1);
+    String unit = p.path("unit").asText("");
+    if (contiguous && first == 0) return label + " <= " + show(clear.get(clear.size() - 1), scale, unit);
+    if (contiguous && first + clear.size() == sorted.size()) return label + " >= " + show(clear.get(0), scale, unit);
+    List<String> vs = new ArrayList<>();
+    for (double v : clear) vs.add(show(v, scale, unit));
+    return label + " in {" + String.join(", ", vs) + "}";
+  }
+
+  private static String paramText(JsonNode cond, String name, double v) {
+    for (JsonNode p : cond.path("parameters")) {
+      if (p.path("name").asText().equals(name)) {
+        return p.path("label").asText(name) + " = " + show(v, p.path("unit_scale").asDouble(1), p.path("unit").asText(""));
+      }
+    }
+    return name + " = " + v;
+  }
+
+  static String show(double v, double scale, String unit) {
+    if (Double.isInfinite(v)) return "unlimited";
+    String x = new java.math.BigDecimal(String.format(Locale.ROOT, "%.4g", v * scale)).stripTrailingZeros().toPlainString();
+    return unit.isEmpty() ? x : x + " " + unit;
+  }
+
+  /** A number Jackson may have written as "Infinity". */
+  static double number(JsonNode n) {
+    if (n == null || n.isNull() || n.isMissingNode()) return Double.NaN;
+    if (n.isNumber()) return n.asDouble();
+    try {
+      return Double.parseDouble(n.asText());
+    } catch (NumberFormatException e) {
+      return Double.NaN;
+    }
   }
 
   /** A precondition metric at global ratio g from replay.json. */

@@ -31,6 +31,25 @@ public final class Metrics {
     return this;
   }
 
+  /**
+   * A judgement of the criterion on this metric made over more than its one value (e.g. the
+   * replay gain over the conditions sweep's documented ranges): the engine takes its status and
+   * reason instead of comparing the value with the threshold; a PASS with a condition makes the
+   * fit conditional.
+   */
+  public record Judgement(CriterionResult.Status status, String reason, String condition) {}
+
+  private final Map<String, Judgement> judgements = new TreeMap<>();
+
+  public Metrics putJudgement(String name, Judgement j) {
+    judgements.put(name, j);
+    return this;
+  }
+
+  public Judgement judgement(String name) {
+    return judgements.get(name);
+  }
+
   /** The measured condition for a metric, or null. */
   public String condition(String name) {
     return conditions.get(name);

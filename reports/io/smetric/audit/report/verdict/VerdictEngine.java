@@ -22,8 +22,14 @@ public final class VerdictEngine {
     List<String> naCritical = new ArrayList<>();
     List<String> conditions = new ArrayList<>();
     for (Criterion c : criteria) {
-      CriterionResult r = CriterionResult.judge(c, m.get(c.metric()));
+      Metrics.Judgement j = m.judgement(c.metric());
+      CriterionResult r = j == null ? CriterionResult.judge(c, m.get(c.metric()))
+          : new CriterionResult(c, j.status(), m.get(c.metric()).present() ? m.get(c.metric()).value() : null, j.reason());
       results.add(r);
+      if (j != null && j.condition() != null && r.status() == CriterionResult.Status.PASS
+          && (c.level() == Level.CRITICAL || c.level() == Level.CONDITION)) {
+        conditions.add(j.condition());
+      }
       if (c.level() == Level.CRITICAL && r.status() == CriterionResult.Status.FAIL) failedCritical.add(c.title());
       if (c.level() == Level.CRITICAL && r.status() == CriterionResult.Status.NOT_APPLICABLE) {
         naCritical.add(c.title() + " (" + r.reason().replaceFirst("^not applicable: ", "") + ")");

@@ -220,4 +220,70 @@ class AuditCriteriaTest {
       }
     }
   }
+
+  /**
+   * A replay.json with the judged gain at 1.6x (+1% [0%, +2%]: noise +-1 point) and a conditions
+   * sweep over two parameters (read rate 1.12 / 6.8 / 25 GB/s with 25 the default, lookup latency
+   * 1 / 35 / 116 ms with 1 the default), gains given by the caller for the four non-default points.
+   */
+  static JsonNode withConditions(double read112, double read68, double lat35, double lat116) throws Exception {
+    String f = String.format(java.util.Locale.ROOT, "{\"judged\":{\"smetric_best_gain_with_global_tier\":{\"value\":0.01,"
+        + "\"global_ratio\":1.6,\"interval\":{\"low\":0.0,\"high\":0.02}},\"smetric_gain_without_global_tier\":{\"value\":0.0}},"
+        + "\"conditions\":{\"global_ratio\":1.6,\"judged_router\":\"lmetric\",\"grid\":null,\"parameters\":["
+        + "{\"name\":\"global_read_rate\",\"label\":\"the global tier's read rate\",\"unit\":\"GB/s\",\"unit_scale\":1,"
+        + "\"base_value\":25,\"points\":[{\"value\":1.12,\"gain\":%s},{\"value\":6.8,\"gain\":%s},{\"value\":25,\"gain\":0.01}]},"
+        + "{\"name\":\"global_lookup_latency\",\"label\":\"the lookup latency\",\"unit\":\"ms\",\"unit_scale\":1000,"
+        + "\"base_value\":0.001,\"points\":[{\"value\":0.001,\"gain\":0.01},{\"value\":0.035,\"gain\":%s},"
+        + "{\"value\":0.116,\"gain\":%s}]}]}}", read112, read68, lat35, lat116);
+    return Json.MAPPER.readTree(f);
+  }
+
+  private static Verdict judgeConditions(JsonNode replay) {
+    Metrics m = agentLike();
+    AuditCriteria.addReplay(m, replay, null, AuditCriteria.defaults());
+    return VerdictEngine.evaluate(m, AuditCriteria.defaults());
+  }
+
+  /**
+   * Threshold +2%, noise +-1 point: the defaults' +1% is too close; read rates 1.12 and 6.8 GB/s
+   * (+5%, +3.5%) clear it (gain - 1 point >= 2%), latencies 35 and 116 ms (0%, -2%) fall clearly
+   * below (gain + 1 point < 2%). Clear gains in a named part of the range: fits with the
+   * condition naming it, read rates up to 6.8 GB/s.
+   */
+  @Test
+  void conditions_gainInPartOfTheRange_fitsWithTheConditionNamingIt() throws Exception {
+    Verdict v = judgeConditions(withConditions(0.05, 0.035, 0.0, -0.02));
+    assertEquals(Outcome.FITS_WITH_CONDITIONS, v.outcome(), v.sentence());
+    assertEquals(List.of("SMetric gains at least 2.0% over lmetric at a 1.6x global tier only when the global tier's read rate "
+        + "<= 6.8 GB/s"), v.conditions());
+    CriterionResult g = v.results().stream().filter(r -> r.criterion().id().equals("replay_gain_with_global")).findFirst().get();
+    assertEquals(CriterionResult.Status.PASS, g.status());
+    assertTrue(g.reason().endsWith("2 of 5 points of the documented ranges clear the threshold, 2 fall clearly below (noise "
+        + "+-1.0 points from the bootstrap interval at the defaults)"), g.reason());
+  }
+
+  @Test
+  void conditions_clearGainsEverywhere_fits_clearLossesEverywhere_doesNotFit_elseTooCloseToCall() throws Exception {
+    // every point clear: +5%, +4%, +3.5%, +6% -- but the defaults' +1% [0, 2%] is only close: not "the whole range"
+    assertEquals(Outcome.FITS_WITH_CONDITIONS, judgeConditions(withConditions(0.05, 0.04, 0.035, 0.06)).outcome());
+    // all clearly below, except the defaults' +1% [0%, +2%], which touches the threshold: too close to call
+    Verdict v = judgeConditions(withConditions(-0.05, -0.04, -0.03, -0.06));
+    assertEquals(Outcome.INCONCLUSIVE, v.outcome(), v.sentence());
+    assertTrue(v.sentence().contains("too close to call over the documented range"), v.sentence());
+    // the same with a clear loss at the defaults (-3% [-4%, -2%]): does not fit
+    JsonNode r = withConditions(-0.05, -0.04, -0.03, -0.06);
+    ((com.fasterxml.jackson.databind.node.ObjectNode) r.path("judged").path("smetric_best_gain_with_global_tier"))
+        .put("value", -0.03).putObject("interval").put("low", -0.04).put("high", -0.02);
+    for (JsonNode p : r.path("conditions").path("parameters")) {
+      for (JsonNode pt : p.path("points")) {
+        if (pt.path("gain").asDouble() == 0.01) ((com.fasterxml.jackson.databind.node.ObjectNode) pt).put("gain", -0.03);
+      }
+    }
+    assertEquals(Outcome.DOES_NOT_FIT, judgeConditions(r).outcome());
+    // and a clear gain at the defaults (+5% [+4%, +6%]) with clear gains everywhere: fits
+    JsonNode ok = withConditions(0.05, 0.04, 0.035, 0.06);
+    ((com.fasterxml.jackson.databind.node.ObjectNode) ok.path("judged").path("smetric_best_gain_with_global_tier"))
+        .put("value", 0.05).putObject("interval").put("low", 0.04).put("high", 0.06);
+    assertEquals(Outcome.FITS, judgeConditions(ok).outcome());
+  }
 }

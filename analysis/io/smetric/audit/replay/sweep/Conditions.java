@@ -1,0 +1,357 @@
+package io.smetric.audit.replay.sweep;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.smetric.audit.common.Json;
+import io.smetric.audit.replay.ReplaySettings;
+import io.smetric.audit.replay.policy.Policies;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The conditions sweep (docs/replay.md, "Conditions"): parameters no trace can tell (the global
+ * tier's read rate, lookup latency and save cost, the TTFT SLO's slope, SMetric's OVERLOAD and
+ * HIT_RATIO) varied over documented ranges, one at a time and then over a grid of the two that
+ * move SMetric's gain most, at the global-tier capacity of SMetric's best gain, for SMetric and
+ * the router the verdict judges it against. Each point's TPS within SLO is the maximum over
+ * offered rates found like the main sweep's ({@link KneeSearch}), starting from the policy's knee
+ * in the main sweep and its two sampled neighbours. Generic over settings and profile fields
+ * ({@link SettingsPath}): a parameter is swept only if one of its paths exists, so fields added
+ * later (e.g. a profile's save cost) join without code here.
+ */
+public final class Conditions {
+  /**
+   * A parameter and its documented range.
+   *
+   * @param paths candidate settings paths, the first that exists is used
+   * @param with fixed overrides applied with every non-base level (e.g. saves that block the step)
+   * @param scale multiplier from the field's unit to {@code unit} for sentences (e.g. s -> ms)
+   */
+  public record Param(String name, String label, List<String> paths, List<Double> levels, String unit, double scale,
+      String source, boolean smetricOnly, Map<String, Double> with) {}
+
+  /** The documented ranges (sources in docs/replay.md, "Conditions"; numbers from measurements/facts/global-tier-costs.csv). */
+  public static final List<Param> DEFAULTS = List.of(
+      new Param("global_read_rate", "the global tier's effective read rate per instance",
+          List.of("profile.globalReadGBps", "globalReadGBps"), List.of(1.12, 6.8, 25.0), "GB/s", 1,
+          "LMCache RemoteBackend 1.12 GB/s (LMCache PR #2213); LMCache GDS backend 6.8 GB/s (Mooncake issue #467, "
+              + "computed); PCIe Gen4 x16 25 GB/s (upper bound)", false, Map.of()),
+      new Param("global_lookup_latency", "the global tier's latency per lookup",
+          List.of("profile.globalLookupLatencyS", "globalFetchLatencyS"), List.of(0.001, 0.035, 0.116), "ms", 1000,
+          "Mooncake batchexist 1-2 ms (LMCache PR #936); LMCache remote lookups 5.6-116 ms warm, sample 35 ms "
+              + "(LMCache issue #891)", false, Map.of()),
+      new Param("global_save_rate", "the global tier's KV save rate (saves blocking the step)",
+          List.of("profile.globalSaveGBps"), List.of(5.65, 13.0, Double.POSITIVE_INFINITY), "GB/s", 1,
+          "LMCache store overhead 17.4 us/token = 5.65 GB/s at 96 KiB/token (Mooncake issue #467, GDS); GPU-to-CPU "
+              + "offload 12.1-14.8 GB/s (LMCache issue #2262); free saves (Infinity)", false,
+          Map.of("profile.globalSaveBlocksStep", 1.0)),
+      new Param("ttft_slo_slope", "the TTFT SLO's time per input token",
+          List.of("ttftPerTokenS"), List.of(1.25e-4, 2.5e-4, 5e-4), "ms/token", 1000,
+          "assumption: the paper does not publish its TTFT SLO coefficients; half to twice ours", false, Map.of()),
+      new Param("overload", "SMetric's OVERLOAD", List.of("overload"), List.of(1.0, 1.5, 3.0, Double.POSITIVE_INFINITY), "", 1,
+          "paper Figure 25 sweeps 1.0 to infinity", true, Map.of()),
+      new Param("hit_ratio", "SMetric's HIT_RATIO", List.of("hitRatio"), List.of(0.0, 0.5, 0.75), "", 1,
+          "paper Figure 25 sweeps 0 to 0.75", true, Map.of()));
+
+  /** A parameter resolved against the base settings: its path, base value and levels (base included). */
+  record Resolved(Param p, String path, double base, List<Double> levels) {}
+
+  /** One point's settings for one policy: what a curve of the sweep is. */
+  record Point(String policy, double overload, double hitRatio, TreeMap<String, Double> overrides, String variant) {
+    String key() {
+      return policy + "|" + overload + "|" + hitRatio + "|" + overrides;
+    }
+  }
+
+  private final double g;
+  private final String router;
+  private final double reference;
+  private final double defaultOverload;
+  private final double defaultHitRatio;
+  private final List<Resolved> params = new ArrayList<>();
+  private final Map<String, List<Double>> startRates = new LinkedHashMap<>();
+  private final Map<String, Double> baseTps = new LinkedHashMap<>();
+  private final Map<String, Point> points = new LinkedHashMap<>();
+  private Resolved gridX;
+  private Resolved gridY;
+  private boolean gridPlanned;
+  private final String notApplicable;
+
+  private Conditions(double g, String router, double reference, ReplaySettings base, String notApplicable) {
+    this.g = g;
+    this.router = router;
+    this.reference = reference;
+    this.defaultOverload = base.overload;
+    this.defaultHitRatio = base.hitRatio;
+    this.notApplicable = notApplicable;
+  }
+
+  /**
+   * The sweep at the capacity of SMetric's best gain with a global tier over the judged router
+   * (--current-router, else the best paper baseline there); "not applicable" when that gain does
+   * not exist.
+   */
+  public static Conditions plan(SweepSummary main, ReplaySettings base, String currentRouter, double reference,
+      List<Param> params) {
+    ObjectNode judged = main.judged(currentRouter);
+    double gStar = judged.path("smetric_best_gain_with_global_tier").path("global_ratio").asDouble(Double.NaN);
+    if (Double.isNaN(gStar)) {
+      return new Conditions(Double.NaN, null, reference, base, "no gain of SMetric with a global tier to vary: "
+          + judged.path("smetric_best_gain_with_global_tier").path("not_applicable").asText("not computed"));
+    }
+    String router = null;
+    for (var e : judged.path("by_global_ratio")) if (e.path("global_ratio").asDouble() == gStar) router = e.path("best_baseline").asText();
+    Conditions c = new Conditions(gStar, router, reference, base, null);
+    Map<String, TreeMap<Double, SweepSummary.Headline>> d = main.atDefaults();
+    for (String pol : List.of(Policies.SMETRIC.cliName(), router)) {
+      SweepSummary.Headline h = d.get(pol).get(gStar);
+      c.baseTps.put(pol, h.tps());
+      c.startRates.put(pol, neighbours(main, h));
+    }
+    for (Param p : params) {
+      String path = null;
+      for (String x : p.paths()) {
+        if (SettingsPath.exists(x)) {
+          path = x;
+          break;
+        }
+      }
+      if (path == null) continue; // not a field of these settings (yet)
+      double b = SettingsPath.get(base, path);
+      TreeSet<Double> lv = new TreeSet<>(p.levels());
+      lv.add(b);
+      c.params.add(new Resolved(p, path, b, List.copyOf(lv)));
+    }
+    for (Resolved r : c.params) {
+      for (double v : r.levels()) {
+        if (v == r.base()) continue;
+        c.add(Policies.SMETRIC.cliName(), "param:" + r.p().name(), Map.of(r, v));
+        if (!r.p().smetricOnly()) c.add(router, "param:" + r.p().name(), Map.of(r, v));
+      }
+    }
+    return c;
+  }
+
+  /** The knee of h's curve and its sampled neighbours in the main sweep: where a point's search starts. */
+  private static List<Double> neighbours(SweepSummary main, SweepSummary.Headline h) {
+    TreeMap<Double, Double> curve = new TreeMap<>();
+    for (RunResult r : main.mainRuns()) {
+      SimSpec s = r.spec();
+      if (s.policy().equals(h.policy()) && s.globalRatio() == h.globalRatio()
+          && Double.compare(s.overload(), h.overload()) == 0 && Double.compare(s.hitRatio(), h.hitRatio()) == 0) {
+        curve.put(s.rateScale(), 0.0);
+      }
+    }
+    double x = h.best().spec().rateScale();
+    List<Double> out = new ArrayList<>();
+    if (curve.lowerKey(x) != null) out.add(curve.lowerKey(x));
+    out.add(x);
+    if (curve.higherKey(x) != null) out.add(curve.higherKey(x));
+    return out;
+  }
+
+  /** The point of policy {@code pol} with the given parameter values (SMetric-only ones do not apply to others). */
+  private Point point(String pol, String variant, Map<Resolved, Double> values) {
+    boolean sm = pol.equals(Policies.SMETRIC.cliName());
+    double o = sm ? defaultOverload : Double.NaN;
+    double h = sm ? defaultHitRatio : Double.NaN;
+    TreeMap<String, Double> ov = new TreeMap<>();
+    for (Map.Entry<Resolved, Double> e : values.entrySet()) {
+      Resolved r = e.getKey();
+      if (r.p().smetricOnly() && !sm) continue;
+      if (e.getValue() == r.base()) continue; // the default: no override (one key per distinct setting)
+      if (r.path().equals("overload")) o = e.getValue();
+      else if (r.path().equals("hitRatio")) h = e.getValue();
+      else {
+        ov.put(r.path(), e.getValue());
+        ov.putAll(r.p().with());
+      }
+    }
+    return new Point(pol, o, h, ov, variant);
+  }
+
+  private void add(String pol, String variant, Map<Resolved, Double> values) {
+    if (isBase(pol, values)) return; // the main sweep's headline already
+    Point p = point(pol, variant, values);
+    points.putIfAbsent(p.key(), p);
+  }
+
+  /** Whether every value that applies to {@code pol} is the base's. */
+  private static boolean isBase(String pol, Map<Resolved, Double> values) {
+    for (Map.Entry<Resolved, Double> e : values.entrySet()) {
+      boolean applies = !e.getKey().p().smetricOnly() || pol.equals(Policies.SMETRIC.cliName());
+      if (applies && e.getValue() != e.getKey().base()) return false;
+    }
+    return true;
+  }
+
+  public String notApplicable() {
+    return notApplicable;
+  }
+
+  /** The next round of the conditions sweep given every run so far (run ids -1); empty when done. */
+  public List<SimSpec> nextRound(List<RunResult> all) {
+    if (notApplicable != null) return List.of();
+    Map<String, TreeMap<Double, Double>> sampled = sampled(all);
+    List<SimSpec> out = pending(sampled);
+    if (!out.isEmpty() || gridPlanned) return out;
+    // one-at-a-time done: a grid over the two parameters that move the gain most
+    gridPlanned = true;
+    List<Resolved> ranked = new ArrayList<>();
+    Map<Resolved, Double> range = new LinkedHashMap<>();
+    for (Resolved r : params) {
+      double lo = Double.POSITIVE_INFINITY;
+      double hi = Double.NEGATIVE_INFINITY;
+      for (double v : r.levels()) {
+        Double gain = gain(sampled, Map.of(r, v));
+        if (gain == null) continue;
+        lo = Math.min(lo, gain);
+        hi = Math.max(hi, gain);
+      }
+      if (hi > lo) {
+        range.put(r, hi - lo);
+        ranked.add(r);
+      }
+    }
+    ranked.sort((a, b) -> Double.compare(range.get(b), range.get(a)));
+    if (ranked.size() < 2) return List.of();
+    gridX = ranked.get(0);
+    gridY = ranked.get(1);
+    for (double x : gridX.levels()) {
+      for (double y : gridY.levels()) {
+        if (x == gridX.base() || y == gridY.base()) continue; // on the axes: the one-at-a-time points
+        Map<Resolved, Double> v = Map.of(gridX, x, gridY, y);
+        add(Policies.SMETRIC.cliName(), "grid", v);
+        add(router, "grid", v);
+      }
+    }
+    return pending(sampled);
+  }
+
+  private List<SimSpec> pending(Map<String, TreeMap<Double, Double>> sampled) {
+    List<SimSpec> out = new ArrayList<>();
+    for (Point p : points.values()) {
+      TreeMap<Double, Double> cur = sampled.getOrDefault(p.key(), new TreeMap<>());
+      List<Double> next = cur.isEmpty() ? startRates.get(p.policy()) : KneeSearch.next(cur, reference);
+      for (double x : next) {
+        out.add(new SimSpec(-1, p.policy(), g, x, p.overload(), p.hitRatio(), 0, p.variant(), p.overrides()));
+      }
+    }
+    return out;
+  }
+
+  private Map<String, TreeMap<Double, Double>> sampled(List<RunResult> all) {
+    Map<String, TreeMap<Double, Double>> m = new LinkedHashMap<>();
+    for (RunResult r : all) {
+      SimSpec s = r.spec();
+      if (s.variant() == null || s.replicate() != 0) continue;
+      String key = new Point(s.policy(), s.overload(), s.hitRatio(), s.overrides(), null).key();
+      Double t = r.metrics().get("tps_within_slo");
+      m.computeIfAbsent(key, k -> new TreeMap<>()).put(s.rateScale(), t == null ? 0.0 : t);
+    }
+    return m;
+  }
+
+  /** A point's headline: the base's when every value is the base's, else the maximum over its sampled rates. */
+  private Double tps(Map<String, TreeMap<Double, Double>> sampled, String pol, Map<Resolved, Double> values) {
+    if (isBase(pol, values)) return baseTps.get(pol);
+    NavigableMap<Double, Double> c = sampled.get(point(pol, null, values).key());
+    if (c == null || c.isEmpty()) return null;
+    double best = Double.NEGATIVE_INFINITY;
+    for (double v : c.values()) best = Math.max(best, v);
+    return best;
+  }
+
+  private Double gain(Map<String, TreeMap<Double, Double>> sampled, Map<Resolved, Double> values) {
+    Double x = tps(sampled, Policies.SMETRIC.cliName(), values);
+    Double y = tps(sampled, router, values);
+    if (x == null || y == null || y <= 0) return null;
+    return x / y - 1;
+  }
+
+  /**
+   * replay.json's {@code conditions} block: per parameter its levels with SMetric's and the judged
+   * router's TPS within SLO and the gain; how much each moves the gain; the grid over the two
+   * that move it most. The verdict classifies the points against its threshold and noise.
+   */
+  public ObjectNode describe(List<RunResult> all) {
+    ObjectNode o = Json.object();
+    if (notApplicable != null) {
+      o.put("not_applicable", notApplicable);
+      return o;
+    }
+    Map<String, TreeMap<Double, Double>> sampled = sampled(all);
+    o.put("global_ratio", g);
+    o.put("judged_router", router);
+    o.put("rule", "each point: maximum TPS within SLO over offered rates (knee search from the main sweep's knee), at the "
+        + "global ratio of SMetric's best gain with a global tier; gain = SMetric's / the judged router's - 1");
+    ArrayNode ps = o.putArray("parameters");
+    for (Resolved r : params) {
+      ObjectNode x = ps.addObject();
+      x.put("name", r.p().name());
+      x.put("label", r.p().label());
+      x.put("path", r.path());
+      x.put("unit", r.p().unit());
+      x.put("unit_scale", r.p().scale());
+      x.put("source", r.p().source());
+      x.put("smetric_only", r.p().smetricOnly());
+      SweepSummary.putNumber(x, "base_value", r.base());
+      ArrayNode pts = x.putArray("points");
+      double lo = Double.POSITIVE_INFINITY;
+      double hi = Double.NEGATIVE_INFINITY;
+      for (double v : r.levels()) {
+        ObjectNode p = pts.addObject();
+        SweepSummary.putNumber(p, "value", v);
+        Map<Resolved, Double> vals = Map.of(r, v);
+        putTps(p, "smetric_tps_within_slo", tps(sampled, Policies.SMETRIC.cliName(), vals));
+        putTps(p, "router_tps_within_slo", tps(sampled, router, vals));
+        Double gain = gain(sampled, vals);
+        putTps(p, "gain", gain);
+        if (gain != null) {
+          lo = Math.min(lo, gain);
+          hi = Math.max(hi, gain);
+        }
+      }
+      if (hi >= lo) x.put("gain_range", hi - lo);
+      else x.putNull("gain_range");
+    }
+    if (gridX != null) {
+      ObjectNode gr = o.putObject("grid");
+      gr.put("x", gridX.p().name());
+      gr.put("y", gridY.p().name());
+      ArrayNode xs = gr.putArray("x_levels");
+      gridX.levels().forEach(v -> SweepSummary.putNumber(xs.addObject(), "v", v));
+      ArrayNode ys = gr.putArray("y_levels");
+      gridY.levels().forEach(v -> SweepSummary.putNumber(ys.addObject(), "v", v));
+      ArrayNode gain = gr.putArray("gain"); // [y][x]
+      for (double y : gridY.levels()) {
+        ArrayNode row = gain.addArray();
+        for (double x : gridX.levels()) {
+          Double v = gain(sampled, Map.of(gridX, x, gridY, y));
+          if (v == null) row.addNull();
+          else row.add(v);
+        }
+      }
+    } else {
+      o.putNull("grid");
+    }
+    return o;
+  }
+
+  private static void putTps(ObjectNode o, String k, Double v) {
+    if (v == null) o.putNull(k);
+    else o.put(k, v);
+  }
+
+  /** For sentences: a value in the parameter's display unit. */
+  public static String display(double v, double scale) {
+    if (Double.isInfinite(v)) return "unlimited";
+    return String.format(Locale.ROOT, "%.4g", v * scale).replaceAll("(\\.\\d*?)0+$", "$1").replaceAll("\\.$", "");
+  }
+}

@@ -1,0 +1,104 @@
+package io.smetric.audit.replay.sweep;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.smetric.audit.replay.ReplaySettings;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The conditions sweep's rounds and block on a synthetic throughput model. Main sweep at 1.6x:
+ * smetric 10 and lmetric 10.5 at their knee x0.3 (neighbours x0.25, x0.35). Every simulation
+ * returns base(policy) x read factor x OVERLOAD factor x shape(rate), shape = 0.9 / 1.0 / 0.95 at
+ * x0.25 / 0.3 / 0.35 (so each point's knee is found at x0.3 in one round):
+ *   read factors (25 GB/s is the default, 1): smetric 1.1 at 1.12 GB/s, 1.05 at 6.8; lmetric 0.9, 0.95
+ *   OVERLOAD factors for smetric (1.5 the default, 1): 1.02 at 1.0, 0.98 at 3, 0.97 at Infinity.
+ */
+class ConditionsTest {
+  private static final double NAN = Double.NaN;
+  private int id;
+  private static final List<String> READ_PATHS = List.of("profile.globalReadGBps", "globalReadGBps");
+
+  private RunResult result(SimSpec s, double tps) {
+    return new RunResult(s.withRunId(id++), Map.of("tps_within_slo", tps), Map.of(), new double[0], new double[0], new double[0],
+        new double[0][], 1, 1);
+  }
+
+  private static double shape(double x) {
+    return x == 0.25 ? 0.9 : x == 0.3 ? 1.0 : x == 0.35 ? 0.95 : 0.5;
+  }
+
+  private static double model(SimSpec s) {
+    boolean sm = s.policy().equals("smetric");
+    double t = sm ? 10 : 10.5;
+    for (Map.Entry<String, Double> e : s.overrides().entrySet()) {
+      if (!READ_PATHS.contains(e.getKey())) continue;
+      double v = e.getValue();
+      t *= v == 1.12 ? (sm ? 1.1 : 0.9) : v == 6.8 ? (sm ? 1.05 : 0.95) : 1;
+    }
+    if (sm) t *= s.overload() == 1.0 ? 1.02 : s.overload() == 3.0 ? 0.98 : Double.isInfinite(s.overload()) ? 0.97 : 1;
+    return t * shape(s.rateScale());
+  }
+
+  @Test
+  void roundsAndBlock_handComputedGains() {
+    List<RunResult> all = new ArrayList<>();
+    for (double x : new double[] {0.25, 0.3, 0.35}) {
+      all.add(result(new SimSpec(-1, "smetric", 1.6, x, 1.5, 0.5), 10 * shape(x)));
+      all.add(result(new SimSpec(-1, "lmetric", 1.6, x, NAN, NAN), 10.5 * shape(x)));
+    }
+    ReplaySettings base = new ReplaySettings();
+    String readPath = SettingsPath.exists(READ_PATHS.get(0)) ? READ_PATHS.get(0) : READ_PATHS.get(1);
+    SettingsPath.set(base, readPath, 25.0);
+    List<Conditions.Param> params = List.of(
+        new Conditions.Param("read", "read rate", READ_PATHS, List.of(1.12, 6.8, 25.0), "GB/s", 1, "test", false, Map.of()),
+        new Conditions.Param("overload", "OVERLOAD", List.of("overload"), List.of(1.0, 1.5, 3.0, Double.POSITIVE_INFINITY), "", 1,
+            "test", true, Map.of()),
+        new Conditions.Param("not-a-field", "nothing", List.of("noSuchField"), List.of(1.0), "", 1, "test", false, Map.of()));
+    Conditions c = Conditions.plan(new SweepSummary(all, 1.5, 0.5), base, null, 1.0, params);
+    // round 1: read 1.12 and 6.8 for both policies, OVERLOAD 1, 3, Infinity for smetric, each at x0.25, 0.3, 0.35
+    List<SimSpec> r1 = c.nextRound(all);
+    assertEquals((2 * 2 + 3) * 3, r1.size());
+    assertTrue(r1.stream().allMatch(s -> s.globalRatio() == 1.6 && s.variant().startsWith("param:")));
+    for (SimSpec s : r1) all.add(result(s, model(s)));
+    // round 2: every knee bracketed within 1.2, so the grid over the two parameters that move the gain most
+    // (read: 0.164 - (-0.048) = 0.212; OVERLOAD: -0.029 - (-0.076) = 0.048): 2 x 3 cells for smetric; lmetric's
+    // read points are the one-at-a-time ones already run
+    List<SimSpec> r2 = c.nextRound(all);
+    assertEquals(2 * 3 * 3, r2.size());
+    assertTrue(r2.stream().allMatch(s -> s.policy().equals("smetric") && s.variant().equals("grid")));
+    for (SimSpec s : r2) all.add(result(s, model(s)));
+    assertEquals(List.of(), c.nextRound(all));
+
+    JsonNode o = c.describe(all);
+    assertEquals(1.6, o.get("global_ratio").asDouble());
+    assertEquals("lmetric", o.get("judged_router").asText());
+    assertEquals(2, o.get("parameters").size(), "a parameter whose field does not exist is left out");
+    JsonNode read = o.get("parameters").get(0);
+    assertEquals(readPath, read.get("path").asText());
+    assertEquals(25.0, read.get("base_value").asDouble());
+    // 1.12: 11 / 9.45 - 1; 6.8: 10.5 / 9.975 - 1; 25 (the defaults): 10 / 10.5 - 1
+    assertEquals(11.0 / 9.45 - 1, read.get("points").get(0).get("gain").asDouble(), 1e-12);
+    assertEquals(10.5 / 9.975 - 1, read.get("points").get(1).get("gain").asDouble(), 1e-12);
+    assertEquals(10.0 / 10.5 - 1, read.get("points").get(2).get("gain").asDouble(), 1e-12);
+    assertEquals(11.0 / 9.45 - 10.0 / 10.5, read.get("gain_range").asDouble(), 1e-12);
+    JsonNode ov = o.get("parameters").get(1);
+    // OVERLOAD 1.0: 10.2 / 10.5 - 1, the router unchanged
+    assertEquals(10.2 / 10.5 - 1, ov.get("points").get(0).get("gain").asDouble(), 1e-12);
+    assertEquals(10.5, ov.get("points").get(0).get("router_tps_within_slo").asDouble(), 1e-12);
+    assertEquals("Infinity", ov.get("points").get(3).get("value").asText());
+    JsonNode g = o.get("grid");
+    assertEquals("read", g.get("x").asText());
+    assertEquals("overload", g.get("y").asText());
+    // cell (1.12 GB/s, OVERLOAD 1.0): 10 x 1.1 x 1.02 / (10.5 x 0.9) - 1; (25, 1.5) is the defaults' -0.0476
+    assertEquals(11.22 / 9.45 - 1, g.get("gain").get(0).get(0).asDouble(), 1e-12);
+    assertEquals(10.0 / 10.5 - 1, g.get("gain").get(1).get(2).asDouble(), 1e-12);
+    // cells on the axes are the one-at-a-time points: (25 GB/s, OVERLOAD 1.0) and (6.8 GB/s, OVERLOAD 1.5)
+    assertEquals(10.2 / 10.5 - 1, g.get("gain").get(0).get(2).asDouble(), 1e-12);
+    assertEquals(10.5 / 9.975 - 1, g.get("gain").get(1).get(1).asDouble(), 1e-12);
+  }
+}
