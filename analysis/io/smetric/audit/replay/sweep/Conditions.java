@@ -59,8 +59,21 @@ public final class Conditions {
       new Param("hit_ratio", "SMetric's HIT_RATIO", List.of("hitRatio"), List.of(0.0, 0.5, 0.75), "", 1,
           "paper Figure 25 sweeps 0 to 0.75", true, Map.of()));
 
+  /**
+   * The levels a profile field documents for itself: its source's low and high (the shipped and
+   * calibrated profiles state the range their sources measured), with the base between them.
+   * Empty when the path is not a profile field or its source states no range; the parameter's
+   * default levels apply then.
+   */
+  static List<Double> profileRange(ReplaySettings base, String path) {
+    if (!path.startsWith("profile.") || base.profile == null || base.profile.sources == null) return List.of();
+    var src = base.profile.sources.get(path.substring("profile.".length()));
+    if (src == null || src.low == null || src.high == null) return List.of();
+    return List.of(src.low, src.high);
+  }
+
   /** A parameter resolved against the base settings: its path, base value and levels (base included). */
-  record Resolved(Param p, String path, double base, List<Double> levels) {}
+  record Resolved(Param p, String path, double base, List<Double> levels, String source) {}
 
   /** One point's settings for one policy: what a curve of the sweep is. */
   record Point(String policy, double overload, double hitRatio, TreeMap<String, Double> overrides, String variant) {
@@ -124,9 +137,12 @@ public final class Conditions {
       }
       if (path == null) continue; // not a field of these settings (yet)
       double b = SettingsPath.get(base, path);
-      TreeSet<Double> lv = new TreeSet<>(p.levels());
+      List<Double> range = profileRange(base, path);
+      TreeSet<Double> lv = new TreeSet<>(range.isEmpty() ? p.levels() : range);
       lv.add(b);
-      c.params.add(new Resolved(p, path, b, List.copyOf(lv)));
+      String source = range.isEmpty() ? p.source()
+          : "the profile's own range (" + base.profile.name + "): " + base.profile.sources.get(path.substring(8)).ref;
+      c.params.add(new Resolved(p, path, b, List.copyOf(lv), source));
     }
     for (Resolved r : c.params) {
       for (double v : r.levels()) {
@@ -299,7 +315,7 @@ public final class Conditions {
       x.put("path", r.path());
       x.put("unit", r.p().unit());
       x.put("unit_scale", r.p().scale());
-      x.put("source", r.p().source());
+      x.put("source", r.source());
       x.put("smetric_only", r.p().smetricOnly());
       SweepSummary.putNumber(x, "base_value", r.base());
       ArrayNode pts = x.putArray("points");

@@ -52,6 +52,7 @@ class ConditionsTest {
       all.add(result(new SimSpec(-1, "lmetric", 1.6, x, NAN, NAN), 10.5 * shape(x)));
     }
     ReplaySettings base = new ReplaySettings();
+    base.profile.sources.remove("globalReadGBps"); // no stated range: the parameter's own levels
     String readPath = SettingsPath.exists(READ_PATHS.get(0)) ? READ_PATHS.get(0) : READ_PATHS.get(1);
     SettingsPath.set(base, readPath, 25.0);
     List<Conditions.Param> params = List.of(
@@ -100,5 +101,35 @@ class ConditionsTest {
     // cells on the axes are the one-at-a-time points: (25 GB/s, OVERLOAD 1.0) and (6.8 GB/s, OVERLOAD 1.5)
     assertEquals(10.2 / 10.5 - 1, g.get("gain").get(0).get(2).asDouble(), 1e-12);
     assertEquals(10.5 / 9.975 - 1, g.get("gain").get(1).get(1).asDouble(), 1e-12);
+  }
+
+  @Test
+  void profileFieldWithAStatedRange_sweepsItsLowAndHigh() {
+    ReplaySettings base = new ReplaySettings();
+    base.profile.globalReadGBps = 2.0;
+    base.profile.sources.put("globalReadGBps",
+        new io.smetric.audit.replay.ModelProfile.Source("measured", "test range", 0.5, 8.0));
+    base.profile.sources.remove("globalLookupLatencyS");
+    assertEquals(List.of(0.5, 8.0), Conditions.profileRange(base, "profile.globalReadGBps"));
+    assertEquals(List.of(), Conditions.profileRange(base, "profile.globalLookupLatencyS"), "no source: default levels");
+    assertEquals(List.of(), Conditions.profileRange(base, "overload"), "not a profile field");
+
+    List<RunResult> all = new ArrayList<>();
+    for (double x : new double[] {0.25, 0.3, 0.35}) {
+      all.add(result(new SimSpec(-1, "smetric", 1.6, x, 1.5, 0.5), 10 * shape(x)));
+      all.add(result(new SimSpec(-1, "lmetric", 1.6, x, NAN, NAN), 10.5 * shape(x)));
+    }
+    List<Conditions.Param> params = List.of(new Conditions.Param("read", "read rate", List.of("profile.globalReadGBps"),
+        List.of(1.12, 6.8, 25.0), "GB/s", 1, "default source", false, Map.of()));
+    Conditions c = Conditions.plan(new SweepSummary(all, 1.5, 0.5), base, null, 1.0, params);
+    List<SimSpec> r1 = c.nextRound(all);
+    // levels 0.5 and 8 (2.0 is the base, already run), both policies, three rates each
+    assertEquals(2 * 2 * 3, r1.size());
+    assertEquals(java.util.Set.of(0.5, 8.0),
+        r1.stream().map(s -> s.overrides().get("profile.globalReadGBps")).collect(java.util.stream.Collectors.toSet()));
+    for (SimSpec s : r1) all.add(result(s, 10));
+    JsonNode read = c.describe(all).get("parameters").get(0);
+    assertTrue(read.get("source").asText().contains("test range"), read.get("source").asText());
+    assertEquals(3, read.get("points").size());
   }
 }
