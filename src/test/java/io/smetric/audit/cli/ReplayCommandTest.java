@@ -116,7 +116,7 @@ class ReplayCommandTest {
     String in = writeTrace();
     String out = tmp.resolve("audit").toString();
     StringWriter se = new StringWriter();
-    int code = Main.run(new String[] {"replay", in, "--instances", "2", "--sweep", "audit", "--rate-grid", "fixed", "--bootstrap", "0", "--out", out},
+    int code = Main.run(new String[] {"replay", in, "--instances", "2", "--sweep", "audit", "--rate-grid", "fixed", "--bootstrap", "0", "--no-conditions", "--out", out},
         new PrintWriter(new StringWriter(), true), new PrintWriter(se, true));
     assertEquals(0, code, se.toString());
     JsonNode j = Json.MAPPER.readTree(Files.readString(Path.of(out, "replay.json")));
@@ -198,12 +198,17 @@ class ReplayCommandTest {
     assertTrue(j.get("uncertainty").get("simulations").asInt() > 0, j.get("uncertainty").toString());
     for (JsonNode r : j.get("runs")) {
       if (r.has("replicate")) continue;
+      String variant = r.path("variant").asText("");
+      if (variant.startsWith("param:") || variant.equals("grid")) continue; // the conditions sweep's points
       String key = r.get("policy").asText() + "|" + r.get("global_ratio").asText() + "|" + r.get("overload").asText() + "|"
           + r.get("hit_ratio").asText();
       curves.computeIfAbsent(key, k -> new java.util.TreeMap<>()).put(r.get("rate_scale").asDouble(),
           r.get("metrics").get("tps_within_slo").asDouble());
     }
     assertEquals(67, curves.size());
+    // the conditions sweep ran after the main sweep (or says why it could not)
+    JsonNode cond = j.get("conditions");
+    assertTrue(cond != null && (cond.has("parameters") || cond.has("not_applicable")), String.valueOf(cond));
     for (var e : curves.entrySet()) {
       var c = e.getValue();
       double at = c.firstKey();

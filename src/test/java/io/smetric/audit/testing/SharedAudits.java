@@ -32,7 +32,7 @@ public final class SharedAudits {
    */
   public static final List<String> MOONCAKE_SWEEP = List.of("--instances", "4", "--policies",
       "smetric,least-load,cache-affinity", "--global-ratio", "0,0.8", "--rate-scale", "1",
-      "--bootstrap", "0"); // no replicates: the tests sharing this audit check stages, not intervals
+      "--bootstrap", "0", "--no-conditions"); // no replicates or conditions: the tests sharing this audit check stages, not intervals
 
   /** Options of the raw-log audit (the block-hasher path; no replay). */
   public static final List<String> LOGS_OPTIONS = List.of("--instances", "1", "--no-replay");
