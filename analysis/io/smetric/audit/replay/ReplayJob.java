@@ -480,8 +480,8 @@ public final class ReplayJob {
     unc.put("replicates", bootstrap);
     unc.put("simulations", bootstrapRuns);
     unc.put("resampled", "session trees (a root session with its forks), with replacement, on the trace's tree starts");
-    unc.put("method", "standard bootstrap interval: gain +- 1.96 x the standard deviation of the replicate gains, each "
-        + "policy at its headline's offered rate");
+    unc.put("method", "bootstrap interval: gain +- 1.96 x sqrt(SE^2 + bias^2), SE the standard deviation of the replicate "
+        + "gains, bias their mean - the gain; each policy at its headline's offered rate");
     if (bootstrap == 0) unc.put("not_applicable", "no bootstrap replicates were replayed (--bootstrap 0, or not the audit sweep)");
     else if (bootstrapSkipped != null) unc.put("not_applicable", bootstrapSkipped);
     root.set("preconditions", sum.preconditions(base.reuseIntervalThresholdS));

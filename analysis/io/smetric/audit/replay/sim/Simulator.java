@@ -653,6 +653,18 @@ public final class Simulator implements ClusterView {
         + p.decodePerSeqS * nd + perContext * decodeContext + savePerToken * prefillTok;
   }
 
+  /**
+   * The part of a decode-only step's time that does not depend on the context: stepTime(0, 0, nd,
+   * c) == decodeConst(nd) + perContext * c, bit for bit, because stepTime adds its terms left to
+   * right and the prefill terms it adds here are exact zeros (x + 0.0 == x for the positive sums
+   * here). Hoisted out of the decode runs' loops, which add billions of steps.
+   */
+  private double decodeConst(int nd) {
+    double weights = denseR;
+    if (expertW > 0) weights += expertW * (nd < expertShare.length ? expertShare[nd] : p.expertShare(nd));
+    return p.stepBaseS + Math.max(weights, p.prefillPerTokenS * nd) + p.decodePerSeqS * nd;
+  }
+
   private void scheduleSteps(int i, double end, long count, int nd) {
     schedule(i, end, STEP_END, count, nd);
   }
@@ -725,8 +737,10 @@ public final class Simulator implements ClusterView {
   private double runEnd(int i, long count, int nd) {
     double end = runStart[i];
     long c = runCtx0[i];
+    double k0 = decodeConst(nd);
+    double pc = perContext;
     for (long k = 0; k < count; k++) {
-      end += stepTime(0, 0, nd, c);
+      end += k0 + pc * c;
       c += nd;
     }
     return end;
@@ -763,14 +777,22 @@ public final class Simulator implements ClusterView {
    */
   private long stepsEndedBy(int i, double now, long count) {
     int nd = stepDecode[i];
-    while (memoK[i] < count - 1) {
-      double next = memoEnd[i] + stepTime(0, 0, nd, memoCtx[i]);
+    double k0 = decodeConst(nd);
+    double pc = perContext;
+    long k = memoK[i];
+    double end = memoEnd[i];
+    long ctx = memoCtx[i];
+    while (k < count - 1) {
+      double next = end + (k0 + pc * ctx);
       if (next > now) break;
-      memoEnd[i] = next;
-      memoCtx[i] += nd;
-      memoK[i]++;
+      end = next;
+      ctx += nd;
+      k++;
     }
-    return memoK[i];
+    memoK[i] = k;
+    memoEnd[i] = end;
+    memoCtx[i] = ctx;
+    return k;
   }
 
   /** Allocates the decode blocks of instance i's steps with counts below {@code through}. */

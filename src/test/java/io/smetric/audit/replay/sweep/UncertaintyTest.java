@@ -39,6 +39,25 @@ class UncertaintyTest {
     // by hand: deviations -0.03, 0.03, 0, -0.04, 0.04 -> sum of squares 0.005, / 4 = 0.00125, sqrt = 0.035355
     assertEquals(0.0353553, iv.get("standard_error").asDouble(), 1e-6);
     assertNull(Uncertainty.interval(0.05, new double[] {0.05}), "one replicate has no spread");
+    assertEquals(0.0, iv.get("bias").asDouble(), 1e-15);
+    assertNull(iv.get("note"), "replicates centred on the gain: no note");
+  }
+
+  /**
+   * Replicates that sit apart from the measured gain widen the interval by their bias. By hand:
+   * gain -0.24, replicates -0.15, -0.17, -0.16 (mean -0.16, SE 0.01, bias +0.08): half-width 1.96
+   * x sqrt(0.0001 + 0.0064) = 1.96 x 0.080623 = 0.158018.
+   */
+  @Test
+  void interval_biasedReplicates_widenedByTheBias() {
+    JsonNode iv = Uncertainty.interval(-0.24, new double[] {-0.15, -0.17, -0.16});
+    assertEquals(0.01, iv.get("standard_error").asDouble(), 1e-12);
+    assertEquals(0.08, iv.get("bias").asDouble(), 1e-12);
+    double half = Uncertainty.Z95 * Math.sqrt(0.01 * 0.01 + 0.08 * 0.08);
+    assertEquals(0.158018, half, 1e-6);
+    assertEquals(-0.24 - half, iv.get("low").asDouble(), 1e-12);
+    assertEquals(-0.24 + half, iv.get("high").asDouble(), 1e-12);
+    assertTrue(iv.get("note").asText().contains("+8.0 points"), iv.get("note").asText());
   }
 
   /**
@@ -88,7 +107,9 @@ class UncertaintyTest {
     double[] gains = {0.1, -0.1, 0.25};
     double se = new StandardDeviation(true).evaluate(gains);
     assertEquals(3, e.get("interval").get("replicates").asInt());
-    assertEquals(100.0 / 95 - 1 - Uncertainty.Z95 * se, e.get("interval").get("low").asDouble(), 1e-12);
+    double bias = (0.1 - 0.1 + 0.25) / 3 - (100.0 / 95 - 1);
+    assertEquals(100.0 / 95 - 1 - Uncertainty.Z95 * Math.sqrt(se * se + bias * bias), e.get("interval").get("low").asDouble(),
+        1e-12);
     JsonNode best = c.get("smetric_best_gain_with_global_tier");
     assertEquals(e.get("interval").get("high").asDouble(), best.get("interval").get("high").asDouble(), 0.0);
     JsonNode br = s.bestRouter().get("by_global_ratio").get(0);
