@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.BadInputException;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.model.Canonical;
+import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -57,7 +58,16 @@ public final class InferenceAccuracy {
       .add("turn", DataTypes.IntegerType)
       .add("trigger", DataTypes.StringType)
       .add("fork", DataTypes.BooleanType)
-      .add("compacted", DataTypes.BooleanType);
+      .add("compacted", DataTypes.BooleanType)
+      // optional (corpus truth files): the session tree, why the request exists, what content reveals
+      .add("family", DataTypes.StringType)
+      .add("link_class", DataTypes.StringType)
+      .add("content_class", DataTypes.StringType);
+
+  /** Content classes of the truth whose link content reveals (docs/session-inference.md). */
+  public static final java.util.Set<String> REVEALABLE = java.util.Set.of("unique", "latest_of_ties");
+  /** Content class of a true root that no earlier request shares anything but template blocks with. */
+  public static final String ROOT_CLEAN = "root_clean";
 
   private static final int TEMPLATE_MIN_SESSIONS = 3;
 
@@ -80,7 +90,8 @@ public final class InferenceAccuracy {
     Dataset<Row> t = truth.select(
         col("line").cast("string").as("t_id"), col("session_id").as("t_session"),
         col("parent_line").cast("string").as("t_parent"), col("turn").as("t_turn"),
-        col("fork").as("t_fork"), col("compacted").as("t_compacted"));
+        col("fork").as("t_fork"), col("compacted").as("t_compacted"),
+        col("link_class").as("t_link_class"), col("content_class").as("t_content_class"));
     Dataset<Row> joined = links.join(t, col(Canonical.REQUEST_ID).equalTo(col("t_id")), "full_outer").cache();
     Row cover = joined.agg(
         sum(when(col("t_id").isNull(), 1).otherwise(0)),
@@ -121,9 +132,16 @@ public final class InferenceAccuracy {
     ObjectNode out = Json.object();
     out.put("truth", truthName);
     out.put("requests", classified.count());
-    out.set("rule", method(classified, Canonical.PARENT_ID, Canonical.SESSION_ID, true));
-    out.set("naive_longest_prefix", method(classified, SessionInference.NAIVE_PARENT_ID,
-        SessionInference.NAIVE_SESSION_ID, false));
+    boolean contentClasses = !classified.where(col("t_content_class").isNotNull()).limit(1).isEmpty();
+    ObjectNode rule = method(classified, Canonical.PARENT_ID, Canonical.SESSION_ID, true);
+    ObjectNode naive = method(classified, SessionInference.NAIVE_PARENT_ID, SessionInference.NAIVE_SESSION_ID, false);
+    if (contentClasses) {
+      Dataset<Row> sessions = t.select("t_id", "t_session");
+      rule.setAll(byClass(classified, sessions, Canonical.PARENT_ID, true));
+      naive.setAll(byClass(classified, sessions, SessionInference.NAIVE_PARENT_ID, false));
+    }
+    out.set("rule", rule);
+    out.set("naive_longest_prefix", naive);
     classified.unpersist();
     joined.unpersist();
     return out;
@@ -191,6 +209,94 @@ public final class InferenceAccuracy {
     m.put("false_links_on_true_roots", predicted[0]);
     m.setAll(sessions(d, sessionCol));
     return m;
+  }
+
+  /**
+   * With a truth that labels every request ({@code link_class}, {@code content_class}): precision
+   * and recall on content-revealable links, and per link class. Revealable precision counts the
+   * links predicted for revealable children and for clean roots (a link invented there is wrong);
+   * links predicted where content cannot decide are reported per class but left out. For correct
+   * links, {@code same_kind} counts those whose kind agrees with the truth (a fork predicted for a
+   * sub-agent's turn 0, a continuation otherwise). {@code same_session_parent} counts predicted
+   * links whose parent lies in the true parent's session (right conversation, maybe not the exact
+   * request: what content still tells when several requests of one session present equal evidence).
+   */
+  private ObjectNode byClass(Dataset<Row> classified, Dataset<Row> sessions, String parentCol, boolean hasKinds) {
+    Dataset<Row> d = classified
+        .join(sessions.select(col("t_id").as("pp_id"), col("t_session").as("pp_session")),
+            col(parentCol).equalTo(col("pp_id")), "left")
+        .join(sessions.select(col("t_id").as("tp_id"), col("t_session").as("tp_session")),
+            col("t_parent").equalTo(col("tp_id")), "left");
+    Column pred = col(parentCol).isNotNull();
+    Column ok = col(parentCol).eqNullSafe(col("t_parent")).and(pred);
+    Column trueFork = col("t_fork").and(col("t_turn").equalTo(0));
+    Column kindOk = hasKinds ? col(SessionInference.LINK_KIND).startsWith("fork").eqNullSafe(trueFork) : lit(false);
+    List<Row> rows = d.groupBy(col("t_link_class"), col("t_content_class"))
+        .agg(n(lit(true)), n(col("t_parent").isNotNull()), n(pred), n(ok), n(ok.and(kindOk)),
+            n(pred.and(col("pp_session").eqNullSafe(col("tp_session")))))
+        .collectAsList(); // one row per (link class, content class): a few dozen
+    java.util.TreeMap<String, long[]> perLink = new java.util.TreeMap<>();
+    java.util.TreeMap<String, long[]> perContent = new java.util.TreeMap<>();
+    // per link class: requests, true links, predicted, correct, same kind, revealable true links,
+    // revealable-scope predicted, revealable correct, revealable same kind, same-session parent
+    long[] rev = new long[4]; // predicted, correct, true, same kind
+    for (Row r : rows) {
+      String lc = r.isNullAt(0) ? "unlabelled" : r.getString(0);
+      String cc = r.isNullAt(1) ? "unlabelled" : r.getString(1);
+      long req = get(r, 2), links = get(r, 3), p = get(r, 4), c = get(r, 5), k = get(r, 6), ss = get(r, 7);
+      boolean revealable = REVEALABLE.contains(cc);
+      boolean inScope = revealable || ROOT_CLEAN.equals(cc);
+      long[] a = perLink.computeIfAbsent(lc, x -> new long[10]);
+      a[9] += ss;
+      a[0] += req;
+      a[1] += links;
+      a[2] += p;
+      a[3] += c;
+      a[4] += k;
+      if (revealable) a[5] += links;
+      if (inScope) {
+        a[6] += p;
+        a[7] += c;
+        a[8] += k;
+        rev[0] += p;
+        rev[1] += c;
+        rev[3] += k;
+      }
+      if (revealable) rev[2] += links;
+      long[] b = perContent.computeIfAbsent(cc, x -> new long[5]);
+      b[0] += req;
+      b[1] += p;
+      b[2] += c;
+      b[3] += links;
+      b[4] += ss;
+    }
+    ObjectNode o = Json.object();
+    ObjectNode cr = o.putObject("content_revealable");
+    pr(cr, rev[1], rev[0], rev[2]);
+    if (hasKinds) cr.put("same_kind", rev[3]);
+    ObjectNode bc = o.putObject("by_content_class");
+    for (var e : perContent.entrySet()) {
+      ObjectNode x = bc.putObject(e.getKey());
+      x.put("requests", e.getValue()[0]);
+      x.put("true_links", e.getValue()[3]);
+      x.put("predicted_links", e.getValue()[1]);
+      x.put("correct_links", e.getValue()[2]);
+      x.put("same_session_parent", e.getValue()[4]);
+    }
+    ObjectNode bl = o.putObject("by_link_class");
+    for (var e : perLink.entrySet()) {
+      long[] a = e.getValue();
+      ObjectNode x = bl.putObject(e.getKey());
+      x.put("requests", a[0]);
+      ObjectNode all = x.putObject("all");
+      pr(all, a[3], a[2], a[1]);
+      if (hasKinds) all.put("same_kind", a[4]);
+      all.put("same_session_parent", a[9]);
+      ObjectNode rv = x.putObject("revealable");
+      pr(rv, a[7], a[6], a[5]);
+      if (hasKinds) rv.put("same_kind", a[8]);
+    }
+    return o;
   }
 
   private ObjectNode sessions(Dataset<Row> d, String sessionCol) {

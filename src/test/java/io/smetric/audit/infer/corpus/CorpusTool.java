@@ -1,0 +1,212 @@
+package io.smetric.audit.infer.corpus;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.smetric.audit.infer.InferenceAccuracy;
+import io.smetric.audit.infer.InferenceOptions;
+import io.smetric.audit.infer.SessionInference;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Command line for the corpus (test classpath; src/test/bench/infer-corpus.sh runs it):
+ * <pre>
+ *   write DIR [--requests N] [MEMBER...]   Mooncake lines + truth per member, and the content-class counts
+ *   eval [--requests N] [MEMBER...]        simulate, infer and score in one JVM; prints the per-class table
+ *   table ACCURACY_JSON...                 the per-class table of inference-accuracy.json files
+ * </pre>
+ * No member named = all of {@link CorpusMembers}.
+ */
+public final class CorpusTool {
+  private CorpusTool() {}
+
+  public static void main(String[] args) throws IOException {
+    if (args.length == 0) throw new IllegalArgumentException("usage: write DIR | eval | table FILE... [--requests N] [MEMBER...]");
+    String cmd = args[0];
+    int requests = -1;
+    Path dir = null;
+    List<String> names = new ArrayList<>();
+    int i = 1;
+    if (cmd.equals("write")) dir = Path.of(args[i++]);
+    for (; i < args.length; i++) {
+      if (args[i].equals("--requests")) requests = Integer.parseInt(args[++i]);
+      else names.add(args[i]);
+    }
+    if (cmd.equals("table")) {
+      for (String f : names) {
+        JsonNode acc = io.smetric.audit.common.Json.MAPPER.readTree(new java.io.File(f));
+        System.out.println("### " + f);
+        System.out.print(table(acc));
+      }
+      return;
+    }
+    if (cmd.equals("evalfile")) { // TRACE TRUTH BLOCK_SIZE: a trace of another generator
+      List<CorpusRequest> reqs = ExternalTrace.read(Path.of(names.get(0)), Path.of(names.get(1)));
+      int b = Integer.parseInt(names.get(2));
+      Revealability.classify(reqs, b);
+      ObjectNode acc = evaluate(session(), reqs, b, InferenceOptions.defaults());
+      System.out.println("### " + names.get(0) + " (" + reqs.size() + " requests)");
+      System.out.print(table(acc));
+      System.out.print(legacy(acc));
+      return;
+    }
+    if (cmd.equals("diag")) {
+      diag(session(), CorpusMembers.get(names.get(0)).withRequests(requests > 0 ? requests : 3000),
+          names.size() > 1 ? Integer.parseInt(names.get(1)) : 40);
+      return;
+    }
+    if (names.isEmpty()) names.addAll(CorpusMembers.all().keySet());
+    SparkSession spark = cmd.equals("eval") ? session() : null;
+    for (String n : names) {
+      CorpusSpec spec = CorpusMembers.get(n);
+      if (requests > 0) spec = spec.withRequests(requests);
+      long t0 = System.nanoTime();
+      List<CorpusRequest> reqs = generate(spec);
+      if (cmd.equals("write")) {
+        Path p = CorpusWriter.write(reqs, dir, n);
+        System.out.printf(Locale.ROOT, "%s: %d requests, B=%d -> %s (%.1f s)%n", n, reqs.size(), spec.blockSize, p,
+            (System.nanoTime() - t0) / 1e9);
+        System.out.print(counts(reqs));
+      } else {
+        ObjectNode acc = evaluate(spark, reqs, spec.blockSize, InferenceOptions.defaults());
+        System.out.printf(Locale.ROOT, "### %s (%d requests, B=%d, %.1f s)%n", n, reqs.size(), spec.blockSize,
+            (System.nanoTime() - t0) / 1e9);
+        System.out.print(table(acc));
+        System.out.print(legacy(acc));
+      }
+    }
+  }
+
+  /** Simulates a member and labels every request's content class. */
+  public static List<CorpusRequest> generate(CorpusSpec spec) {
+    List<CorpusRequest> reqs = new AgentTraceSimulator(spec).run();
+    Revealability.classify(reqs, spec.blockSize);
+    return reqs;
+  }
+
+  /** Infers sessions on the member's canonical trace and scores them against its truth. */
+  public static ObjectNode evaluate(SparkSession spark, List<CorpusRequest> reqs, int blockSize, InferenceOptions o) {
+    Dataset<Row> canonical = CorpusWriter.canonical(spark, reqs, blockSize);
+    SessionInference.Result r = new SessionInference(spark, o).execute(canonical);
+    ObjectNode acc = new InferenceAccuracy(spark).score(r.links(), canonical, CorpusWriter.truth(spark, reqs), "corpus");
+    r.links().unpersist();
+    return acc;
+  }
+
+  /** Prints wrong links on revealable requests and clean roots, with the rule's evidence (development aid). */
+  static void diag(SparkSession spark, CorpusSpec spec, int max) {
+    List<CorpusRequest> reqs = generate(spec);
+    Dataset<Row> canonical = CorpusWriter.canonical(spark, reqs, spec.blockSize);
+    SessionInference.Result r = new SessionInference(spark, InferenceOptions.defaults()).execute(canonical);
+    Map<String, Row> links = new java.util.HashMap<>();
+    for (Row x : r.links().collectAsList()) links.put(x.getString(0), x);
+    int shown = 0;
+    for (CorpusRequest c : reqs) {
+      boolean scope = Revealability.revealable(c.contentClass) || Revealability.ROOT_CLEAN.equals(c.contentClass);
+      Row x = links.get("" + c.line);
+      String pred = (String) x.getAs(io.smetric.audit.model.Canonical.PARENT_ID);
+      String truth = c.parentLine < 0 ? null : "" + c.parentLine;
+      if (!scope || java.util.Objects.equals(pred, truth) || shown++ >= max) continue;
+      CorpusRequest p = c.parentLine < 0 ? null : reqs.get(c.parentLine);
+      CorpusRequest q = pred == null ? null : reqs.get(Integer.parseInt(pred));
+      System.out.printf(Locale.ROOT, "line %d t=%d %s/%s %s turn %d in=%d: rule %s (%s, L=%d T=%d) %s; truth %s %s%n",
+          c.line, c.timestampMs, c.linkClass, c.contentClass, c.session, c.turn, c.inputTokens, pred,
+          x.getAs(SessionInference.LINK_KIND), (int) x.getAs(SessionInference.L_SHARED),
+          (int) x.getAs(SessionInference.L_TEMPLATE), q == null ? "" : describe(q, c), truth,
+          p == null ? "" : describe(p, c));
+    }
+  }
+
+  private static String describe(CorpusRequest q, CorpusRequest c) {
+    return String.format(Locale.ROOT, "[%s %s turn %d t=%d in=%d out=%d lcp=%d]", q.linkClass, q.session, q.turn,
+        q.timestampMs, q.inputTokens, q.outputTokens, Revealability.lcp(q.hashIds, c.hashIds));
+  }
+
+  /** Requests per link class and content class. */
+  public static String counts(List<CorpusRequest> reqs) {
+    Map<String, Map<String, Integer>> m = new TreeMap<>();
+    for (CorpusRequest r : reqs) m.computeIfAbsent(r.linkClass, k -> new TreeMap<>()).merge(r.contentClass, 1, Integer::sum);
+    StringBuilder sb = new StringBuilder();
+    for (var e : m.entrySet()) sb.append("  ").append(e.getKey()).append(": ").append(e.getValue()).append('\n');
+    return sb.toString();
+  }
+
+  /** Markdown rows: per link class, requests, revealable links, rule and naive P / R on them, and on all links. */
+  public static String table(JsonNode acc) {
+    JsonNode rule = acc.get("rule");
+    JsonNode naive = acc.get("naive_longest_prefix");
+    StringBuilder sb = new StringBuilder();
+    JsonNode cr = rule.get("content_revealable");
+    if (cr == null) return "(truth has no content classes)\n";
+    sb.append(String.format(Locale.ROOT, "content-revealable: rule P %s R %s (%d of %d links, %d predicted; same kind %d); naive P %s R %s%n",
+        pct(cr.get("precision")), pct(cr.get("recall")), cr.get("correct").asLong(), cr.get("true").asLong(),
+        cr.get("predicted").asLong(), cr.get("same_kind").asLong(),
+        pct(naive.get("content_revealable").get("precision")), pct(naive.get("content_revealable").get("recall"))));
+    sb.append("| link class | requests | revealable links | rule P / R (revealable) | same kind | rule P / R (all links) | parent in true parent's session | naive P / R (revealable) |\n");
+    sb.append("|---|---|---|---|---|---|---|---|\n");
+    var it = rule.get("by_link_class").fields();
+    while (it.hasNext()) {
+      var e = it.next();
+      JsonNode x = e.getValue();
+      JsonNode rv = x.get("revealable");
+      JsonNode all = x.get("all");
+      JsonNode nv = naive.get("by_link_class").get(e.getKey()).get("revealable");
+      sb.append(String.format(Locale.ROOT, "| %s | %d | %d | %s / %s | %d | %s / %s | %d of %d | %s / %s |%n", e.getKey(),
+          x.get("requests").asLong(), rv.get("true").asLong(), pct(rv.get("precision")), pct(rv.get("recall")),
+          rv.get("same_kind").asLong(), pct(all.get("precision")), pct(all.get("recall")),
+          all.get("same_session_parent").asLong(), all.get("predicted").asLong(), pct(nv.get("precision")),
+          pct(nv.get("recall"))));
+    }
+    StringBuilder cc = new StringBuilder("content classes:");
+    var ic = rule.get("by_content_class").fields();
+    while (ic.hasNext()) {
+      var e = ic.next();
+      cc.append(String.format(Locale.ROOT, " %s %d (rule right %d/%d)", e.getKey(), e.getValue().get("requests").asLong(),
+          e.getValue().get("correct_links").asLong(), e.getValue().get("true_links").asLong()));
+    }
+    sb.append(cc).append('\n');
+    JsonNode s = rule.get("sessions");
+    sb.append(String.format(Locale.ROOT, "sessions exact: %s of %d; false links on clean roots: %d%n",
+        pct(s.get("exact_share")), s.get("true").asLong(),
+        rule.get("by_content_class").has("root_clean") ? rule.get("by_content_class").get("root_clean").get("predicted_links").asLong() : 0));
+    return sb.toString();
+  }
+
+  /** The figures of the earlier accuracy report (classes from the truth's fork and compacted flags). */
+  public static String legacy(JsonNode acc) {
+    StringBuilder sb = new StringBuilder();
+    for (String m : new String[] {"rule", "naive_longest_prefix"}) {
+      JsonNode x = acc.get(m);
+      sb.append(String.format(Locale.ROOT,
+          "%s: links P %s R %s; revealable (not compacted) P %s R %s; visible P %s R %s; fork R %s (P %s); compacted %d; template-only %d; false links on true roots %d; sessions exact %s%n",
+          m, pct(x.get("overall").get("precision")), pct(x.get("overall").get("recall")),
+          pct(x.get("revealable").get("precision")), pct(x.get("revealable").get("recall")),
+          pct(x.get("visible").get("precision")), pct(x.get("visible").get("recall")),
+          pct(x.get("fork").get("recall")), pct(x.get("fork").get("precision")),
+          x.get("compacted").get("links").asLong(), x.get("template_only").get("links").asLong(),
+          x.get("false_links_on_true_roots").asLong(), pct(x.get("sessions").get("exact_share"))));
+    }
+    return sb.toString();
+  }
+
+  static String pct(JsonNode v) {
+    return v == null || v.isNull() ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * v.asDouble());
+  }
+
+  private static SparkSession session() {
+    SparkSession s = SparkSession.builder().appName("infer-corpus").master("local[2]")
+        .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "2")
+        .config("spark.driver.bindAddress", "127.0.0.1").config("spark.driver.host", "127.0.0.1")
+        .config("spark.sql.session.timeZone", "UTC").getOrCreate();
+    s.sparkContext().setLogLevel("ERROR");
+    return s;
+  }
+}
