@@ -8,11 +8,15 @@ import it.unimi.dsi.fastutil.objects.ObjectIterator;
  * Pass 3, forward in (arrival, seq) order: sessions and turns from the links and the continuation
  * choices. A request with no parent starts a session (turn 0). The chosen continuation of its
  * parent joins the parent's session (turn + 1). Every other child starts a new session whose
- * turn-0 request names a parent: a fork. A fork found as an "extends" child (it extends a
- * request whose session then went on without it) names the latest request of that session that
- * arrived strictly before it, the request whose response spawned it; a fork found by branching
- * inside a prompt keeps the request pass 1 chose. The naive baseline's sessions are the trees of
- * its parent links.
+ * turn-0 request names a parent: a fork. A fork keeps the parent pass 1 chose (the request
+ * whose prompt it extends, or inside whose prompt it branched), with one exception: a fork found
+ * as an "extends" child of P after P's session had gone on by two or more requests is moved to the
+ * latest request of that session before it. A sub-agent starts right after the response that
+ * spawns it; P's session cannot have completed two more requests in between, so the fork
+ * inherited a cut of the history that happens to end where P's prompt ended, and was spawned by
+ * the session's latest request. (An earlier version moved every such fork to the latest request,
+ * a guess that the session had waited for it, wrong whenever a spawner goes on without waiting.)
+ * The naive baseline's sessions are the trees of its parent links.
  *
  * <p>Memory: one entry per request and per session seen in the last two windows.
  */
@@ -33,13 +37,6 @@ public final class SessionBuilder {
     double t;
   }
 
-  private static final class Head {
-    long head;
-    double headT;
-    long prev = -1;
-    double prevT;
-  }
-
   /** The result for one request; reused. */
   public static final class Assignment {
     public long parent;
@@ -49,9 +46,17 @@ public final class SessionBuilder {
     public long naiveRoot;
   }
 
+  /** The latest request of a session and the one before it in time (to exclude a same-instant head). */
+  private static final class Head {
+    long head;
+    double headT;
+    long prev = -1;
+    double prevT;
+  }
+
+  private final Long2ObjectOpenHashMap<Head> heads = new Long2ObjectOpenHashMap<>();
   private final double keep;
   private final Long2ObjectOpenHashMap<Node> nodes = new Long2ObjectOpenHashMap<>();
-  private final Long2ObjectOpenHashMap<Head> heads = new Long2ObjectOpenHashMap<>();
   private final Assignment out = new Assignment();
   private double nextSweep = Double.NEGATIVE_INFINITY;
   private long maxEntries;
@@ -84,10 +89,11 @@ public final class SessionBuilder {
       a.turn = pn.turn + 1;
       a.kind = CONTINUATION;
     } else if (kind == PrefixLinker.EXTENDS) {
-      long head = -1;
+      a.parent = parent;
       Head h = heads.get(pn.root);
-      if (h != null) head = h.headT < t ? h.head : h.prev;
-      a.parent = head >= 0 ? head : parent;
+      long head = h == null ? -1 : h.headT < t ? h.head : h.prev;
+      Node hn = head >= 0 ? nodes.get(head) : null;
+      if (hn != null && hn.turn - pn.turn >= 2) a.parent = head;
       a.root = seq;
       a.turn = 0;
       a.kind = FORK_EXTENDS;
@@ -111,17 +117,13 @@ public final class SessionBuilder {
     Head h = heads.get(a.root);
     if (h == null) {
       h = new Head();
-      h.head = seq;
-      h.headT = t;
       heads.put(a.root, h);
-    } else {
-      if (t > h.headT) {
-        h.prev = h.head;
-        h.prevT = h.headT;
-      }
-      h.head = seq;
-      h.headT = t;
+    } else if (t > h.headT) {
+      h.prev = h.head;
+      h.prevT = h.headT;
     }
+    h.head = seq;
+    h.headT = t;
     long size = nodes.size() + heads.size();
     if (size > maxEntries) maxEntries = size;
     return a;

@@ -115,8 +115,9 @@ public final class SessionInference {
     Dataset<Row> ordered = canonical
         .select(col(Canonical.SEQ), col(Canonical.ARRIVAL_S), col(Canonical.INPUT_TOKENS), col(Canonical.BLOCK_SIZE),
             col(Canonical.BLOCKS), col(Canonical.OUTPUT_TOKENS))
-        .repartition(1).sortWithinPartitions(col(Canonical.ARRIVAL_S), col(Canonical.SEQ));
-    LongOpenHashSet templates = TemplateBlocks.find(canonical, o.templateFanout());
+        .repartition(1).sortWithinPartitions(col(Canonical.ARRIVAL_S), col(Canonical.SEQ))
+        .persist(StorageLevel.MEMORY_AND_DISK());
+    LongOpenHashSet templates = TemplateBlocks.find(ordered, o);
     CollectionAccumulator<Long> maxEntries = spark.sparkContext().collectionAccumulator("infer index entries");
     Dataset<Row> pass1 = ordered.mapPartitions(
         (MapPartitionsFunction<Row, Row>) it -> new Pass1(it, o, templates, maxEntries), Encoders.row(PASS1));
@@ -182,6 +183,7 @@ public final class SessionInference {
     long fb = s.isNullAt(3) ? 0 : s.getLong(3);
     long fe = s.isNullAt(4) ? 0 : s.getLong(4);
     long tmpl = s.isNullAt(5) ? 0 : s.getLong(5);
+    ordered.unpersist();
     long maxIdx = 0;
     for (Long v : maxEntries.value()) maxIdx = Math.max(maxIdx, v);
     return new Result(trace, links, InferenceOptions.METHOD, o, requests, roots + fb + fe, roots, cont, fb + fe, fb, fe,

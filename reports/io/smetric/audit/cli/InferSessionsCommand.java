@@ -51,7 +51,7 @@ public final class InferSessionsCommand implements Callable<Integer> {
   double windowS;
 
   @Option(names = "--template-fanout", defaultValue = "" + InferenceOptions.DEFAULT_TEMPLATE_FANOUT,
-      description = "A block followed by this many distinct full blocks is a template block (default: ${DEFAULT-VALUE}).")
+      description = "A block after which this many distinct full blocks were founded independently (not by one request's sub-agents) is a template block (default: ${DEFAULT-VALUE}).")
   int templateFanout;
 
   @Option(names = "--truth", paramLabel = "FILE",

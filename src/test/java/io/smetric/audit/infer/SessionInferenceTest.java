@@ -38,11 +38,14 @@ class SessionInferenceTest {
     r(b, "A1", 5, 56, 100, 1, 3, 4);        // shares 2 blocks with A0 = A0's full prefix: extends A0
     r(b, "B1", 6, 56, 100, 11, 13, 14);     // extends B0
     r(b, "C0", 7, 40, 100, 21, 22);         // shares only template block 100 (L=1=T): root
-    r(b, "A2", 10, 88, 100, 1, 3, 5, 6, 7); // extends A1 (full (100,1,3))
-    r(b, "F0", 12, 72, 100, 1, 3, 5, 31);   // shares 4 with A2, but the deepest whole prompt it
-                                            // extends is A1 (3 blocks): branched inside A2: fork of A2
-    r(b, "F1", 14, 88, 100, 1, 3, 5, 33, 34); // extends F0 (full 4 blocks) -> F0's session, turn 1
-    r(b, "A3", 20, 104, 100, 1, 3, 5, 6, 8, 9); // extends A2 (full 5 blocks)
+    r(b, "A2", 10, 136, 100, 1, 3, 5, 6, 7, 11, 12, 13); // extends A1 (full (100,1,3)); 8 full blocks
+    // F0 shares 7 blocks (112 tokens) with A2, but the deepest whole prompt it extends is A1's (3
+    // blocks); the 64 tokens it shares beyond A1's 56 exceed A1's response (10) + 32 tokens of
+    // framing, so they are not A1's response repeated by two of its children: F0 branched inside
+    // A2's prompt: fork of A2
+    r(b, "F0", 12, 120, 100, 1, 3, 5, 6, 7, 11, 31);
+    r(b, "F1", 14, 152, 100, 1, 3, 5, 6, 7, 11, 31, 33, 34); // extends F0 (full 7 blocks) -> F0's session, turn 1
+    r(b, "A3", 20, 168, 100, 1, 3, 5, 6, 7, 11, 12, 8, 9, 14); // extends A2 (full 8 blocks)
     r(b, "A4", 30, 40, 100, 41, 42);        // A's compacted follow-up: only the template: root
     r(b, "B2", 31, 72, 100, 11, 13, 15, 16); // extends B1
     r(b, "G0", 35, 88, 100, 11, 13, 15, 51, 52); // extends B2 (whole prompt + instruction)
@@ -132,7 +135,7 @@ class SessionInferenceTest {
 
   @Test
   void forkCuttingInsideAPrompt_namesTheSpawningRequest() {
-    // F0 shares 4 blocks with A2; A1's whole prompt (3 blocks) is the deepest it extends
+    // F0 shares 7 blocks with A2; A1's whole prompt (3 blocks) is the deepest it extends
     assertEquals("A2", parent("F0"));
     assertEquals(SessionInference.KIND_FORK_BRANCH, kind("F0"));
     assertEquals("F0", session("F0"));

@@ -19,9 +19,12 @@ import org.apache.spark.sql.SparkSession;
 /**
  * Command line for the corpus (test classpath; src/test/bench/infer-corpus.sh runs it):
  * <pre>
- *   write DIR [--requests N] [MEMBER...]   Mooncake lines + truth per member, and the content-class counts
+ *   write DIR [--requests N] [MEMBER...]   Mooncake lines + truth per member (listed in DIR/members.tsv:
+ *                                          name, trace, block size), and the content-class counts
  *   eval [--requests N] [MEMBER...]        simulate, infer and score in one JVM; prints the per-class table
  *   table ACCURACY_JSON...                 the per-class table of inference-accuracy.json files
+ *   evalfile TRACE TRUTH BLOCK_SIZE        eval on a Mooncake trace + truth of the project's generator
+ *   diag MEMBER [MAX] [--requests N]       wrong links on revealable requests, with the rule's evidence
  * </pre>
  * No member named = all of {@link CorpusMembers}.
  */
@@ -60,7 +63,7 @@ public final class CorpusTool {
     }
     if (cmd.equals("diag")) {
       diag(session(), CorpusMembers.get(names.get(0)).withRequests(requests > 0 ? requests : 3000),
-          names.size() > 1 ? Integer.parseInt(names.get(1)) : 40);
+          names.size() > 1 ? Integer.parseInt(names.get(1)) : 40, names.size() > 2 ? names.get(2) : "");
       return;
     }
     if (names.isEmpty()) names.addAll(CorpusMembers.all().keySet());
@@ -72,6 +75,8 @@ public final class CorpusTool {
       List<CorpusRequest> reqs = generate(spec);
       if (cmd.equals("write")) {
         Path p = CorpusWriter.write(reqs, dir, n);
+        java.nio.file.Files.writeString(dir.resolve("members.tsv"), n + "\t" + p + "\t" + spec.blockSize + "\n",
+            java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
         System.out.printf(Locale.ROOT, "%s: %d requests, B=%d -> %s (%.1f s)%n", n, reqs.size(), spec.blockSize, p,
             (System.nanoTime() - t0) / 1e9);
         System.out.print(counts(reqs));
@@ -102,7 +107,7 @@ public final class CorpusTool {
   }
 
   /** Prints wrong links on revealable requests and clean roots, with the rule's evidence (development aid). */
-  static void diag(SparkSession spark, CorpusSpec spec, int max) {
+  static void diag(SparkSession spark, CorpusSpec spec, int max, String linkClass) {
     List<CorpusRequest> reqs = generate(spec);
     Dataset<Row> canonical = CorpusWriter.canonical(spark, reqs, spec.blockSize);
     SessionInference.Result r = new SessionInference(spark, InferenceOptions.defaults()).execute(canonical);
@@ -114,7 +119,7 @@ public final class CorpusTool {
       Row x = links.get("" + c.line);
       String pred = (String) x.getAs(io.smetric.audit.model.Canonical.PARENT_ID);
       String truth = c.parentLine < 0 ? null : "" + c.parentLine;
-      if (!scope || java.util.Objects.equals(pred, truth) || shown++ >= max) continue;
+      if (!scope || !c.linkClass.startsWith(linkClass) || java.util.Objects.equals(pred, truth) || shown++ >= max) continue;
       CorpusRequest p = c.parentLine < 0 ? null : reqs.get(c.parentLine);
       CorpusRequest q = pred == null ? null : reqs.get(Integer.parseInt(pred));
       System.out.printf(Locale.ROOT, "line %d t=%d %s/%s %s turn %d in=%d: rule %s (%s, L=%d T=%d) %s; truth %s %s%n",
