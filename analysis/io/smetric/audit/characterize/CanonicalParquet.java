@@ -270,11 +270,25 @@ final class CanonicalParquet implements Serializable {
       String file = files.get(fg[0]);
       try (ParquetFileReader pf = openFile(file)) {
         Layout l = Layout.of(pf.getFooter().getFileMetaData().getSchema(), file);
-        pf.setRequestedSchema(l.requested());
+        // on the bulk path only the scalar columns of the group are read whole; the block-id
+        // pages are read as far as the sampled rows need them (a group can hold 100+ MB of ids)
+        boolean raw = rawBlocks(pf, l);
+        pf.setRequestedSchema(raw ? l.scalarsOnly() : l.requested());
         PageReadStore store = pf.readRowGroup(fg[1]);
-        RowGroup rg = new RowGroup(store, l, pf.getFooter().getFileMetaData().getCreatedBy(),
-            pf.getRowGroups().get(fg[1]), file, null);
-        out.add(rg.take(rowsEach));
+        BlockMetaData meta = pf.getRowGroups().get(fg[1]);
+        if (raw) {
+          ColumnChunkMetaData c = chunk(meta, l.blocks());
+          try (org.apache.parquet.io.SeekableInputStream blockStream = inputFile(file).newStream()) {
+            BlockColumn.Pages pages = new BlockColumn.RawPages(
+                new BlockColumn.ChunkStream(blockStream, c.getStartingPos(), c.getTotalSize()),
+                c.getCodec() == org.apache.parquet.hadoop.metadata.CompressionCodecName.SNAPPY, c.getValueCount());
+            out.add(new RowGroup(store, l, pf.getFooter().getFileMetaData().getCreatedBy(), meta, file, pages, rowsEach)
+                .take(rowsEach));
+          }
+        } else {
+          out.add(new RowGroup(store, l, pf.getFooter().getFileMetaData().getCreatedBy(), meta, file, null, rowsEach)
+              .take(rowsEach));
+        }
       } catch (IOException e) {
         throw new UncheckedIOException(file + ": " + e.getMessage(), e);
       }
@@ -349,7 +363,7 @@ final class CanonicalParquet implements Serializable {
             pages = new BlockColumn.RawPages(new BlockColumn.ChunkStream(blockStream, c.getStartingPos(), c.getTotalSize()),
                 c.getCodec() == org.apache.parquet.hadoop.metadata.CompressionCodecName.SNAPPY, c.getValueCount());
           }
-          rg = new RowGroup(store, layout, createdBy, meta, files.get(file), pages);
+          rg = new RowGroup(store, layout, createdBy, meta, files.get(file), pages, Integer.MAX_VALUE);
         }
         return rg.take(maxRows);
       } catch (IOException e) {
@@ -380,12 +394,16 @@ final class CanonicalParquet implements Serializable {
     final BlockColumn blocks;
     final String file;
 
-    /** {@code rawPages}: the block-id pages read from the file directly (null: through parquet-mr). */
-    RowGroup(PageReadStore store, Layout l, String createdBy, BlockMetaData meta, String file, BlockColumn.Pages rawPages) {
+    /**
+     * {@code rawPages}: the block-id pages read from the file directly (null: through parquet-mr);
+     * {@code limit}: decode only the first rows (a sample).
+     */
+    RowGroup(PageReadStore store, Layout l, String createdBy, BlockMetaData meta, String file, BlockColumn.Pages rawPages,
+        int limit) {
       this.file = file;
       long n = store.getRowCount();
       if (n > Integer.MAX_VALUE) throw new BadInputException(file, "a row group of more than 2^31 rows");
-      rows = (int) n;
+      rows = (int) Math.min(n, limit);
       ColumnReadStoreImpl crs = new ColumnReadStoreImpl(store, new NoConverter(l.requested()), l.requested(), createdBy);
       requestId = strings(crs.getColumnReader(l.scalars()[0]), 0);
       sessionId = strings(crs.getColumnReader(l.scalars()[1]), 1);

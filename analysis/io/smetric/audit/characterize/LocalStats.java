@@ -187,21 +187,33 @@ final class LocalStats implements Consumer<TraceBatch> {
       double giniSum = 0;
       long it = 0;
       long wt = 0;
+      // cumulative items and weight after each value: a rank's value is found by binary search
+      long[] itEnd = new long[vs.length];
+      long[] wtEnd = new long[vs.length];
       List<long[]> hist = histogramGroups.contains(ge.getKey()) ? new ArrayList<>() : null;
       for (int k = 0; k < vs.length; k++) {
         long v = vs[k];
         long n = ns[k];
         long w = ws[k];
         for (int i = 0; i < thr.length; i++) if (wt < thr[i] && wt + w >= thr[i]) qv[i] = (long) (double) v;
-        for (int i = 0; i < ranks.length; i++) {
-          long rank = ranks[i];
-          if (rank > it && rank <= it + n) lorenzCum[i] = wt + (double) (rank - it) * w / n;
-          else if (rank == 0 && it == 0 && wt == 0) lorenzCum[i] = 0;
-        }
         giniSum += (double) w * (it + (n + 1) / 2.0);
         it += n;
         wt += w;
+        itEnd[k] = it;
+        wtEnd[k] = wt;
         if (hist != null) hist.add(new long[] {v, n});
+      }
+      for (int i = 0; i < ranks.length; i++) {
+        long rank = ranks[i];
+        if (rank <= 0) continue; // the bottom 0 sessions hold 0
+        // the value k with itEnd[k - 1] < rank <= itEnd[k]; same arithmetic as SortedStats' pass over the values
+        int k = Arrays.binarySearch(itEnd, rank);
+        if (k < 0) k = -k - 1;
+        else while (k > 0 && itEnd[k - 1] == rank) k--;
+        if (k >= vs.length) continue;
+        long itBefore = k == 0 ? 0 : itEnd[k - 1];
+        long wtBefore = k == 0 ? 0 : wtEnd[k - 1];
+        lorenzCum[i] = wtBefore + (double) (rank - itBefore) * ws[k] / ns[k];
       }
       double total = 0 + giniSum;
       double[] pop = new double[lorenzPoints.length];

@@ -154,6 +154,7 @@ final class SegmentReuse {
         throw new IllegalStateException("interrupted", e);
       }
     }
+    Phases.threadCpu("reader");
     if (failure != null) throw failure;
     for (Worker w : workers) {
       w.rethrow();
@@ -231,7 +232,9 @@ final class SegmentReuse {
           }
           feed(t, w.b(), w.regions(), w.keys());
         }
+        Phases.threadCpu(getName() + " fed");
         t.finish(k, out);
+        Phases.threadCpu(getName() + " finished");
       } catch (Throwable e) {
         error = e;
         // keep draining so that the reader never blocks on a full queue
