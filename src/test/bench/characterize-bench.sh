@@ -26,9 +26,9 @@ if [[ "${SKIP_BUILD:-0}" != 1 || ! -f "$work/test-cp.txt" ]]; then
 fi
 cp_test="target/test-classes:target/classes:$(cat "$work/test-cp.txt")"
 # the launcher's class-data-sharing archive (smetric-audit records it on its first run after a build)
-cds=target/smetric-audit.jsa
+cds=target/smetric-audit-analyze.jsa
 if [[ ! -f "$cds" || "$cds" -ot target/smetric-audit-0.1.0.jar ]]; then
-  ./smetric-audit --version > /dev/null   # not timed: records the archive
+  # not timed: the launcher's first analyze after a build records the archive
   ./smetric-audit analyze "$canon" --instances 32 --out "$work/warmup-out" --overwrite > /dev/null 2>&1 || true
 fi
 cds_opts=()
