@@ -354,17 +354,6 @@ public final class ModelProfile implements Serializable {
 
   /** A deep copy. */
   public ModelProfile copy() {
-    try {
-      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-      try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
-        out.writeObject(this);
-      }
-      try (java.io.ObjectInputStream in =
-          new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
-        return (ModelProfile) in.readObject();
-      }
-    } catch (IOException | ClassNotFoundException e) {
-      throw new IllegalStateException(e);
-    }
+    return io.smetric.audit.common.DeepCopy.of(this);
   }
 }

@@ -187,18 +187,7 @@ public final class ReplaySettings implements Serializable {
 
   /** A deep copy (Java serialization: keeps Infinity, which JSON cannot carry as a number). */
   public ReplaySettings copy() {
-    try {
-      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-      try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
-        out.writeObject(this);
-      }
-      try (java.io.ObjectInputStream in =
-          new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
-        return (ReplaySettings) in.readObject();
-      }
-    } catch (IOException | ClassNotFoundException e) {
-      throw new IllegalStateException(e);
-    }
+    return io.smetric.audit.common.DeepCopy.of(this);
   }
 
   /** Local capacity in blocks for the given block size (Long.MAX_VALUE = unbounded). */
