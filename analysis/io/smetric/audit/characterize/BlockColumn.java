@@ -453,6 +453,22 @@ abstract class BlockColumn {
   }
 
   /**
+   * The ULEB128 header of a hybrid run starting at {@code pos}: the header in the high 32 bits,
+   * the position after it in the low 32.
+   */
+  private static long runHeader(ByteBuffer buf, int pos) {
+    int header = 0;
+    int shift = 0;
+    int b;
+    do {
+      b = buf.get(pos++) & 0xff;
+      header |= (b & 0x7f) << shift;
+      shift += 7;
+    } while ((b & 0x80) != 0);
+    return ((long) header << 32) | (pos & 0xffffffffL);
+  }
+
+  /**
    * Parquet's RLE/bit-packed hybrid: {@code count} levels of {@code width} bits from
    * {@code buf[pos, end)} into {@code out}. A bit-packed byte of ones (the usual "inside a list"
    * repetition levels) is filled without unpacking bit by bit. Returns the value of every level
@@ -464,14 +480,9 @@ abstract class BlockColumn {
     int byteWidth = (width + 7) / 8;
     while (o < count) {
       if (pos >= end) throw new IllegalStateException("level data ends after " + o + " of " + count + " levels");
-      int header = 0;
-      int shift = 0;
-      int b;
-      do {
-        b = buf.get(pos++) & 0xff;
-        header |= (b & 0x7f) << shift;
-        shift += 7;
-      } while ((b & 0x80) != 0);
+      long hp = runHeader(buf, pos);
+      int header = (int) (hp >>> 32);
+      pos = (int) hp;
       if ((header & 1) == 0) {
         int run = header >>> 1;
         int value = 0;
@@ -525,14 +536,9 @@ abstract class BlockColumn {
     int n = 0;
     while (o < count) {
       if (pos >= end) throw new IllegalStateException("level data ends after " + o + " of " + count + " levels");
-      int header = 0;
-      int shift = 0;
-      int b;
-      do {
-        b = buf.get(pos++) & 0xff;
-        header |= (b & 0x7f) << shift;
-        shift += 7;
-      } while ((b & 0x80) != 0);
+      long hp = runHeader(buf, pos);
+      int header = (int) (hp >>> 32);
+      pos = (int) hp;
       if ((header & 1) == 0) {
         int run = header >>> 1;
         int value = buf.get(pos++) & 0xff;
