@@ -61,16 +61,23 @@ public final class Conditions {
 
   /**
    * The levels a profile field documents for itself: its source's low and high (the shipped and
-   * calibrated profiles state the range their sources measured), with the base between them.
+   * calibrated profiles state the range their sources measured); plan adds the base value.
    * Empty when the path is not a profile field or its source states no range; the parameter's
    * default levels apply then.
    */
   static List<Double> profileRange(ReplaySettings base, String path) {
-    if (!path.startsWith("profile.") || base.profile == null || base.profile.sources == null) return List.of();
-    var src = base.profile.sources.get(path.substring("profile.".length()));
+    var src = profileSource(base, path);
     if (src == null || src.low == null || src.high == null) return List.of();
     return List.of(src.low, src.high);
   }
+
+  /** The source the profile states for a {@code profile.FIELD} path, or null. */
+  private static io.smetric.audit.replay.ModelProfile.Source profileSource(ReplaySettings base, String path) {
+    if (!path.startsWith(PROFILE) || base.profile == null || base.profile.sources == null) return null;
+    return base.profile.sources.get(path.substring(PROFILE.length()));
+  }
+
+  private static final String PROFILE = "profile.";
 
   /** A parameter resolved against the base settings: its path, base value and levels (base included). */
   record Resolved(Param p, String path, double base, List<Double> levels, String source) {}
@@ -141,7 +148,7 @@ public final class Conditions {
       TreeSet<Double> lv = new TreeSet<>(range.isEmpty() ? p.levels() : range);
       lv.add(b);
       String source = range.isEmpty() ? p.source()
-          : "the profile's own range (" + base.profile.name + "): " + base.profile.sources.get(path.substring(8)).ref;
+          : "the profile's own range (" + base.profile.name + "): " + profileSource(base, path).ref;
       c.params.add(new Resolved(p, path, b, List.copyOf(lv), source));
     }
     for (Resolved r : c.params) {
