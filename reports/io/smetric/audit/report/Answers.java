@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.Json;
+import io.smetric.audit.common.Numbers;
 import io.smetric.audit.report.verdict.AuditCriteria;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The two answers an audit gives side by side (docs/report.md, "Two answers"), from replay.json:
@@ -70,14 +70,14 @@ final class Answers {
         x.put("status", st);
         if (st.equals("too close to call")) x.putNull("holds");
         else x.put("holds", st.equals("holds"));
-        if (g > 0) (st.equals("holds") ? holds : st.equals("does not hold") ? fails : close).add(ReportCharts.fmt(g) + "x");
+        if (g > 0) (st.equals("holds") ? holds : st.equals("does not hold") ? fails : close).add(Numbers.sig4(g) + "x");
       } else {
         x.putNull("gain");
         x.putNull("holds");
       }
       if (e.path("vs").isObject()) x.set("vs", e.path("vs").deepCopy());
     }
-    String t = signed(threshold);
+    String t = Numbers.signedPercent(threshold);
     String names = String.join(", ", strings(pc.path("baselines")));
     String s;
     if (by.isEmpty()) {
@@ -122,8 +122,8 @@ final class Answers {
         }
       }
       x.set("ranking", e.path("ranking").deepCopy());
-      String m = e.path("margin").isNumber() ? " (" + signed(e.path("margin").asDouble()) + " over " + e.path("runner_up").asText() + ")" : "";
-      parts.add(ReportCharts.fmt(g) + "x: " + e.path("best").asText() + m);
+      String m = e.path("margin").isNumber() ? " (" + Numbers.signedPercent(e.path("margin").asDouble()) + " over " + e.path("runner_up").asText() + ")" : "";
+      parts.add(Numbers.sig4(g) + "x: " + e.path("best").asText() + m);
     }
     o.put("summary", parts.isEmpty() ? "Not answered: fewer than two routers were replayed at any capacity."
         : "Best router by maximum TPS within SLO: " + String.join("; ", parts) + ".");
@@ -145,10 +145,10 @@ final class Answers {
       List<List<String>> rows = new ArrayList<>();
       for (JsonNode e : pc.path("by_global_ratio")) {
         List<String> r = new ArrayList<>();
-        r.add(ReportCharts.fmt(e.path("global_ratio").asDouble()) + "x");
+        r.add(Numbers.sig4(e.path("global_ratio").asDouble()) + "x");
         r.add(e.path("best_paper_baseline").asText());
-        r.add(signed(e.path("gain")) + range(e.path("interval")) + (e.has("status") ? " (" + e.path("status").asText() + ")" : ""));
-        for (String b : baselines) r.add(signed(e.path("vs").path(b).path("gain")));
+        r.add(Numbers.signedPercent(e.path("gain")) + range(e.path("interval")) + (e.has("status") ? " (" + e.path("status").asText() + ")" : ""));
+        for (String b : baselines) r.add(Numbers.signedPercent(e.path("vs").path(b).path("gain")));
         rows.add(r);
       }
       h.table(head, rows, "answer");
@@ -162,10 +162,10 @@ final class Answers {
       List<List<String>> rows = new ArrayList<>();
       for (JsonNode e : wr.path("by_global_ratio")) {
         JsonNode top = e.path("ranking").path(0);
-        rows.add(List.of(ReportCharts.fmt(e.path("global_ratio").asDouble()) + "x", e.path("best").asText(),
-            signed(e.path("margin")) + " over " + e.path("runner_up").asText(),
-            ReportCharts.pct(top.path("slo_attainment")) + " / " + ReportCharts.num(top.path("ttft_p90_s")) + " s",
-            e.has("smetric_gain_vs_best_other") ? signed(e.path("smetric_gain_vs_best_other"))
+        rows.add(List.of(Numbers.sig4(e.path("global_ratio").asDouble()) + "x", e.path("best").asText(),
+            Numbers.signedPercent(e.path("margin")) + " over " + e.path("runner_up").asText(),
+            Numbers.percent(top.path("slo_attainment")) + " / " + Numbers.sig4(top.path("ttft_p90_s")) + " s",
+            e.has("smetric_gain_vs_best_other") ? Numbers.signedPercent(e.path("smetric_gain_vs_best_other"))
                 + range(e.path("smetric_gain_vs_best_other_interval")) + " vs " + e.path("best_other_than_smetric").asText() : "n/a"));
       }
       h.table(List.of("global tier", "best router", "margin", "its requests in SLO / TTFT p90", "SMetric"), rows, "answer");
@@ -191,18 +191,10 @@ final class Answers {
     return out;
   }
 
-  static String signed(double x) {
-    return String.format(Locale.ROOT, "%+.1f%%", 100 * x);
-  }
-
   /** " [low, high]" of an interval node, or "". */
   static String range(JsonNode iv) {
     if (iv == null || !iv.path("low").isNumber() || !iv.path("high").isNumber()) return "";
-    return " [" + signed(iv.path("low").asDouble()) + ", " + signed(iv.path("high").asDouble()) + "]";
-  }
-
-  static String signed(JsonNode n) {
-    return n != null && n.isNumber() ? signed(n.asDouble()) : "n/a";
+    return " [" + Numbers.signedPercent(iv.path("low").asDouble()) + ", " + Numbers.signedPercent(iv.path("high").asDouble()) + "]";
   }
 
 
@@ -214,20 +206,20 @@ final class Answers {
     h.tag("h2", null, "Operating point: the paper's preconditions in the replay");
     h.tag("p", null, "At each global-tier capacity, measured on the replayed timeline at SMetric's best offered rate (its headline), "
         + "and for the cache-first baseline (cache-affinity) at its own headline. The paper's cluster ran at 43-48 requests per "
-        + "instance-minute (never below 30), ~90% of reuse within " + ReportCharts.fmt(pre.path("reuse_interval_threshold_s").asDouble(100))
+        + "instance-minute (never below 30), ~90% of reuse within " + Numbers.sig4(pre.path("reuse_interval_threshold_s").asDouble(100))
         + " s, and its cache-first router formed hot spots (max/mean load 2.7-3.0 vs 2.0-2.1 for load balance) with 96.6% "
         + "stickiness. Outside that regime the replay criteria are inconclusive (the precondition rows of the evidence table).");
     List<List<String>> rows = new ArrayList<>();
     for (JsonNode e : pre.path("by_global_ratio")) {
       JsonNode cf = e.path("cache_first");
-      rows.add(List.of(ReportCharts.fmt(e.path("global_ratio").asDouble()) + "x",
-          "x" + ReportCharts.num(e.path("operating_point").path("rate_scale")),
-          ReportCharts.num(e.path("requests_per_instance_minute_median")),
-          ReportCharts.pct(e.path("reuse_within_threshold_share")),
-          ReportCharts.num(e.path("local_hold_s")) + " s / " + ReportCharts.pct(e.path("reuse_within_local_hold_share")),
-          ReportCharts.num(e.path("live_sessions_per_instance")),
-          ReportCharts.num(cf.path("imbalance_mean")) + " / " + ReportCharts.num(e.path("load_balance").path("imbalance_mean")),
-          ReportCharts.pct(cf.path("stickiness"))));
+      rows.add(List.of(Numbers.sig4(e.path("global_ratio").asDouble()) + "x",
+          "x" + Numbers.sig4(e.path("operating_point").path("rate_scale")),
+          Numbers.sig4(e.path("requests_per_instance_minute_median")),
+          Numbers.percent(e.path("reuse_within_threshold_share")),
+          Numbers.sig4(e.path("local_hold_s")) + " s / " + Numbers.percent(e.path("reuse_within_local_hold_share")),
+          Numbers.sig4(e.path("live_sessions_per_instance")),
+          Numbers.sig4(cf.path("imbalance_mean")) + " / " + Numbers.sig4(e.path("load_balance").path("imbalance_mean")),
+          Numbers.percent(cf.path("stickiness"))));
     }
     h.table(List.of("global tier", "SMetric's rate", "requests / instance-min (median)", "reuse within threshold",
         "local tier turnover / reuse within it", "live sessions / instance", "imbalance cache-first / load balance",
@@ -249,7 +241,7 @@ final class Answers {
       h.raw("</section>\n");
       return;
     }
-    h.tag("p", null, "SMetric against " + cond.path("judged_router").asText() + " at a " + ReportCharts.fmt(cond.path("global_ratio").asDouble())
+    h.tag("p", null, "SMetric against " + cond.path("judged_router").asText() + " at a " + Numbers.sig4(cond.path("global_ratio").asDouble())
         + "x global tier (the capacity of its best gain), each parameter over its documented range, the others at the audit's "
         + "defaults; every point is the maximum TPS within SLO over offered rates.");
     List<List<String>> rows = new ArrayList<>();
@@ -257,7 +249,7 @@ final class Answers {
       List<String> parts = new ArrayList<>();
       for (JsonNode pt : p.path("points")) {
         boolean base = pt.path("value").asText().equals(p.path("base_value").asText());
-        parts.add(signed(pt.path("gain")) + " at " + value(pt.path("value"), p) + (base ? " (default)" : ""));
+        parts.add(Numbers.signedPercent(pt.path("gain")) + " at " + value(pt.path("value"), p) + (base ? " (default)" : ""));
       }
       rows.add(List.of(p.path("label").asText(), String.join("; ", parts), p.path("source").asText()));
     }
@@ -266,10 +258,8 @@ final class Answers {
     h.raw("</section>\n");
   }
 
+  /** A swept parameter's value in its display unit (replay.json conditions: unit, unit_scale). */
   private static String value(JsonNode v, JsonNode p) {
-    double x = v.isNumber() ? v.asDouble() : v.asText().equals("Infinity") ? Double.POSITIVE_INFINITY : Double.NaN;
-    String u = p.path("unit").asText("");
-    if (Double.isInfinite(x)) return "unlimited";
-    return ReportCharts.fmt(x * p.path("unit_scale").asDouble(1)) + (u.isEmpty() ? "" : " " + u);
+    return Numbers.withUnit(Numbers.parse(v), p.path("unit_scale").asDouble(1), p.path("unit").asText(""), "unlimited");
   }
 }

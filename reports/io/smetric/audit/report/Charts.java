@@ -3,7 +3,6 @@ package io.smetric.audit.report;
 import java.awt.Color;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.knowm.xchart.BitmapEncoder;
@@ -16,10 +15,13 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.internal.chartpart.IChart;
 import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * The report's chart kinds drawn with XChart and saved as PNG (headless): lines, stacked areas,
- * grouped bars and heatmaps. One consistent look: white background, legend inside, no markers.
+ * grouped bars and heatmaps, and the helpers every chart family draws with (one palette, one
+ * line style, legends that move out of the plot when they would hide lines). One consistent look:
+ * white background, legend inside, no markers.
  */
 public final class Charts {
   private Charts() {}
@@ -27,17 +29,12 @@ public final class Charts {
   public static final int W = 900;
   public static final int H = 420;
 
-  /** One named series of (x, y) points. */
-  public record Series(String name, double[] x, double[] y) {}
-
-  public static XYChart lines(String title, String xTitle, String yTitle, List<Series> series) {
-    XYChart c = new XYChartBuilder().width(W).height(H).title(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
-    style(c.getStyler());
-    c.getStyler().setMarkerSize(0);
-    c.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
-    for (Series s : series) if (s.x().length > 0) c.addSeries(s.name(), s.x(), s.y());
-    return c;
-  }
+  /** Fixed series colours so a policy (or an audit, in compare) keeps its colour across charts (SMetric first, red). */
+  static final Color[] PALETTE = {
+    new Color(0xD62728), new Color(0x1F77B4), new Color(0x2CA02C), new Color(0x9467BD), new Color(0xFF7F0E),
+    new Color(0x17BECF), new Color(0x7F7F7F), new Color(0xE377C2), new Color(0x8C564B), new Color(0xBCBD22),
+    new Color(0x000000), new Color(0x393B79), new Color(0xAD494A)
+  };
 
   /**
    * Stacked areas: series are drawn cumulatively (the second on top of the first...), as the
@@ -63,6 +60,7 @@ public final class Charts {
     return c;
   }
 
+  /** Grouped bars: one series per name, one group per category; NaN values stay gaps. */
   public static CategoryChart bars(String title, String xTitle, String yTitle, List<String> categories, List<String> names, List<double[]> values) {
     CategoryChart c = new CategoryChartBuilder().width(W).height(H).title(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
     style(c.getStyler());
@@ -75,12 +73,10 @@ public final class Charts {
     return c;
   }
 
-  /** A heatmap of {@code z[row][col]}: rows are instances, columns time windows. */
-  public static HeatMapChart heatmap(String title, String xTitle, String yTitle, double[][] z) {
-    return heatmap(title, xTitle, yTitle, z, Double.NaN, Double.NaN);
-  }
-
-  /** A heatmap with a fixed colour range (so several heatmaps share one scale); NaN = from the data. */
+  /**
+   * A heatmap of {@code z[row][col]} (rows are instances, columns time windows) with a fixed colour
+   * range, so that several heatmaps share one scale; NaN bounds = from the data.
+   */
   public static HeatMapChart heatmap(String title, String xTitle, String yTitle, double[][] z, double min, double max) {
     HeatMapChart c = new HeatMapChartBuilder().width(W).height(H).title(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
     c.getStyler().setChartBackgroundColor(Color.WHITE);
@@ -103,6 +99,7 @@ public final class Charts {
     return c;
   }
 
+  /** The report's look: white background, legend inside the plot, anti-aliased. */
   static void style(Styler s) {
     s.setChartBackgroundColor(Color.WHITE);
     s.setPlotBackgroundColor(Color.WHITE);
@@ -119,11 +116,43 @@ public final class Charts {
     }
   }
 
-  public static void png(IChart chart, Path file) {
-    try {
-      BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write chart " + file + ": " + e.getMessage(), e);
+  /** Legends with many entries go outside the plot (they would hide lines); fewer, sparser y ticks. */
+  static void tidy(IChart chart) {
+    if (chart instanceof XYChart c) {
+      if (c.getSeriesCollection().size() > 4) c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+      c.getStyler().setYAxisTickMarkSpacingHint(60);
+    } else if (chart instanceof CategoryChart c) {
+      if (c.getSeriesCollection().size() > 4) c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+      c.getStyler().setYAxisTickMarkSpacingHint(60);
     }
+  }
+
+  /** An empty line chart in the report's look, markers of size 6. */
+  static XYChart xy(String title, String xTitle, String yTitle) {
+    XYChart c = new XYChartBuilder().width(W).height(H).title(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
+    style(c.getStyler());
+    c.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+    c.getStyler().setMarkerSize(6);
+    return c;
+  }
+
+  /** A line series with circle markers in one colour and stroke. */
+  static void series(XYChart c, String name, List<double[]> pts, Color color, java.awt.BasicStroke line) {
+    double[][] xy = columns(pts);
+    XYSeries s = c.addSeries(name, xy[0], xy[1]);
+    s.setLineColor(color);
+    s.setMarkerColor(color);
+    s.setLineStyle(line);
+    s.setMarker(SeriesMarkers.CIRCLE);
+  }
+
+  /** Points [x, y] as the two arrays XChart takes. */
+  static double[][] columns(List<double[]> pts) {
+    double[][] xy = new double[2][pts.size()];
+    for (int i = 0; i < pts.size(); i++) {
+      xy[0][i] = pts.get(i)[0];
+      xy[1][i] = pts.get(i)[1];
+    }
+    return xy;
   }
 }

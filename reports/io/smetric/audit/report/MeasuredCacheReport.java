@@ -5,6 +5,7 @@ import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.pmod;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.smetric.audit.common.Numbers;
 import io.smetric.audit.measured.MeasuredCache;
 import io.smetric.audit.model.Canonical;
 import java.util.ArrayList;
@@ -37,10 +38,24 @@ public final class MeasuredCacheReport {
     return f.exists(SUMMARY) ? f.json(SUMMARY) : null;
   }
 
-  /** Appends the section (and writes its chart) when the audit has a measured-cache summary. */
-  public static void html(Html h, AuditFolder f) {
+  /**
+   * The section of an audit folder with its chart drawn.
+   *
+   * @param summary measured-cache/summary.json
+   * @param chartMissing null when the chart was drawn, else why not
+   */
+  public record Section(JsonNode summary, String chartMissing) {}
+
+  /** Draws the section's chart (a PNG beside index.html); null when the audit has no measured-cache summary. */
+  public static Section draw(AuditFolder f) {
     JsonNode s = summary(f);
-    if (s == null) return;
+    return s == null ? null : new Section(s, chart(f, s));
+  }
+
+  /** Appends the section drawn by {@link #draw}; nothing for null. */
+  public static void html(Html h, Section section) {
+    if (section == null) return;
+    JsonNode s = section.summary();
     h.raw("<section id=\"measured-cache\">\n");
     h.tag("h2", null, "Measured against predicted prefix-cache hits");
     h.tag("p", null, "The logs carry the provider's own cache accounting per request. Predicted: the share of each prompt that "
@@ -71,7 +86,7 @@ public final class MeasuredCacheReport {
     h.tag("p", null, "A cache entry is usable only once the provider has written it (DeepSeek: construction takes seconds); "
         + "requests that follow their predecessor within seconds can miss what the ideal cache would hit.");
     h.table(List.of("provider", "time since previous request", "requests", "measured", "predicted (granularity)"), since, "measured-since");
-    String drawn = chart(f, s);
+    String drawn = section.chartMissing();
     if (drawn == null) {
       h.raw("<figure><img src=\"").text(CHART).raw("\" alt=\"predicted against measured hit ratio per request\" width=\"" + Charts.W
           + "\" height=\"" + Charts.H + "\"><figcaption><strong>Predicted against measured hit ratio per request</strong>. "
@@ -121,7 +136,8 @@ public final class MeasuredCacheReport {
     return null;
   }
 
+  /** Hit ratios with two decimals: the gaps the table shows are a few points. */
   static String pct(double r) {
-    return String.format(Locale.ROOT, "%.2f%%", 100 * r);
+    return Numbers.percent(r, 2);
   }
 }

@@ -1,6 +1,9 @@
 package io.smetric.audit.report;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
 import org.apache.spark.sql.Row;
 
 /** Null-tolerant access to result-table rows by column name (a missing column reads as null). */
@@ -29,5 +32,12 @@ final class Rows {
     if (!has(r, col)) return null;
     int i = r.fieldIndex(col);
     return r.isNullAt(i) ? null : String.valueOf(r.get(i));
+  }
+
+  /** The rows sorted by a numeric column (nulls as NaN, last). */
+  static List<Row> sorted(List<Row> rows, String col) {
+    List<Row> s = new ArrayList<>(rows);
+    s.sort(Comparator.comparingDouble(r -> nan(r, col)));
+    return s;
   }
 }

@@ -1,6 +1,7 @@
 package io.smetric.audit.report.verdict;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.smetric.audit.common.Numbers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -14,14 +15,16 @@ import java.util.Map;
 public final class AuditCriteria {
   private AuditCriteria() {}
 
-  public static final String REUSE = "characterization:/reuse/token_weighted";
-  public static final String INTRA = "characterization:/reuse_by_source/intra_session/share_of_hit_tokens";
-  public static final String SYSTEM = "characterization:/reuse_by_source/system_prompt/share_of_hit_tokens";
-  public static final String FIRST_TURN = "characterization:/sessions/first_turn_fraction";
-  public static final String WITHIN = "characterization:/reuse_interval/all/share_within_threshold";
-  public static final String RATIO_P5 = "characterization:/request_instance_ratio/p5";
-  public static final String GAIN_WITH_GLOBAL = "replay:smetric_best_gain_with_global_tier";
-  public static final String GAIN_NO_GLOBAL = "replay:smetric_gain_without_global_tier";
+  /** Metric names: the stage and where in its JSON the number is (StageJson's pointers). */
+  static final String CHARACTERIZATION = "characterization:";
+  public static final String REUSE = CHARACTERIZATION + StageJson.REUSE;
+  public static final String INTRA = CHARACTERIZATION + StageJson.INTRA_SHARE;
+  public static final String SYSTEM = CHARACTERIZATION + StageJson.SYSTEM_SHARE;
+  public static final String FIRST_TURN = CHARACTERIZATION + StageJson.FIRST_TURN;
+  public static final String WITHIN = CHARACTERIZATION + StageJson.WITHIN_THRESHOLD;
+  public static final String RATIO_P5 = CHARACTERIZATION + StageJson.RATIO_P5;
+  public static final String GAIN_WITH_GLOBAL = "replay:" + StageJson.GAIN_WITH_GLOBAL;
+  public static final String GAIN_NO_GLOBAL = "replay:" + StageJson.GAIN_NO_GLOBAL;
   /** Preconditions of the replay criteria at their operating point (replay.json "preconditions", "trace_summary"). */
   public static final String REGIME_RPM = "replay:precondition:requests_per_instance_minute_median";
   public static final String REGIME_WITHIN = "replay:precondition:reuse_within_threshold_share";
@@ -125,7 +128,7 @@ public final class AuditCriteria {
   /** Fills the characterization metrics the criteria use; {@code ch == null}: all not applicable. */
   public static void addCharacterization(Metrics m, JsonNode ch) {
     for (String name : List.of(REUSE, INTRA, SYSTEM, FIRST_TURN, WITHIN, RATIO_P5)) {
-      String pointer = name.substring(name.indexOf(':') + 1);
+      String pointer = name.substring(CHARACTERIZATION.length());
       if (ch == null) {
         m.put(name, MetricValue.na("the audit has no characterization (no characterization/characterization.json)"));
         continue;
@@ -161,8 +164,7 @@ public final class AuditCriteria {
       return;
     }
     addReplayGains(m, replay);
-    JsonNode cmp = replay.path("judged").isObject() ? replay.path("judged") : replay.path("comparison");
-    JsonNode gStar = cmp.path("smetric_best_gain_with_global_tier").path("global_ratio");
+    JsonNode gStar = StageJson.judged(replay).path(StageJson.GAIN_WITH_GLOBAL).path("global_ratio");
     Double shown = gStar.isNumber() ? gStar.asDouble() : null;
     for (Criterion c : criteria) {
       if (c.level() != Level.PRECONDITION) continue;
@@ -197,9 +199,9 @@ public final class AuditCriteria {
       List<Double> clear = new ArrayList<>();
       List<Double> all = new ArrayList<>();
       for (JsonNode pt : p.path("points")) {
-        double v = number(pt.path("value"));
+        double v = Numbers.parse(pt.path("value"));
         Double gain = pt.path("gain").isNumber() ? pt.path("gain").asDouble() : null;
-        boolean isBase = v == number(p.path("base_value"));
+        boolean isBase = v == Numbers.parse(p.path("base_value"));
         if (isBase) gain = base.value(); // the defaults' point, counted once above
         if (gain == null) continue;
         all.add(v);
@@ -219,8 +221,8 @@ public final class AuditCriteria {
           if (!gv.isNumber()) continue;
           gains.add(gv.asDouble());
           if (c.passes(gv.asDouble() - hw)) {
-            cells.add(paramText(cond, grid.path("x").asText(), number(xs.get(xi).path("v"))) + " with "
-                + paramText(cond, grid.path("y").asText(), number(ys.get(yi).path("v"))));
+            cells.add(paramText(cond, grid.path("x").asText(), Numbers.parse(xs.get(xi).path("v"))) + " with "
+                + paramText(cond, grid.path("y").asText(), Numbers.parse(ys.get(yi).path("v"))));
           }
         }
       }
@@ -232,7 +234,7 @@ public final class AuditCriteria {
       else if (!c.passes(x + hw)) loss++;
     }
     String vs = cond.path("judged_router").asText("the judged router");
-    String at = String.format(Locale.ROOT, " at a %sx global tier", plain(cond.path("global_ratio").asDouble()));
+    String at = String.format(Locale.ROOT, " at a %sx global tier", Numbers.exact(cond.path("global_ratio").asDouble()));
     String noise = hw > 0 ? String.format(Locale.ROOT, " (noise +-%s from the bootstrap interval at the defaults)",
         String.format(Locale.ROOT, "%.1f points", 100 * hw)) : "";
     String summary = String.format(Locale.ROOT, "%d of %d points of the documented ranges clear the threshold, %d fall "
@@ -287,20 +289,7 @@ public final class AuditCriteria {
   }
 
   static String show(double v, double scale, String unit) {
-    if (Double.isInfinite(v)) return "unlimited";
-    String x = new java.math.BigDecimal(String.format(Locale.ROOT, "%.4g", v * scale)).stripTrailingZeros().toPlainString();
-    return unit.isEmpty() ? x : x + " " + unit;
-  }
-
-  /** A number Jackson may have written as "Infinity". */
-  static double number(JsonNode n) {
-    if (n == null || n.isNull() || n.isMissingNode()) return Double.NaN;
-    if (n.isNumber()) return n.asDouble();
-    try {
-      return Double.parseDouble(n.asText());
-    } catch (NumberFormatException e) {
-      return Double.NaN;
-    }
+    return Numbers.withUnit(v, scale, unit, "unlimited");
   }
 
   /** A precondition metric at global ratio g from replay.json. */
@@ -313,7 +302,7 @@ public final class AuditCriteria {
     for (JsonNode e : replay.path("preconditions").path("by_global_ratio")) {
       if (e.path("global_ratio").asDouble() == g) at = e;
     }
-    if (at == null) return MetricValue.na("replay.json has no preconditions at global ratio " + plain(g));
+    if (at == null) return MetricValue.na("replay.json has no preconditions at global ratio " + Numbers.exact(g));
     JsonNode v = switch (metric) {
       case REGIME_RPM -> at.path("requests_per_instance_minute_median");
       case REGIME_WITHIN -> at.path("reuse_within_threshold_share");
@@ -345,35 +334,35 @@ public final class AuditCriteria {
     String at = "";
     for (JsonNode e : replay.path("preconditions").path("by_global_ratio")) {
       if (e.path("global_ratio").asDouble() == g) {
-        at = String.format(Locale.ROOT, " (global tier %sx, smetric at offered rate x%s)", plain(g),
-            plain(e.path("operating_point").path("rate_scale").asDouble()));
+        at = String.format(Locale.ROOT, " (global tier %sx, smetric at offered rate x%s)", Numbers.exact(g),
+            Numbers.exact(e.path("operating_point").path("rate_scale").asDouble()));
       }
     }
     m.put(gainMetric, MetricValue.na(String.format(Locale.ROOT, "outside the paper's regime at the operating point%s: %s; "
         + "the gain measured there (%s) does not judge the paper's claim", at, String.join("; ", failed),
-        signedPercent(m.get(gainMetric).value()))));
+        Numbers.signedPercent(m.get(gainMetric).value()))));
   }
 
   private static void addReplayGains(Metrics m, JsonNode replay) {
     // the verdict's comparison: SMetric vs the judged router ("judged"); replay.json written before
     // it existed has only "comparison" (vs the best of every baseline)
-    JsonNode cmp = replay.path("judged").isObject() ? replay.path("judged") : replay.path("comparison");
+    JsonNode cmp = StageJson.judged(replay);
     if (!cmp.isObject()) {
       String why = "replay.json has no comparison block (SMetric against the best baseline was not computed)";
       m.put(GAIN_WITH_GLOBAL, MetricValue.na(why));
       m.put(GAIN_NO_GLOBAL, MetricValue.na(why));
       return;
     }
-    m.put(GAIN_WITH_GLOBAL, fromJson(cmp.path("smetric_best_gain_with_global_tier"), "SMetric's best gain with a global tier"));
-    m.put(GAIN_NO_GLOBAL, fromJson(cmp.path("smetric_gain_without_global_tier"), "SMetric's gain without a global tier"));
-    JsonNode min = cmp.path("min_global_ratio_for_gain");
+    m.put(GAIN_WITH_GLOBAL, fromJson(cmp.path(StageJson.GAIN_WITH_GLOBAL), "SMetric's best gain with a global tier"));
+    m.put(GAIN_NO_GLOBAL, fromJson(cmp.path(StageJson.GAIN_NO_GLOBAL), "SMetric's gain without a global tier"));
+    JsonNode min = cmp.path(StageJson.MIN_GLOBAL_RATIO);
     JsonNode v = min.path("value");
     if (v.isNumber()) {
       JsonNode t = min.path("threshold");
       String gain = t.isNumber() ? String.format(Locale.ROOT, " (the smallest replayed capacity where SMetric gains at least %s over %s)",
-          signedPercent(t.asDouble()), judgedName(cmp)) : "";
+          Numbers.signedPercent(t.asDouble()), judgedName(cmp)) : "";
       m.putCondition(GAIN_NO_GLOBAL, String.format(Locale.ROOT,
-          "a global KV tier of at least %sx the cluster's local KV capacity is deployed%s", plain(v.asDouble()), gain));
+          "a global KV tier of at least %sx the cluster's local KV capacity is deployed%s", Numbers.exact(v.asDouble()), gain));
     }
   }
 
@@ -387,13 +376,5 @@ public final class AuditCriteria {
 
   public static void addReplay(Metrics m, JsonNode replay) {
     addReplay(m, replay, null);
-  }
-
-  static String plain(double x) {
-    return java.math.BigDecimal.valueOf(x).stripTrailingZeros().toPlainString();
-  }
-
-  static String signedPercent(double x) {
-    return String.format(Locale.ROOT, "%+.1f%%", 100 * x);
   }
 }

@@ -1,6 +1,6 @@
 package io.smetric.audit.report.verdict;
 
-import java.util.Locale;
+import io.smetric.audit.common.Numbers;
 
 /**
  * One declarative check: {@code metric op threshold} at a level, with the paper figure that
@@ -39,7 +39,7 @@ public record Criterion(
 
   /** The value as the evidence table prints it (a percentage for shares). */
   public String format(double v) {
-    return percent ? String.format(Locale.ROOT, "%.1f%%", 100 * v) : String.format(Locale.ROOT, "%.3g", v);
+    return percent ? Numbers.percent(v) : Numbers.sig3(v);
   }
 
   public String op() {

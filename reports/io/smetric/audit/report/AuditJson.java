@@ -1,0 +1,376 @@
+package io.smetric.audit.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.smetric.audit.common.BuildInfo;
+import io.smetric.audit.common.Json;
+import io.smetric.audit.common.Numbers;
+import io.smetric.audit.report.verdict.AuditCriteria;
+import io.smetric.audit.report.verdict.Criterion;
+import io.smetric.audit.report.verdict.CriterionResult;
+import io.smetric.audit.report.verdict.StageJson;
+import io.smetric.audit.report.verdict.Verdict;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Builds audit.json (docs/report.md, "audit.json") from the verdict and the stage outputs: the
+ * headline numbers, everything that could not be judged or computed, the data-quality findings in
+ * sentences, the two answers and the blocks copied from replay.json. The page prints the same
+ * {@link Content}. The field names that other readers of audit.json use (compare) are defined here,
+ * where audit.json is written.
+ */
+public final class AuditJson {
+  private AuditJson() {}
+
+  public static final String FORMAT = "smetric-audit/1";
+
+  /** audit.json fields that compare reads back. */
+  public static final String VERDICT = "verdict";
+  public static final String SENTENCE = "sentence";
+  public static final String CRITERIA = "criteria";
+  public static final String HEADLINE = "headline";
+  /** Fields of one criterion of {@link #CRITERIA}. */
+  public static final String C_ID = "id";
+  public static final String C_TITLE = "title";
+  public static final String C_STATUS = "status";
+  public static final String C_VALUE = "value";
+  public static final String C_THRESHOLD = "threshold";
+  public static final String C_VALUE_TEXT = "value_text";
+  public static final String C_THRESHOLD_TEXT = "threshold_text";
+
+  /** One headline number: its audit.json key, where characterization.json has it, its label, how it prints. */
+  record HeadlineNumber(String key, String pointer, String label, Print print) {}
+
+  /** How a headline number prints: a share as a percentage, a plain number, seconds. */
+  enum Print {
+    PERCENT, NUMBER, SECONDS;
+
+    String format(JsonNode n) {
+      if (n == null || !n.isNumber()) return Numbers.NA;
+      double x = n.asDouble();
+      return switch (this) {
+        case PERCENT -> Numbers.percent(x);
+        case SECONDS -> Numbers.sig4(x) + " s";
+        case NUMBER -> Numbers.sig4(x);
+      };
+    }
+  }
+
+  /** The characterization's headline numbers, in the order the page lists them. */
+  static final List<HeadlineNumber> HEADLINE_NUMBERS = List.of(
+      new HeadlineNumber("ideal_reuse", StageJson.REUSE, "ideal prefix reuse (token-weighted)", Print.PERCENT),
+      new HeadlineNumber("intra_session_share", StageJson.INTRA_SHARE, "intra-session share of reuse", Print.PERCENT),
+      new HeadlineNumber("system_prompt_share", StageJson.SYSTEM_SHARE, "system-prompt share of reuse", Print.PERCENT),
+      new HeadlineNumber("inter_session_share", StageJson.INTER_SHARE, "inter-session share of reuse", Print.PERCENT),
+      new HeadlineNumber("reuse_within_threshold", StageJson.WITHIN_THRESHOLD, "share of reuse within the interval threshold", Print.PERCENT),
+      new HeadlineNumber("reuse_interval_p90_s", StageJson.INTERVAL_P90, "reuse interval p90", Print.SECONDS),
+      new HeadlineNumber("first_turn_fraction", StageJson.FIRST_TURN, "first-turn fraction", Print.PERCENT),
+      new HeadlineNumber("top_25pct_token_share", StageJson.TOP_25PCT_SHARE, "tokens held by the top 25% of sessions", Print.PERCENT),
+      new HeadlineNumber("session_token_gini", StageJson.GINI, "session token Gini", Print.NUMBER),
+      new HeadlineNumber("requests_per_instance_mean", StageJson.RATIO_MEAN, "requests per instance per minute, mean", Print.NUMBER),
+      new HeadlineNumber("requests_per_instance_p5", StageJson.RATIO_P5, "requests per instance per minute, p5", Print.NUMBER));
+
+  /**
+   * What the report says besides the verdict, computed once for audit.json and the page.
+   *
+   * @param trace the audited trace as the first line names it
+   * @param headline audit.json's headline block
+   * @param answers audit.json's answers block, or null without a replay
+   * @param notApplicable everything that could not be judged or computed: [what, reason]
+   * @param findings data-quality findings in sentences
+   */
+  record Content(String trace, ObjectNode headline, ObjectNode answers, List<String[]> notApplicable, List<String> findings) {}
+
+  /** The report's content for the verdict {@code v} of {@code in} and the charts drawn. */
+  static Content content(StageOutputs in, Verdict v, List<ReportCharts.Entry> charts, double gainThreshold) {
+    List<String> findings = findings(in.characterization(), in.ingest(), in.inferred(), in.sessionsInferred());
+    if (in.hashed() != null) {
+      findings.removeIf(x -> x.startsWith("No ingest summary"));
+      findings.addAll(0, hashFindings(in.hashed()));
+    }
+    return new Content(traceName(in.provenance(), in.characterization(), in.folder()),
+        headline(in.characterization(), in.replay(), in.sessionsInferred()), Answers.of(in.replay(), gainThreshold),
+        notApplicable(v, in.characterization(), in.replay(), charts), findings);
+  }
+
+  /** audit.json itself. */
+  static ObjectNode build(StageOutputs in, Verdict v, Content c, List<ReportCharts.Entry> charts) {
+    JsonNode replay = in.replay();
+    ObjectNode a = Json.object();
+    a.put("format", FORMAT);
+    a.put(VERDICT, v.outcome().id());
+    a.put(SENTENCE, v.sentence());
+    ArrayNode cond = a.putArray("conditions");
+    v.conditions().forEach(cond::add);
+    ArrayNode cs = a.putArray(CRITERIA);
+    for (CriterionResult r : v.results()) cs.add(criterionJson(r));
+    a.set(HEADLINE, c.headline());
+    ArrayNode nas = a.putArray("not_applicable");
+    for (String[] x : c.notApplicable()) nas.addObject().put("what", x[0]).put("reason", x[1]);
+    ArrayNode fs = a.putArray("data_quality_findings");
+    c.findings().forEach(fs::add);
+    ArrayNode ch = a.putArray("charts");
+    for (ReportCharts.Entry e : charts) {
+      ObjectNode o = ch.addObject().put("title", e.title()).put("figure", e.figure());
+      if (e.drawn()) o.put("file", e.file());
+      else o.put("not_drawn", e.missing());
+    }
+    if (in.provenance() != null) a.set("provenance", in.provenance().deepCopy());
+    else a.putObject("provenance").put("not_available", "the audit folder has no provenance.json");
+    ObjectNode rep = a.putObject("report");
+    rep.put("tool_version", BuildInfo.version());
+    rep.put("audit_dir", in.folder().label());
+    a.put("trace", c.trace());
+    if (c.answers() != null) a.set("answers", c.answers());
+    if (replay != null && replay.path("preconditions").isObject()) a.set("preconditions", replay.path("preconditions").deepCopy());
+    JsonNode measured = MeasuredCacheReport.summary(in.folder());
+    if (measured != null) a.set("measured_cache", measured);
+    ObjectNode replayProfile = ReplayProfileSection.json(replay);
+    if (replayProfile != null) a.set("replay_profile", replayProfile);
+    // note: this replaces the verdict's "conditions" list above with the conditions sweep (kept as it was written)
+    if (replay != null && replay.path("conditions").isObject()) a.set("conditions", replay.path("conditions").deepCopy());
+    if (replay != null && replay.path("uncertainty").isObject()) a.set("uncertainty", replay.path("uncertainty").deepCopy());
+    return a;
+  }
+
+  // ------------------------------------------------------------------ headline
+
+  /** Headline numbers: the characterization's and the replay comparison's, null where not applicable. */
+  static ObjectNode headline(JsonNode ch, JsonNode replay, boolean inferred) {
+    ObjectNode h = Json.object();
+    if (ch != null) {
+      h.put("requests", ch.at(StageJson.TRACE_REQUESTS).asLong());
+      JsonNode s = ch.at(StageJson.TRACE_SESSIONS);
+      if (s.isNumber()) h.put("sessions", s.asLong());
+      else h.putNull("sessions");
+    }
+    h.put("sessions_inferred", inferred);
+    for (HeadlineNumber k : HEADLINE_NUMBERS) putMetric(h, k.key(), ch == null ? null : ch.at(k.pointer()));
+    JsonNode thr = ch == null ? null : ch.at(StageJson.INTERVAL_THRESHOLD);
+    if (thr != null && thr.isNumber()) h.put("interval_threshold_s", thr.asDouble());
+    // the verdict's comparison (SMetric vs the judged router), or the old all-baselines one
+    JsonNode cmp = replay == null ? null : StageJson.judged(replay);
+    if (cmp != null && cmp.isObject()) {
+      h.put("judged_router", AuditCriteria.judgedName(cmp));
+      putMetric(h, StageJson.GAIN_WITH_GLOBAL, cmp.path(StageJson.GAIN_WITH_GLOBAL));
+      JsonNode at = cmp.path(StageJson.GAIN_WITH_GLOBAL).path("global_ratio");
+      if (at.isNumber()) h.put("smetric_best_gain_at_global_ratio", at.asDouble());
+      putMetric(h, StageJson.GAIN_NO_GLOBAL, cmp.path(StageJson.GAIN_NO_GLOBAL));
+      for (String k : List.of(StageJson.GAIN_WITH_GLOBAL, StageJson.GAIN_NO_GLOBAL)) {
+        JsonNode iv = cmp.path(k).path("interval");
+        if (iv.path("low").isNumber()) h.putArray(k + "_interval").add(iv.path("low").asDouble()).add(iv.path("high").asDouble());
+      }
+      putMetric(h, StageJson.MIN_GLOBAL_RATIO, cmp.path(StageJson.MIN_GLOBAL_RATIO));
+      if (cmp.path("by_global_ratio").isArray()) h.set("by_global_ratio", cmp.path("by_global_ratio").deepCopy());
+    } else {
+      h.putNull(StageJson.GAIN_WITH_GLOBAL);
+      h.putNull(StageJson.GAIN_NO_GLOBAL);
+    }
+    return h;
+  }
+
+  private static void putMetric(ObjectNode h, String key, JsonNode n) {
+    Double v = metricValue(n);
+    if (v != null) h.put(key, v);
+    else h.putNull(key);
+  }
+
+  /** A characterization metric (a number, or {"value": x}) as its value; null where it has none. */
+  private static Double metricValue(JsonNode n) {
+    if (n == null || n.isMissingNode() || n.isNull()) return null;
+    if (n.isNumber()) return n.asDouble();
+    JsonNode v = n.path("value");
+    return v.isNumber() ? v.asDouble() : null;
+  }
+
+  /** A headline number as the pages print it: shares and gains as percentages, seconds with a unit. */
+  static String formatHeadline(String key, double x) {
+    if (key.startsWith("smetric_") && !key.endsWith("_ratio")) return Numbers.signedPercent(x);
+    for (HeadlineNumber k : HEADLINE_NUMBERS) if (k.key().equals(key)) return k.print().format(Json.MAPPER.getNodeFactory().numberNode(x));
+    return x == Math.rint(x) && Math.abs(x) < 1e15 ? Long.toString((long) x) : Numbers.sig4(x);
+  }
+
+  // ------------------------------------------------------------------ what could not be judged, findings
+
+  /** Everything the audit could not judge or compute: [what, reason]. */
+  static List<String[]> notApplicable(Verdict v, JsonNode ch, JsonNode replay, List<ReportCharts.Entry> charts) {
+    List<String[]> out = new ArrayList<>();
+    for (CriterionResult r : v.results()) {
+      if (r.status() == CriterionResult.Status.NOT_APPLICABLE) {
+        out.add(new String[] {"criterion " + r.criterion().id(), r.reason().replaceFirst("^not applicable: ", "")});
+      }
+    }
+    if (ch != null) walkNotApplicable(ch, "", out);
+    if (replay != null) {
+      for (JsonNode s : replay.path("skipped")) out.add(new String[] {"replay policy", s.asText()});
+      Map<String, Integer> runNa = new TreeMap<>();
+      for (JsonNode run : replay.path("runs")) {
+        Iterator<Map.Entry<String, JsonNode>> it = run.path("not_applicable").fields();
+        while (it.hasNext()) {
+          Map.Entry<String, JsonNode> e = it.next();
+          runNa.merge("replay metric " + e.getKey() + "\u0000" + e.getValue().asText(), 1, Integer::sum);
+        }
+      }
+      runNa.forEach((k, n) -> {
+        String[] p = k.split("\u0000", 2);
+        out.add(new String[] {p[0], p[1] + " (" + n + " run" + (n == 1 ? "" : "s") + ")"});
+      });
+      JsonNode cmp = replay.at(StageJson.COMPARISON);
+      if (cmp.isObject()) walkNotApplicable(cmp, "replay comparison ", out);
+    }
+    for (ReportCharts.Entry e : charts) if (!e.drawn()) out.add(new String[] {"chart: " + e.title(), e.missing()});
+    return out;
+  }
+
+  private static void walkNotApplicable(JsonNode n, String path, List<String[]> out) {
+    if (!n.isObject()) return;
+    if (n.has("not_applicable") && n.path("value").isNull()) {
+      out.add(new String[] {path.isEmpty() ? "/" : path, n.path("not_applicable").asText()});
+      return;
+    }
+    Iterator<Map.Entry<String, JsonNode>> it = n.fields();
+    while (it.hasNext()) {
+      Map.Entry<String, JsonNode> e = it.next();
+      if (path.isEmpty() && e.getKey().equals("data_quality")) continue;
+      walkNotApplicable(e.getValue(), path + (path.isEmpty() || path.endsWith(" ") ? "" : "/") + e.getKey(), out);
+    }
+  }
+
+  /** Data-quality findings in plain sentences: ingest, quarantine, analysis counters, inference. */
+  static List<String> findings(JsonNode ch, JsonNode ingest, JsonNode inferred, boolean isInferred) {
+    List<String> out = new ArrayList<>();
+    if (isInferred) {
+      String s = "Sessions were inferred from prompt content (no session ids in the trace)";
+      if (inferred != null) {
+        s += String.format(Locale.ROOT, ": method %s, %s sessions over %s requests, %s forks", inferred.path("method").asText("?"),
+            inferred.path("sessions").asText("?"), inferred.path("requests").asText("?"),
+            inferred.path("fork_sessions").path("total").asText("?"));
+      }
+      out.add(s + ". Every session-based number rests on the inference (docs/session-inference.md).");
+    }
+    if (ingest != null) {
+      JsonNode t = ingest.path("totals");
+      if (t.path("quarantined").asLong(0) > 0) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "%d of %d records were quarantined", t.path("quarantined").asLong(),
+            t.path("read").asLong()));
+        List<String> parts = new ArrayList<>();
+        t.path("quarantined_by_reason").fields().forEachRemaining(e -> parts.add(e.getKey() + " " + e.getValue().asText()));
+        if (!parts.isEmpty()) sb.append(" (").append(String.join(", ", parts)).append(")");
+        out.add(sb.append("; they are in ingest/quarantine/ with their reasons.").toString());
+      }
+      for (JsonNode x : ingest.path("findings")) out.add("ingest: " + x.asText());
+    } else {
+      out.add("No ingest summary: the input was already canonical (or ingest ran elsewhere), so quarantine counts are unknown here.");
+    }
+    if (ch != null) {
+      Iterator<Map.Entry<String, JsonNode>> it = ch.path("data_quality").path("analysis").fields();
+      while (it.hasNext()) {
+        Map.Entry<String, JsonNode> e = it.next();
+        if (e.getValue().isNumber() && e.getValue().asLong() > 0) {
+          out.add("analysis: " + e.getKey().replace('_', ' ') + ": " + e.getValue().asText());
+        } else if (e.getValue().isTextual()) {
+          out.add("analysis: " + e.getKey().replace('_', ' ') + ": " + e.getValue().asText());
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Findings of the block-hasher (raw chat logs): skipped records, synthesised arrivals, missing outputs. */
+  static List<String> hashFindings(JsonNode h) {
+    List<String> out = new ArrayList<>();
+    out.add(String.format(Locale.ROOT, "Raw chat logs were hashed (tokenizer %s, %s-token blocks): %d records read, %d requests in %d sessions.",
+        h.path("tokenizer").asText("?"), h.path("block_size").asText("?"), h.path("records_read").asLong(),
+        h.path("requests").asLong(), h.path("sessions").asLong()));
+    long skipped = h.path("skipped").path("count").asLong(0);
+    if (skipped > 0) {
+      List<String> reasons = new ArrayList<>();
+      for (JsonNode r : h.path("skipped").path("reasons")) {
+        if (reasons.size() == 5) break;
+        reasons.add(r.asText());
+      }
+      out.add(skipped + " log records were skipped" + (reasons.isEmpty() ? "" : ", e.g. " + String.join("; ", reasons)) + ".");
+    }
+    long synth = h.path("arrivals").path("synthesised").asLong(0);
+    if (synth > 0) {
+      out.add(synth + " requests had no log timestamp; their arrivals are synthesised (" + h.path("arrivals").path("rule").asText()
+          + "), so time-based numbers (intervals, per-minute ratios, replay latencies) rest on that rule.");
+    }
+    long noOut = h.path("output_tokens_missing").asLong(0);
+    if (noOut > 0) out.add(noOut + " requests have no recorded output; their output tokens count as 0 (docs/block-hasher.md), which lowers session token totals and decode load in the replay.");
+    // more than half of a file's records skipped: the file was probably read as the wrong format
+    for (JsonNode w : h.path("warnings")) out.add("Mostly skipped: " + w.asText() + ".");
+    // what the logs lacked, per kind over all files (the summary has it per file)
+    Map<String, long[]> counts = new TreeMap<>();
+    Map<String, String> what = new HashMap<>();
+    for (JsonNode f : h.path("per_file")) {
+      f.path("synthesised").fields().forEachRemaining(e -> {
+        long[] c = counts.computeIfAbsent(e.getKey(), k -> new long[2]);
+        c[0]++;
+        c[1] += e.getValue().path("count").asLong();
+        what.put(e.getKey(), e.getValue().path("what").asText());
+      });
+    }
+    counts.forEach((k, c) -> out.add(String.format(Locale.ROOT, "Synthesised or missing in %d file(s), %d time(s): %s.", c[0], c[1], what.get(k))));
+    return out;
+  }
+
+  // ------------------------------------------------------------------ criteria, trace name
+
+  static ObjectNode criterionJson(CriterionResult r) {
+    Criterion c = r.criterion();
+    ObjectNode o = Json.object();
+    o.put(C_ID, c.id());
+    o.put(C_TITLE, c.title());
+    o.put("metric", c.metric());
+    o.put("level", c.level().name().toLowerCase(Locale.ROOT));
+    o.put(C_STATUS, status(r.status()));
+    if (r.observed() != null) o.put(C_VALUE, r.observed());
+    else o.putNull(C_VALUE);
+    o.put(C_THRESHOLD, c.threshold());
+    o.put(C_VALUE_TEXT, r.observed() == null ? Numbers.NA : c.format(r.observed()));
+    o.put(C_THRESHOLD_TEXT, c.op() + " " + c.format(c.threshold()));
+    o.put("op", c.op());
+    o.put("reason", r.reason());
+    o.put("source", c.source());
+    return o;
+  }
+
+  static String status(CriterionResult.Status s) {
+    return switch (s) {
+      case PASS -> "pass";
+      case FAIL -> "fail";
+      case NOT_APPLICABLE -> "not-applicable";
+    };
+  }
+
+  /**
+   * The audited trace as the report's first line names it: the input files of provenance.json
+   * (file names; "and N more" beyond three), else the characterization's input, else the folder.
+   */
+  static String traceName(JsonNode prov, JsonNode ch, AuditFolder f) {
+    List<String> names = new ArrayList<>();
+    if (prov != null) for (JsonNode i : prov.path("inputs")) names.add(lastComponent(i.path("path").asText()));
+    names.removeIf(String::isEmpty);
+    if (!names.isEmpty()) {
+      if (names.size() <= 3) return String.join(", ", names);
+      return String.join(", ", names.subList(0, 3)) + " and " + (names.size() - 3) + " more files";
+    }
+    String in = ch == null ? "" : ch.path("parameters").path("input").asText("");
+    return in.isEmpty() ? f.label() : in;
+  }
+
+  private static String lastComponent(String path) {
+    String p = path.replaceAll("/+$", "");
+    int k = p.lastIndexOf('/');
+    return k >= 0 ? p.substring(k + 1) : p;
+  }
+}

@@ -1,0 +1,47 @@
+package io.smetric.audit.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.smetric.audit.report.verdict.StageJson;
+import java.util.List;
+import org.apache.spark.sql.Row;
+
+/**
+ * What the report reads of an audit folder, read once: the stages' JSON outputs (each null when
+ * the stage did not run or left nothing) and the folder itself for the tables the charts read.
+ * The judge, the audit.json builder and the page all take their inputs from here.
+ *
+ * @param folder the audit folder (tables, label, where the report is written)
+ * @param characterization characterization/characterization.json
+ * @param replay replay/replay.json
+ * @param provenance provenance.json (command line, inputs and their checksums, parameters)
+ * @param ingest ingest/ingest-summary.json, else the copy the characterization carries
+ * @param inferred inferred/inference-summary.json when sessions were inferred
+ * @param sessionsInferred whether the audit inferred sessions (inferred/ exists)
+ * @param hashed hashed/hash-summary.json when the audit started from raw chat logs
+ */
+public record StageOutputs(AuditFolder folder, JsonNode characterization, JsonNode replay, JsonNode provenance,
+    JsonNode ingest, JsonNode inferred, boolean sessionsInferred, JsonNode hashed) {
+
+  /** The block-hasher's summary when the audit started from raw chat logs. */
+  static final String HASH_SUMMARY = "hashed/hash-summary.json";
+  static final String INFERENCE_SUMMARY = AuditFolder.INFERRED + "/inference-summary.json";
+
+  /** Reads every stage output the report uses from {@code f}. */
+  public static StageOutputs read(AuditFolder f) {
+    JsonNode ch = f.json(AuditFolder.CHARACTERIZATION_JSON);
+    JsonNode ingest = f.json(AuditFolder.INGEST_SUMMARY);
+    if (ingest == null && ch != null && ch.at(StageJson.INGEST_SUMMARY).isObject() && ch.at(StageJson.INGEST_SUMMARY).has("totals")) {
+      ingest = ch.at(StageJson.INGEST_SUMMARY);
+    }
+    boolean inferred = f.exists(AuditFolder.INFERRED);
+    return new StageOutputs(f, ch, f.json(AuditFolder.REPLAY_JSON), f.json(AuditFolder.PROVENANCE), ingest,
+        inferred ? f.json(INFERENCE_SUMMARY) : null, inferred, f.json(HASH_SUMMARY));
+  }
+
+  /** The replay's runs table, or null without a replay or without that table. */
+  ReplayRuns replayRuns() {
+    if (replay == null) return null;
+    List<Row> rows = folder.table(AuditFolder.REPLAY + "/runs");
+    return rows == null ? null : new ReplayRuns(rows, replay);
+  }
+}
