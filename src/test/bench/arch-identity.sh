@@ -4,7 +4,10 @@
 #   ./smetric-audit audit sample-traces/generated/agent.smetric.b64.jsonl.gz --instances 4 --out DIR --overwrite
 # and compares what it wrote with a reference run: audit.json, characterization/characterization.json,
 # replay/replay.json, provenance.json, index.html, the verdict lines on stdout and the PNG charts (names
-# and bytes). Only what differs from run to run of
+# and bytes). The sample audit does not hash raw logs, so the block-hasher is checked beside it:
+#   ./smetric-audit hash sample-traces/raw-logs/* --salt-file (a fixed test salt) --jsonl --out DIR
+# compares hash-summary.json and trace.jsonl (every request of every shipped log format, with its block
+# ids). Only what differs from run to run of
 # the same code is left out: timestamps, wall and CPU times, and the paths of the checkout and of the
 # output folder (replaced by placeholders, so a reference from another checkout compares).
 #
@@ -20,8 +23,8 @@
 #   --quick          the audit with --bootstrap 0 --no-conditions (about a fifth of the simulations);
 #                    a quick reference and a full one are kept apart
 #   --ref DIR        where the reference lives (default target/arch-identity/reference[-quick])
-# Environment: SMETRIC_XMX as for the launcher. Cost: the full audit replays 781 simulations (about
-# 130 s of CPU); on the 2-core machine of this project 4-9 min wall depending on load (README).
+# Environment: SMETRIC_XMX as for the launcher. Cost, measured on this project's 2-core machine at load
+# ~2 (docs/testing.md): the audit 111-139 s wall (781 simulations), the hash about 60 s, plus a build.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 trace=sample-traces/generated/agent.smetric.b64.jsonl.gz
@@ -32,46 +35,40 @@ usage() { sed -n '/^# usage:/,/^# Environment/p' "$0" | sed 's/^# \{0,1\}//' >&2
 # Measured by running the same commit twice (docs/testing.md, "Behaviour identity").
 volatile_keys='["started_at","finished_at","wall_s","cpu_s"]'
 
-normalise_json() { # FILE AUDIT_DIR CHECKOUT -> stdout: sorted keys, volatile keys removed, paths replaced
-  local f="$1" dir="$2" repo="$3"
-  sed -e "s#$(realpath "$dir")#<AUDIT>#g" -e "s#$dir#<AUDIT>#g" -e "s#$repo#<CHECKOUT>#g" "$f" \
-    | jq -S --argjson drop "$volatile_keys" 'walk(if type == "object" then with_entries(select(.key as $k | $drop | index($k) | not)) else . end)'
+normalise_json() { # FILE RUN_DIR -> stdout: sorted keys, volatile keys removed, paths replaced
+  normalise_paths "$1" "$2" | jq -S --argjson drop "$volatile_keys" \
+    'walk(if type == "object" then with_entries(select(.key as $k | $drop | index($k) | not)) else . end)'
 }
 
-normalise_text() { # FILE AUDIT_DIR CHECKOUT -> stdout with paths and ISO-8601 timestamps replaced
-  local f="$1" dir="$2" repo="$3"
-  sed -e "s#$(realpath "$dir")#<AUDIT>#g" -e "s#$dir#<AUDIT>#g" -e "s#$repo#<CHECKOUT>#g" \
-    -e 's/[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9:.]*Z/<TIME>/g' "$f"
+normalise_text() { # FILE RUN_DIR -> stdout with paths and ISO-8601 timestamps replaced
+  normalise_paths "$1" "$2" | sed -e 's/[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9:.]*Z/<TIME>/g'
 }
 
-compare() { # REF_DIR NEW_DIR: each holds audit/ (the audit folder), checkout (its path) and stdout
-  local ref="$1" new="$2" bad=0 tmp
+normalise_paths() { # FILE RUN_DIR: the audit folder, the run folder and the checkout as placeholders
+  local audit run repo
+  audit="$(cat "$2/audit-path")"; run="$(dirname "$audit")"; repo="$(cat "$2/checkout")"
+  if [[ -f "$1" ]]; then
+    sed -e "s#$audit#<AUDIT>#g" -e "s#$run#<RUN>#g" -e "s#$repo#<CHECKOUT>#g" "$1"
+  else
+    echo '"(missing)"'
+  fi
+}
+
+compare() { # REF_RUN NEW_RUN: each holds audit/ (the audit folder), hashed/, stdout, checkout (its path), audit-path
+  local ref="$1" new="$2" bad=0 tmp f
   tmp="$(mktemp -d)"
   for d in "$ref" "$new"; do
     [[ -d "$d/audit" ]] || { echo "arch-identity: $d/audit does not exist" >&2; exit 2; }
   done
-  for f in audit.json characterization/characterization.json replay/replay.json provenance.json; do
-    for side in ref new; do
-      local d; [[ $side == ref ]] && d="$ref" || d="$new"
-      if [[ -f "$d/audit/$f" ]]; then
-        normalise_json "$d/audit/$f" "$(cat "$d/audit-path")" "$(cat "$d/checkout")" > "$tmp/$side.json"
-      else
-        echo "(missing)" > "$tmp/$side.json"
-      fi
-    done
-    if diff -u "$tmp/ref.json" "$tmp/new.json" > "$tmp/diff"; then
-      echo "same      $f ($(wc -c < "$tmp/new.json") bytes normalised)"
+  for f in audit/audit.json audit/characterization/characterization.json audit/replay/replay.json audit/provenance.json \
+      hashed/hash-summary.json audit/index.html stdout hashed/trace.jsonl; do
+    if [[ $f == *.json ]]; then
+      normalise_json "$ref/$f" "$ref" > "$tmp/ref"; normalise_json "$new/$f" "$new" > "$tmp/new"
     else
-      echo "DIFFERENT $f"; head -n 80 "$tmp/diff"; bad=1
+      normalise_text "$ref/$f" "$ref" > "$tmp/ref"; normalise_text "$new/$f" "$new" > "$tmp/new"
     fi
-  done
-  for f in index.html stdout; do
-    local a b
-    if [[ $f == stdout ]]; then a="$ref/stdout"; b="$new/stdout"; else a="$ref/audit/$f"; b="$new/audit/$f"; fi
-    normalise_text "$a" "$(cat "$ref/audit-path")" "$(cat "$ref/checkout")" > "$tmp/ref.txt"
-    normalise_text "$b" "$(cat "$new/audit-path")" "$(cat "$new/checkout")" > "$tmp/new.txt"
-    if diff -u "$tmp/ref.txt" "$tmp/new.txt" > "$tmp/diff"; then
-      echo "same      $f"
+    if diff -u "$tmp/ref" "$tmp/new" > "$tmp/diff"; then
+      echo "same      $f ($(wc -c < "$tmp/new") bytes normalised)"
     else
       echo "DIFFERENT $f"; head -n 80 "$tmp/diff"; bad=1
     fi
@@ -109,6 +106,12 @@ run_audit() { # CHECKOUT DEST QUICK: runs the audit of CHECKOUT into DEST/audit
   (cd "$checkout" && ./smetric-audit audit "$trace" --instances 4 --out "$dest/audit" --overwrite "${extra[@]}") \
     > "$dest/stdout" 2> "$dest/stderr" || { echo "arch-identity: the audit failed, see $dest/stderr" >&2; tail -5 "$dest/stderr" >&2; exit 1; }
   echo "arch-identity: audit done in $((SECONDS - t0)) s" >&2
+  # a fixed salt: the hashes only have to be comparable between two runs, nothing secret is hashed
+  printf 'arch-identity-fixed-salt-0123456789' > "$dest/salt"
+  t0=$SECONDS
+  (cd "$checkout" && ./smetric-audit hash sample-traces/raw-logs/* --salt-file "$dest/salt" --jsonl --out "$dest/hashed") \
+    > "$dest/hash.stdout" 2> "$dest/hash.stderr" || { echo "arch-identity: hash failed, see $dest/hash.stderr" >&2; tail -5 "$dest/hash.stderr" >&2; exit 1; }
+  echo "arch-identity: hash done in $((SECONDS - t0)) s" >&2
 }
 
 cmd="${1:-}"; shift || true
@@ -119,6 +122,7 @@ if [[ $cmd == compare ]]; then
   w="$(mktemp -d)"
   for k in 1 2; do
     d="$(realpath "${!k}")"; mkdir -p "$w/$k"; ln -s "$d" "$w/$k/audit"; echo "$d" > "$w/$k/audit-path"
+    [[ -d "$d/../hashed" ]] && ln -s "$(realpath "$d/../hashed")" "$w/$k/hashed"
     echo "$here" > "$w/$k/checkout"; : > "$w/$k/stdout"
   done
   rc=0; compare "$w/1" "$w/2" || rc=$?
