@@ -1,6 +1,7 @@
 package io.smetric.audit.characterize;
 
 import io.smetric.audit.model.BlockChain;
+import io.smetric.audit.model.Fnv1a;
 
 /**
  * 64-bit keys for session ids inside the reuse passes (a long per occurrence instead of a string).
@@ -13,18 +14,10 @@ final class Hashing {
   private Hashing() {}
 
   static long session(byte[] utf8) {
-    return BlockChain.fmix64(fnv(utf8, 0xcbf29ce484222325L));
+    return BlockChain.fmix64(Fnv1a.hash(utf8));
   }
 
   static long lonelyRequest(byte[] requestIdUtf8) {
-    return BlockChain.fmix64(fnv(requestIdUtf8, 0x84222325cbf29ce4L) ^ 0x5bd1e9955bd1e995L);
-  }
-
-  private static long fnv(byte[] b, long h) {
-    for (byte x : b) {
-      h ^= (x & 0xff);
-      h *= 0x100000001b3L;
-    }
-    return h;
+    return BlockChain.fmix64(Fnv1a.hash(requestIdUtf8, 0x84222325cbf29ce4L) ^ 0x5bd1e9955bd1e995L);
   }
 }

@@ -37,7 +37,7 @@ final class ClaudeCodeReader extends RecordLogReader {
   private final class Session {
     final String key;
     final boolean sidechain;
-    FileHasher.Conversation conv;
+    Conversation conv;
     Double lastInputTime;
     // the response being assembled from its lines
     String pendingId;
@@ -54,8 +54,8 @@ final class ClaudeCodeReader extends RecordLogReader {
       this.conv = newConversation(0);
     }
 
-    FileHasher.Conversation newConversation(int turn) {
-      return h.new Conversation(List.of(), false, key, turn, sidechain ? Canonical.TRIGGER_SUBAGENT : null);
+    Conversation newConversation(int turn) {
+      return new Conversation(h, List.of(), false, key, turn, sidechain ? Canonical.TRIGGER_SUBAGENT : null);
     }
 
     void flush() {
@@ -63,7 +63,7 @@ final class ClaudeCodeReader extends RecordLogReader {
       ChatMessage m = new ChatMessage(ChatMessage.ASSISTANT, text.toString(), calls, null);
       Double arrival = lastInputTime != null ? lastInputTime : pendingTime;
       if (lastInputTime == null) h.note("arrival_response", "response with no user line before it since the last response: arrival = its first line's time");
-      conv.message(m, new FileHasher.RequestMeta(arrival, cache, outputTokens(m), pendingRequestId));
+      conv.message(m, new RequestMeta(arrival, cache, outputTokens(m), pendingRequestId));
       lastInputTime = null;
       pendingId = null;
     }
@@ -84,10 +84,10 @@ final class ClaudeCodeReader extends RecordLogReader {
   void record(JsonNode r, long line) {
     String type = r.path("type").asText("");
     if (!MESSAGE_TYPES.contains(type)) return; // summaries, progress, snapshots: not part of any prompt
-    String sessionId = FileHasher.text(r, "sessionId");
+    String sessionId = LogFields.text(r, "sessionId");
     if (sessionId == null) throw new BadInputException(h.file(), line, "sessionId", "missing");
     boolean sidechain = r.path("isSidechain").asBoolean(false);
-    String agent = FileHasher.text(r, "agentId");
+    String agent = LogFields.text(r, "agentId");
     String key = sidechain ? sessionId + "/agent/" + (agent == null ? "?" : agent) : sessionId;
     Session s = sessions.computeIfAbsent(key, k -> new Session(k, sidechain));
     Double time = r.has("timestamp") ? h.seconds(r.get("timestamp"), line, "timestamp") : null;
@@ -112,12 +112,12 @@ final class ClaudeCodeReader extends RecordLogReader {
   }
 
   private void assistantLine(Session s, JsonNode msg, JsonNode r, Double time, long line) {
-    String id = FileHasher.text(msg, "id");
-    if (id == null) id = FileHasher.text(r, "uuid");
+    String id = LogFields.text(msg, "id");
+    if (id == null) id = LogFields.text(r, "uuid");
     if (s.pendingId != null && !s.pendingId.equals(id)) s.flush();
     if (s.pendingId == null) {
       s.pendingId = id;
-      s.pendingRequestId = FileHasher.text(r, "requestId");
+      s.pendingRequestId = LogFields.text(r, "requestId");
       if (s.pendingRequestId == null) s.pendingRequestId = id;
       s.pendingTime = time;
       s.text = new StringBuilder();

@@ -1,7 +1,6 @@
 package io.smetric.audit.hasher;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.smetric.audit.common.BadInputException;
 import io.smetric.audit.model.TraceRecord.ProviderCache;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +24,7 @@ import java.util.Set;
 final class CodexReader extends RecordLogReader {
   static final Set<String> LINE_TYPES = Set.of("session_meta", "response_item", "event_msg", "turn_context", "compacted");
 
-  private FileHasher.Conversation conv;
+  private Conversation conv;
   private String sessionRaw;
   private Double lastInputTime;
   private long lastTotal = -1;
@@ -61,9 +60,9 @@ final class CodexReader extends RecordLogReader {
     }
   }
 
-  private FileHasher.Conversation conversation() {
+  private Conversation conversation() {
     if (conv == null) {
-      conv = h.new Conversation(List.of(), false, sessionRaw, 0, null);
+      conv = new Conversation(h, List.of(), false, sessionRaw, 0, null);
       h.note("tool_schemas", "Codex does not log its tool schemas: prompts lack them");
     }
     return conv;
@@ -71,14 +70,14 @@ final class CodexReader extends RecordLogReader {
 
   private void sessionMeta(JsonNode p) {
     close(null);
-    sessionRaw = FileHasher.text(p, "id");
+    sessionRaw = LogFields.text(p, "id");
     conv = null;
     // base_instructions is the system prompt Codex sends (newer versions log it); the older
     // "instructions" field holds the user instructions (AGENTS.md, skills), which the log also
     // has as the first user message: not a system prompt
-    String instructions = FileHasher.text(p, "base_instructions");
+    String instructions = LogFields.text(p, "base_instructions");
     JsonNode bi = p.get("base_instructions");
-    if (instructions == null && bi != null && bi.isObject()) instructions = FileHasher.text(bi, "text");
+    if (instructions == null && bi != null && bi.isObject()) instructions = LogFields.text(bi, "text");
     if (instructions != null && !instructions.isEmpty()) {
       conversation().message(ChatMessage.of(ChatMessage.SYSTEM, instructions));
     } else {
@@ -106,9 +105,9 @@ final class CodexReader extends RecordLogReader {
       }
       case "function_call", "custom_tool_call", "local_shell_call", "web_search_call" -> {
         openResponse(time);
-        String name = FileHasher.text(p, "name");
+        String name = LogFields.text(p, "name");
         if (name == null) name = t;
-        JsonNode args = FileHasher.first(p, "arguments", "input", "action");
+        JsonNode args = LogFields.first(p, "arguments", "input", "action");
         calls.add(new ChatMessage.ToolCall(name, args == null ? "{}" : args.isTextual() ? args.asText() : Messages.compact(args)));
       }
       case "function_call_output", "custom_tool_call_output", "local_shell_call_output" -> {
@@ -161,7 +160,7 @@ final class CodexReader extends RecordLogReader {
     if (usage == null) h.note("usage", "response without a token count: no provider accounting; output tokens counted with the hasher's tokenizer");
     ProviderCache cache = usage == null ? null : (ProviderCache) usage[0];
     Integer out = usage == null ? null : (Integer) usage[1];
-    conversation().message(m, new FileHasher.RequestMeta(arrival, cache, out, null));
+    conversation().message(m, new RequestMeta(arrival, cache, out, null));
     lastInputTime = null;
   }
 

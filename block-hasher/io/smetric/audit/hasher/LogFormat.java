@@ -1,6 +1,5 @@
 package io.smetric.audit.hasher;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.UsageException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -70,6 +69,43 @@ public enum LogFormat {
     List<LogFormat> out = new ArrayList<>();
     for (LogFormat f : values()) if (f.fits(sample)) out.add(f);
     return out;
+  }
+
+  /**
+   * The format a file is read as: {@code requested} unless it is AUTO, else the first format (in
+   * detection order) that the file's first records fit; an empty file reads as OPENAI (any reader
+   * says it holds nothing). A file that fits no format is bad input naming its first record's keys.
+   */
+  static LogFormat resolve(LogFormat requested, LogSample sample, String uri) {
+    if (requested != AUTO) return requested;
+    if (sample.isEmpty()) return OPENAI;
+    List<LogFormat> fitting = fitting(sample);
+    if (fitting.isEmpty()) {
+      throw new io.smetric.audit.common.BadInputException(uri, Math.max(1, sample.firstLine), null,
+          "cannot detect the log format: the first record's keys " + sample.firstKeys() + " fit none of: " + describeAll()
+              + "; use --log-format");
+    }
+    return fitting.get(0);
+  }
+
+  /**
+   * The raw-log format of a file from a sample of its first records, or null when it fits none of
+   * them (e.g. a hashed trace). Used by the audit to tell raw logs from traces.
+   */
+  public static LogFormat sniff(String file, org.apache.hadoop.conf.Configuration conf) throws java.io.IOException {
+    List<LogFormat> f = fitting(LogSample.read(file, conf));
+    return f.isEmpty() ? null : f.get(0);
+  }
+
+  /** Every detectable format with what its files look like, for the detection error. */
+  static String describeAll() {
+    StringBuilder b = new StringBuilder();
+    for (LogFormat f : values()) {
+      if (f == AUTO) continue;
+      if (b.length() > 0) b.append("; ");
+      b.append(f.cliName).append(" (").append(f.looksLike).append(')');
+    }
+    return b.toString();
   }
 
   /** Every format a user can name, for help and errors. */

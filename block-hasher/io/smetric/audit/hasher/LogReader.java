@@ -4,7 +4,7 @@ import java.io.IOException;
 
 /**
  * Reads one log file of one format (one subclass per {@link LogFormat}) and reports what it finds
- * to its {@link FileHasher}: requests (through {@link FileHasher.Conversation} or
+ * to its {@link FileHasher}: requests (through {@link Conversation} or
  * {@link FileHasher#emitRecord}), skipped records with their reasons, and what it had to
  * synthesise. A reader holds at most one record (or one trajectory message) plus the state of the
  * conversation in progress; {@link #step} processes one unit of input.

@@ -18,7 +18,7 @@ import java.util.List;
  * was given are not in the trajectory, so prompts lack them (counted once per trajectory).
  */
 final class MiniSweAgentReader extends TrajectoryLogReader {
-  private FileHasher.Conversation conv;
+  private Conversation conv;
   private Double lastTime;
   private boolean toolCalls;
 
@@ -28,7 +28,7 @@ final class MiniSweAgentReader extends TrajectoryLogReader {
 
   @Override
   void start(long line) {
-    conv = h.new Conversation(List.of(), true);
+    conv = new Conversation(h, List.of(), true);
     lastTime = null;
     toolCalls = false;
   }
@@ -64,7 +64,7 @@ final class MiniSweAgentReader extends TrajectoryLogReader {
     JsonNode ct = usage.get("completion_tokens");
     Integer out = ct != null && ct.canConvertToInt() && ct.asInt() >= 0 ? ct.asInt() : null;
     if (out == null) h.note("output_tokens", "no usage.completion_tokens: output tokens counted with the hasher's tokenizer");
-    conv.message(msg, new FileHasher.RequestMeta(arrival, cache, out, null));
+    conv.message(msg, new RequestMeta(arrival, cache, out, null));
     if (own != null) lastTime = own;
   }
 

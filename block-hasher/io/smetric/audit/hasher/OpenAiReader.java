@@ -23,7 +23,7 @@ final class OpenAiReader extends RecordLogReader {
 
   OpenAiReader(FileHasher h) {
     super(h);
-    int cap = Math.max(1, h.s.sessionCacheSize());
+    int cap = Math.max(1, h.settings().sessionCacheSize());
     this.sessionCache = new LinkedHashMap<>(16, 0.75f, true) {
       private static final long serialVersionUID = 1L;
 
@@ -56,13 +56,13 @@ final class OpenAiReader extends RecordLogReader {
       fp[i + 1] = fingerprint(m[i]);
     }
     JsonNode meta = r.path("metadata");
-    String sessionRaw = FileHasher.text(r, "session_id", "conversation_id", "thread_id", "litellm_session_id");
-    if (sessionRaw == null) sessionRaw = FileHasher.text(meta, "session_id", "conversation_id", "thread_id");
-    if (sessionRaw == null && req != r) sessionRaw = FileHasher.text(req.path("metadata"), "session_id", "conversation_id");
-    String requestRaw = FileHasher.text(r, "request_id", "id");
-    if (requestRaw == null) requestRaw = FileHasher.text(meta, "request_id");
-    String parentRaw = FileHasher.text(r, "parent_request_id");
-    if (parentRaw == null) parentRaw = FileHasher.text(meta, "parent_request_id");
+    String sessionRaw = LogFields.text(r, "session_id", "conversation_id", "thread_id", "litellm_session_id");
+    if (sessionRaw == null) sessionRaw = LogFields.text(meta, "session_id", "conversation_id", "thread_id");
+    if (sessionRaw == null && req != r) sessionRaw = LogFields.text(req.path("metadata"), "session_id", "conversation_id");
+    String requestRaw = LogFields.text(r, "request_id", "id");
+    if (requestRaw == null) requestRaw = LogFields.text(meta, "request_id");
+    String parentRaw = LogFields.text(r, "parent_request_id");
+    if (parentRaw == null) parentRaw = LogFields.text(meta, "parent_request_id");
 
     // prompt: extend the session's previous prompt when its messages are a prefix of these
     PromptBuilder b = null;
@@ -77,22 +77,22 @@ final class OpenAiReader extends RecordLogReader {
     if (sessionRaw != null) sessionCache.put(sessionRaw, new CachedPrompt(fp, b));
 
     int out = outputTokens(r, b, line);
-    String trigger = FileHasher.text(r, "trigger");
-    if (trigger == null) trigger = FileHasher.text(meta, "trigger");
+    String trigger = LogFields.text(r, "trigger");
+    if (trigger == null) trigger = LogFields.text(meta, "trigger");
     if (trigger == null) {
       trigger = r.path("subagent").asBoolean(false) || meta.path("subagent").asBoolean(false)
-          ? Canonical.TRIGGER_SUBAGENT : FileHasher.roleTrigger(m[n - 1].role());
+          ? Canonical.TRIGGER_SUBAGENT : LogFields.roleTrigger(m[n - 1].role());
     }
-    JsonNode ts = FileHasher.first(r, "timestamp", "created", "time", "request_time", "start_time", "startTime");
-    if (ts == null) ts = FileHasher.first(meta, "timestamp");
+    JsonNode ts = LogFields.first(r, "timestamp", "created", "time", "request_time", "start_time", "startTime");
+    if (ts == null) ts = LogFields.first(meta, "timestamp");
     Double arrival = ts == null ? null : h.seconds(ts, line, "timestamp");
     if (arrival == null) h.note("arrival", "no timestamp in the record: arrival synthesised (the i-th such record at i * session gap)");
     JsonNode usage = r.has("usage") ? r.get("usage") : r.path("response").path("usage");
     ProviderCache cache = ProviderUsage.parse(usage, h::providerUsageInconsistent);
-    String requestId = requestRaw != null ? "r" + FileHasher.hex(h.key().id(requestRaw)) : "f" + h.fileIndex() + "-l" + line;
-    String sessionId = sessionRaw != null ? "s" + FileHasher.hex(h.key().id(sessionRaw)) : null;
-    String parent = parentRaw != null ? "r" + FileHasher.hex(h.key().id(parentRaw)) : null;
-    h.emitRecord(requestId, sessionId, parent, assistants, trigger, new FileHasher.RequestMeta(arrival, cache, out, null), b, out);
+    String requestId = requestRaw != null ? "r" + LogFields.hex(h.key().id(requestRaw)) : "f" + h.fileIndex() + "-l" + line;
+    String sessionId = sessionRaw != null ? "s" + LogFields.hex(h.key().id(sessionRaw)) : null;
+    String parent = parentRaw != null ? "r" + LogFields.hex(h.key().id(parentRaw)) : null;
+    h.emitRecord(requestId, sessionId, parent, assistants, trigger, new RequestMeta(arrival, cache, out, null), b, out);
   }
 
   private int outputTokens(JsonNode r, PromptBuilder b, long line) {

@@ -94,8 +94,8 @@ final class OtelGenAiReader extends RecordLogReader {
         "ai.usage.completionTokens");
     int output = out != null ? out : 0;
     if (out == null) h.outputTokensMissing();
-    String traceId = FileHasher.text(context(span), "trace_id", "traceId");
-    String spanId = FileHasher.text(context(span), "span_id", "spanId");
+    String traceId = LogFields.text(context(span), "trace_id", "traceId");
+    String spanId = LogFields.text(context(span), "span_id", "spanId");
     String session = text(a, "gen_ai.conversation.id", "session.id", "traceloop.association.properties.session_id");
     if (session == null && traceId != null) {
       session = "trace:" + traceId;
@@ -104,10 +104,10 @@ final class OtelGenAiReader extends RecordLogReader {
     Double arrival = startTime(span, line);
     if (arrival == null) h.note("arrival", "span without start time: arrival synthesised (the i-th such span at i * session gap)");
     ProviderCache cache = cache(a);
-    String trigger = FileHasher.roleTrigger(msgs.get(msgs.size() - 1).role());
-    String rid = spanId != null ? "r" + FileHasher.hex(h.key().id(spanId)) : "f" + h.fileIndex() + "-l" + line + "-s" + (spans++);
-    h.emitRecord(rid, session == null ? null : "s" + FileHasher.hex(h.key().id(session)), null, assistants, trigger,
-        new FileHasher.RequestMeta(arrival, cache, output, null), b, output);
+    String trigger = LogFields.roleTrigger(msgs.get(msgs.size() - 1).role());
+    String rid = spanId != null ? "r" + LogFields.hex(h.key().id(spanId)) : "f" + h.fileIndex() + "-l" + line + "-s" + (spans++);
+    h.emitRecord(rid, session == null ? null : "s" + LogFields.hex(h.key().id(session)), null, assistants, trigger,
+        new RequestMeta(arrival, cache, output, null), b, output);
   }
 
   private int spans;
@@ -143,9 +143,9 @@ final class OtelGenAiReader extends RecordLogReader {
   }
 
   private Double startTime(JsonNode span, long line) {
-    JsonNode t = FileHasher.first(span, "startTimeUnixNano", "start_time_unix_nano");
+    JsonNode t = LogFields.first(span, "startTimeUnixNano", "start_time_unix_nano");
     if (t != null) return t.asDouble() / 1e9;
-    t = FileHasher.first(span, "start_time", "startTime", "timestamp");
+    t = LogFields.first(span, "start_time", "startTime", "timestamp");
     if (t == null) return null;
     if (t.isArray() && t.size() == 2) return t.get(0).asDouble() + t.get(1).asDouble() / 1e9; // [seconds, nanos]
     if (t.isNumber()) {
@@ -202,9 +202,9 @@ final class OtelGenAiReader extends RecordLogReader {
       switch (p.path("type").asText("text")) {
         case "text", "reasoning" -> append(text, p.has("content") ? p.path("content").asText("") : p.path("text").asText(""));
         case "tool_call", "tool-call" -> calls.add(new ChatMessage.ToolCall(p.path("name").asText(p.path("toolName").asText("")),
-            argText(FileHasher.first(p, "arguments", "args", "input"))));
+            argText(LogFields.first(p, "arguments", "args", "input"))));
         case "tool_call_response", "tool-result" -> {
-          JsonNode r = FileHasher.first(p, "response", "result", "output");
+          JsonNode r = LogFields.first(p, "response", "result", "output");
           out.add(ChatMessage.of(ChatMessage.TOOL, r == null ? "" : r.isTextual() ? r.asText() : Messages.compact(r)));
         }
         default -> append(text, "<" + p.path("type").asText("part") + ">");
@@ -364,7 +364,7 @@ final class OtelGenAiReader extends RecordLogReader {
   }
 
   private static String text(ObjectNode a, String... keys) {
-    return FileHasher.text(a, keys);
+    return LogFields.text(a, keys);
   }
 
   private static void append(StringBuilder b, String s) {

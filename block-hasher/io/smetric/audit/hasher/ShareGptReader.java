@@ -26,7 +26,7 @@ final class ShareGptReader extends RecordLogReader {
     JsonNode sys = r.get("system");
     if (sys != null && sys.isTextual() && !sys.asText().isEmpty()) m[k++] = ChatMessage.of(ChatMessage.SYSTEM, sys.asText());
     for (int i = 0; i < turns.size(); i++) m[k++] = Messages.sharegpt(turns.get(i), file, line, "conversations[" + i + "]");
-    FileHasher.Conversation c = h.new Conversation(tools, false);
+    Conversation c = new Conversation(h, tools, false);
     for (int i = 0; i < k; i++) c.message(m[i]);
     h.note("arrival", "ShareGPT has no timestamps: arrivals synthesised (conversation i at i * session gap, its j-th request j * think time later)");
   }

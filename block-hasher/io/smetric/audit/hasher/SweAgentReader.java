@@ -10,7 +10,7 @@ import java.util.List;
  * timestamps: arrivals are synthesised.
  */
 final class SweAgentReader extends TrajectoryLogReader {
-  private FileHasher.Conversation conv;
+  private Conversation conv;
 
   SweAgentReader(FileHasher h) {
     super(h, "history");
@@ -18,7 +18,7 @@ final class SweAgentReader extends TrajectoryLogReader {
 
   @Override
   void start(long line) {
-    conv = h.new Conversation(List.of(), true);
+    conv = new Conversation(h, List.of(), true);
   }
 
   @Override

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import io.smetric.audit.model.BlockChain;
 import io.smetric.audit.model.Canonical;
+import io.smetric.audit.model.Fnv1a;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -279,12 +280,7 @@ final class JsonRecordParser implements RecordParser {
   /** String block ids (hex digests, etc.) become 64-bit ids by hashing their UTF-8 bytes. */
   static long hashString(String x) {
     byte[] b = x.getBytes(StandardCharsets.UTF_8);
-    long h = 0xcbf29ce484222325L;
-    for (byte c : b) {
-      h ^= (c & 0xff);
-      h *= 0x100000001b3L;
-    }
-    return BlockChain.fmix64(h ^ b.length);
+    return BlockChain.fmix64(Fnv1a.hash(b) ^ b.length);
   }
 
   private static String idValue(JsonParser p, JsonToken v, String name, Staged s, boolean nullable) throws IOException {

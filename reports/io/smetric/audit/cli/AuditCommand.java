@@ -12,7 +12,6 @@ import io.smetric.audit.common.Json;
 import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.common.SerializableConf;
 import io.smetric.audit.common.UsageException;
-import io.smetric.audit.hasher.FileHasher;
 import io.smetric.audit.hasher.HashJob;
 import io.smetric.audit.measured.MeasuredCache;
 import io.smetric.audit.report.MeasuredCacheReport;
@@ -345,7 +344,7 @@ public final class AuditCommand implements Callable<Integer> {
       if (name.endsWith(".parquet") || name.endsWith(".csv")) return false;
       if (!(name.endsWith(".jsonl") || name.endsWith(".json") || name.endsWith(".ndjson"))) continue; // LICENSE, README...
       try {
-        return FileHasher.sniff(f.toString(), conf) != null;
+        return LogFormat.sniff(f.toString(), conf) != null;
       } catch (BadInputException | IOException e) {
         return false; // not a JSON record: ingest names the problem with file and line
       }

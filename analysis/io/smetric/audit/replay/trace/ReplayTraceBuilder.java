@@ -279,11 +279,6 @@ public final class ReplayTraceBuilder {
 
   /** FNV-1a over the UTF-16 units, finalised: stable across JVMs (String.hashCode is 32-bit). */
   static long stringHash(String s) {
-    long h = 0xcbf29ce484222325L;
-    for (int i = 0; i < s.length(); i++) {
-      h ^= s.charAt(i);
-      h *= 0x100000001b3L;
-    }
-    return io.smetric.audit.model.BlockChain.fmix64(h);
+    return io.smetric.audit.model.BlockChain.fmix64(io.smetric.audit.model.Fnv1a.hashUtf16(s));
   }
 }

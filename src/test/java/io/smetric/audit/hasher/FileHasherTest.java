@@ -53,7 +53,7 @@ class FileHasherTest {
   }
 
   static String rid(String logId) {
-    return "r" + FileHasher.hex(KEY.id(logId));
+    return "r" + LogFields.hex(KEY.id(logId));
   }
 
   static long[] blocks(Row r) {
@@ -107,7 +107,7 @@ class FileHasherTest {
   @Test
   void openai_sessionIds_areKeyedHashesOfTheLogIds() {
     Map<String, Row> m = byId(run(OPENAI, LogFormat.OPENAI));
-    assertEquals("s" + FileHasher.hex(KEY.id("conv-alpha-secret")), f(m.get(rid("req-alpha-1")), StagingRows.SESSION_ID));
+    assertEquals("s" + LogFields.hex(KEY.id("conv-alpha-secret")), f(m.get(rid("req-alpha-1")), StagingRows.SESSION_ID));
     assertEquals(f(m.get(rid("req-beta-1")), StagingRows.SESSION_ID), f(m.get(rid("req-beta-2")), StagingRows.SESSION_ID));
   }
 

@@ -108,7 +108,7 @@ class LogFormatsTest {
     assertEquals(1, req.size());
     Row r = req.get(0);
     assertEquals(rid("req_011CY15QS2LGwAeBxdfa6e1V"), f(r, StagingRows.REQUEST_ID));
-    assertEquals("s" + FileHasher.hex(KEY.id("55604662-cf2a-4331-851a-ec234028f8ca")), f(r, StagingRows.SESSION_ID));
+    assertEquals("s" + LogFields.hex(KEY.id("55604662-cf2a-4331-851a-ec234028f8ca")), f(r, StagingRows.SESSION_ID));
     assertEquals(0, f(r, StagingRows.TURN));
     assertEquals(Canonical.TRIGGER_USER, f(r, StagingRows.TRIGGER));
     assertEquals(epoch("2026-02-10T21:11:56.846Z"), (double) f(r, StagingRows.TIME_S), 1e-6);
@@ -127,7 +127,7 @@ class LogFormatsTest {
   void claudeCode_subagentFile_isItsOwnSessionTriggeredBySubagent() {
     List<Row> req = requests(RAW.resolve("claude-code/agent-a881341.jsonl.gz"), LogFormat.CLAUDE_CODE);
     assertEquals(3, req.size()); // 5 assistant lines, 3 response ids
-    String session = "s" + FileHasher.hex(KEY.id("258c7280-ae70-4798-800f-63464d01a85d/agent/a881341"));
+    String session = "s" + LogFields.hex(KEY.id("258c7280-ae70-4798-800f-63464d01a85d/agent/a881341"));
     assertEquals(List.of(session, session, session), req.stream().map(r -> f(r, StagingRows.SESSION_ID)).toList());
     assertEquals(List.of(Canonical.TRIGGER_SUBAGENT, Canonical.TRIGGER_TOOL, Canonical.TRIGGER_TOOL),
         req.stream().map(r -> f(r, StagingRows.TRIGGER)).toList());
@@ -151,7 +151,7 @@ class LogFormatsTest {
     assertEquals(LogFormat.CODEX, new FileHasher(FileHasherTest.settings(LogFormat.AUTO), 0, p.toString(), new Configuration()).format());
     List<Row> req = requests(p, LogFormat.AUTO);
     assertEquals(3, req.size()); // 6 token counts, 3 with a new running total
-    String session = "s" + FileHasher.hex(KEY.id("019b7f94-51b4-7593-922e-ba12b5b73b52"));
+    String session = "s" + LogFields.hex(KEY.id("019b7f94-51b4-7593-922e-ba12b5b73b52"));
     for (int t = 0; t < 3; t++) {
       assertEquals(session, f(req.get(t), StagingRows.SESSION_ID));
       assertEquals(t, f(req.get(t), StagingRows.TURN));
@@ -199,7 +199,7 @@ class LogFormatsTest {
     List<Row> req = requests(RAW.resolve("otel-genai/vercel-ai-generateText-doGenerate.json"), LogFormat.AUTO);
     assertEquals(2, req.size());
     assertEquals(1770131992.242, (double) f(req.get(0), StagingRows.TIME_S), 1e-6);
-    assertEquals("s" + FileHasher.hex(KEY.id("trace:b3e700af9eab81e19f72f964d62a35af")), f(req.get(0), StagingRows.SESSION_ID));
+    assertEquals("s" + LogFields.hex(KEY.id("trace:b3e700af9eab81e19f72f964d62a35af")), f(req.get(0), StagingRows.SESSION_ID));
     assertEquals(rid("39d6e9b3ddec9996"), f(req.get(0), StagingRows.REQUEST_ID));
     assertEquals(20, f(req.get(0), StagingRows.OUTPUT_TOKENS));
     assertEquals(9, f(req.get(1), StagingRows.OUTPUT_TOKENS));
