@@ -41,4 +41,7 @@ public interface KvTier {
   long cached();
 
   long evictable();
+
+  /** The simulation is over: the tier may hand its memory on (it is not used afterwards). */
+  default void release() {}
 }

@@ -13,7 +13,9 @@ import io.smetric.audit.replay.trace.ReplayTrace;
  * in that run: the rest of the run is stale and is dropped in O(1).
  *
  * <p>Cost: match is a binary search over the request's path (present-and-full segments form a
- * prefix of it); pin, unpin and insert are linear in the path's segment count; eviction is
+ * prefix of it) on a bit set of the full segments (one bit a segment: small enough to stay in the
+ * processor's cache, where the per-segment lengths are not, and routers probe every instance's tier
+ * for every request); pin, unpin and insert are linear in the path's segment count; eviction is
  * amortised O(1) per segment cut.
  */
 public final class SegmentTier implements KvTier {
@@ -22,6 +24,8 @@ public final class SegmentTier implements KvTier {
   private final int[] cachedLen;
   private final int[] ref;
   private final int[] stamp;
+  /** Bit s set iff segment s is fully present (cachedLen[s] == segLen[s]). */
+  private final long[] full;
   private long cachedTotal;
   private long evictableTotal;
 
@@ -37,9 +41,11 @@ public final class SegmentTier implements KvTier {
   public SegmentTier(ReplayTrace trace, boolean pinning) {
     this.t = trace;
     this.pinning = pinning;
-    this.cachedLen = new int[trace.segments];
-    this.ref = pinning ? new int[trace.segments] : null;
-    this.stamp = new int[trace.segments];
+    this.cachedLen = TierArrays.ints(trace.segments);
+    this.ref = pinning ? TierArrays.ints(trace.segments) : null;
+    this.stamp = TierArrays.ints(trace.segments);
+    this.full = new long[(trace.segments + 63) >>> 6];
+    for (int sg = 0; sg < trace.segments; sg++) if (trace.segLen[sg] == 0) full[sg >>> 6] |= 1L << sg;
   }
 
   @Override
@@ -54,7 +60,7 @@ public final class SegmentTier implements KvTier {
     while (a < b) {
       int m = (a + b) >>> 1;
       int s = path[m];
-      if (cachedLen[s] == t.segLen[s]) a = m + 1;
+      if ((full[s >>> 6] & (1L << s)) != 0) a = m + 1;
       else b = m;
     }
     if (a == hi) return t.blocks[r];
@@ -96,6 +102,7 @@ public final class SegmentTier implements KvTier {
       if (missing > 0) {
         added += missing;
         cachedLen[s] = t.segLen[s];
+        full[s >>> 6] |= 1L << s;
         if (!pinning || ref[s] == 0) evictableTotal += missing;
       }
     }
@@ -168,12 +175,19 @@ public final class SegmentTier implements KvTier {
       int c = cachedLen[s];
       long e = Math.min(c, count - done);
       cachedLen[s] = c - (int) e;
+      if (e > 0) full[s >>> 6] &= ~(1L << s);
       done += e;
       if (cachedLen[s] == 0) runTo[head] = to - 1;
     }
     cachedTotal -= done;
     evictableTotal -= done;
     return done;
+  }
+
+  /** Gives the per-segment arrays back for the next simulation on this thread; the tier is unusable after. */
+  @Override
+  public void release() {
+    TierArrays.release(cachedLen, ref, stamp);
   }
 
   @Override

@@ -37,6 +37,9 @@ public final class SMetricPolicy implements Policy {
       l[i] = v.load(i);
       sum += l[i];
     }
+    // a first request is balanced whatever the hits, so no tier is probed for it (a probe only
+    // brings the instance's memory up to the clock, as its next event does anyway)
+    if (v.turn() == 0) return tie.roundRobinArgmin(l, n);
     for (int i = 0; i < n; i++) {
       long c = v.localHitTokens(i);
       if (c > best || (c == best && l[i] < l[s])) {
@@ -44,8 +47,7 @@ public final class SMetricPolicy implements Policy {
         s = i;
       }
     }
-    boolean stick = v.turn() > 0
-        && (!overloadGuard || notOverloaded(l[s], sum, n))
+    boolean stick = (!overloadGuard || notOverloaded(l[s], sum, n))
         && (!evictionGuard || best >= hitRatio * v.estHitTokens());
     return stick ? s : tie.roundRobinArgmin(l, n);
   }

@@ -237,7 +237,8 @@ public final class SimOutcome {
     if (n == 0) return;
     int[] ord = new int[n];
     for (int r = 0; r < n; r++) ord[r] = r;
-    it.unimi.dsi.fastutil.ints.IntArrays.stableSort(ord, (a, b) -> Double.compare(arrival[a], arrival[b]));
+    // stable (ties keep request order), in Double.compare's order
+    it.unimi.dsi.fastutil.doubles.DoubleArrays.radixSortIndirect(ord, arrival, true);
     // requests per instance per whole minute [60m, 60m + 60) inside [first, last] sent time
     double first = arrival[ord[0]];
     double last = arrival[ord[n - 1]];

@@ -38,8 +38,6 @@ public final class Simulator implements ClusterView {
   private static final int FETCH_DONE = 2;
   /** A follow-up whose previous request has just finished (closed loop). */
   private static final int RELEASE = 3;
-  /** A long decode run reached a lower bound of its end: time to add up its exact end. */
-  private static final int RUN_CHECK = 4;
   /**
    * Closed loop with an agent timeout: the response of the request in evA is not complete
    * {@code agentTimeoutS} after it was sent; the agent stops waiting for it (its waiters are sent).
@@ -47,8 +45,6 @@ public final class Simulator implements ClusterView {
   private static final int TIMEOUT = 5;
   /** A sent request reaches the engine's scheduler (after the profile's frontend latency). */
   private static final int ENGINE_ARRIVE = 6;
-  /** Runs of more steps than this are summed up when (and only if) they are not cut first. */
-  private static final long LAZY_RUN_STEPS = 32;
 
   private static final byte QUEUED = 0;
   private static final byte FETCHING = 1;
@@ -125,10 +121,20 @@ public final class Simulator implements ClusterView {
   private final int[][] phasePrefix;
   private final boolean[] phaseDirty;
   private final long[] allocThrough;
-  /** Steps of the current decode run ended by memoEnd (a memo for queries in the middle of a run). */
-  private final long[] memoK;
-  private final double[] memoEnd;
-  private final long[] memoCtx;
+  /**
+   * Decode stretches: consecutive decode-only steps of an instance with the same decoding
+   * sequences, whose step times form an arithmetic series (the context grows by nd a step), so the
+   * end of any step in the stretch is one closed-form expression of its index ({@link #stretchT}),
+   * in the step-by-step replay and in fast-forward alike. Per instance: when the stretch's first
+   * step started, the decode context and step count then, its nd and context-free step cost, and
+   * the index (steps since its start) at which its last scheduled step ends.
+   */
+  private final double[] strT;
+  private final long[] strCtx;
+  private final long[] strStep;
+  private final int[] strNd;
+  private final double[] strK0;
+  private final long[] strNext;
   private double now;
   private long preemptions;
   /** Step-cost terms: dense weight read R, all-expert read W, f(T) table, save cost per prefill token. */
@@ -151,13 +157,12 @@ public final class Simulator implements ClusterView {
   /**
    * Decode fast-forward (ReplaySettings.decodeFastForward): per instance, the generation of its
    * pending STEP_END (older ones are stale), how many steps that event completes, and for a run of
-   * several decode-only steps when the run's first step started and the decode context then.
+   * several decode-only steps the stretch index of its first step.
    */
   private final boolean fastForward;
   private final int[] stepGen;
   private final long[] stepCount;
-  private final double[] runStart;
-  private final long[] runCtx0;
+  private final long[] runJ0;
   /**
    * Global load IN_STEP (ReplaySettings.globalLoad): per instance, fetches the step being planned
    * waits for, and that step's duration and decoding sequences, scheduled when the last lands.
@@ -263,7 +268,7 @@ public final class Simulator implements ClusterView {
       runOrder[i] = new IntArrayList();
     }
     for (int i = 0; i < nAll; i++) {
-      decoders[i] = new IntRBTreeSet((x, y) -> finishStep[x] != finishStep[y]
+      decoders[i] = new IntRBTreeSet((it.unimi.dsi.fastutil.ints.IntComparator) (x, y) -> finishStep[x] != finishStep[y]
           ? Long.compare(finishStep[x], finishStep[y]) : Integer.compare(x, y));
     }
     memLimited = colocated && trace.hasBlocks && cap != Long.MAX_VALUE;
@@ -271,9 +276,13 @@ public final class Simulator implements ClusterView {
     phasePrefix = new int[memLimited ? nInst : 0][bs + 1];
     phaseDirty = new boolean[nInst];
     allocThrough = new long[nInst];
-    memoK = new long[nAll];
-    memoEnd = new double[nAll];
-    memoCtx = new long[nAll];
+    strT = new double[nAll];
+    strCtx = new long[nAll];
+    strStep = new long[nAll];
+    strNd = new int[nAll];
+    strK0 = new double[nAll];
+    strNext = new long[nAll];
+    java.util.Arrays.fill(strNext, -1);
     denseR = p.denseReadS();
     expertW = p.expertReadS();
     int maxT = Math.max(p.tokenBudget, p.maxBatch) + 1;
@@ -296,8 +305,7 @@ public final class Simulator implements ClusterView {
     fastForward = settings.decodeFastForward;
     stepGen = new int[nAll];
     stepCount = new long[nAll];
-    runStart = new double[nAll];
-    runCtx0 = new long[nAll];
+    runJ0 = new long[nAll];
     inStepLoad = settings.globalLoad == ReplaySettings.GlobalLoad.IN_STEP;
     stepFetches = new int[nAll];
     stalledDt = new double[nAll];
@@ -344,7 +352,8 @@ public final class Simulator implements ClusterView {
       }
       at[r] = t0 + (anchor[r] - t0) / x + (trace.arrival[r] - anchor[r]);
     }
-    it.unimi.dsi.fastutil.ints.IntArrays.stableSort(order, (a, b) -> Double.compare(at[a], at[b]));
+    // stable (ties keep trace order), in Double.compare's order
+    it.unimi.dsi.fastutil.doubles.DoubleArrays.radixSortIndirect(order, at, true);
     return order;
   }
 
@@ -370,9 +379,6 @@ public final class Simulator implements ClusterView {
           case FETCH_DONE -> fetchDone(ev.evA, ev.evB, now);
           case RELEASE -> send(ev.evA, now);
           case ENGINE_ARRIVE -> arrive(ev.evA, now);
-          case RUN_CHECK -> {
-            if (ev.evB == stepGen[ev.evA]) scheduleRunEnd(ev.evA);
-          }
           case TIMEOUT -> {
             if (!responseComplete(ev.evA)) responded(ev.evA, now); // the agent gives up waiting
           }
@@ -396,6 +402,8 @@ public final class Simulator implements ClusterView {
       end = Math.max(end, finish[r]);
     }
     for (int i = 0; i < nInst; i++) accumulateLoad(i, end);
+    for (KvTier k : local) k.release();
+    if (global != null) global.release();
     double[][] windows = new double[nInst][];
     int nw = 0;
     for (int i = 0; i < nInst; i++) nw = Math.max(nw, loadWindows[i].size());
@@ -539,9 +547,10 @@ public final class Simulator implements ClusterView {
       busy[i] = false;
       return;
     }
-    // a step that preempted admitted nobody, but the next one may: no run past it
-    if (plan.isEmpty() && fastForward && (admitting || q.isEmpty())) {
-      startDecodeRun(i, now);
+    if (plan.isEmpty()) { // decode only
+      // a step that preempted admitted nobody, but the next one may: no run past it
+      if (fastForward && (admitting || q.isEmpty())) startDecodeRun(i, now);
+      else scheduleDecode(i, decodeStretch(i, now, nd), 1, nd);
       return;
     }
     double dt = stepTime(prefillTok, pairs, nd, decodeCtx[i]);
@@ -653,29 +662,55 @@ public final class Simulator implements ClusterView {
         + p.decodePerSeqS * nd + perContext * decodeContext + savePerToken * prefillTok;
   }
 
-  /**
-   * The part of a decode-only step's time that does not depend on the context: stepTime(0, 0, nd,
-   * c) == decodeConst(nd) + perContext * c, bit for bit, because stepTime adds its terms left to
-   * right and the prefill terms it adds here are exact zeros (x + 0.0 == x for the positive sums
-   * here). Hoisted out of the decode runs' loops, which add billions of steps.
-   */
+  /** The part of a decode-only step's time that does not depend on the context (stepTime with no prefill, minus perContext * c). */
   private double decodeConst(int nd) {
     double weights = denseR;
     if (expertW > 0) weights += expertW * (nd < expertShare.length ? expertShare[nd] : p.expertShare(nd));
     return p.stepBaseS + Math.max(weights, p.prefillPerTokenS * nd) + p.decodePerSeqS * nd;
   }
 
-  private void scheduleSteps(int i, double end, long count, int nd) {
-    schedule(i, end, STEP_END, count, nd);
+  /**
+   * The stretch index of the decode-only step with nd sequences that instance i starts now: the
+   * next index of the current stretch when this step continues it (same nd, the stretch's last
+   * step ended now, the context grew by nd per step), else 0 of a new stretch starting now.
+   */
+  private long decodeStretch(int i, double now, int nd) {
+    long j = strNext[i];
+    if (j >= 0 && strNd[i] == nd && steps[i] - strStep[i] == j && decodeCtx[i] == strCtx[i] + (long) nd * j
+        && stretchT(i, j) == now) {
+      return j;
+    }
+    strT[i] = now;
+    strCtx[i] = decodeCtx[i];
+    strStep[i] = steps[i];
+    strNd[i] = nd;
+    strK0[i] = decodeConst(nd);
+    return 0;
   }
 
-  /** The pending event of instance i: STEP_END after {@code count} steps, or a run's RUN_CHECK. */
-  private void schedule(int i, double at, int type, long count, int nd) {
+  /**
+   * When step j of instance i's stretch starts (= when step j - 1 ends): the stretch's start plus
+   * the sum of the step times before j, j * k0 + perContext * (j * c0 + nd * j (j - 1) / 2), with
+   * the context sum an exact integer. Strictly increasing in j (each step adds at least k0).
+   */
+  private double stretchT(int i, long j) {
+    long ctxSum = j * strCtx[i] + (long) strNd[i] * (j * (j - 1) / 2);
+    return strT[i] + (j * strK0[i] + perContext * ctxSum);
+  }
+
+  /** Schedules {@code count} decode-only steps of instance i from stretch index j0 as one STEP_END. */
+  private void scheduleDecode(int i, long j0, long count, int nd) {
+    runJ0[i] = j0;
+    strNext[i] = j0 + count;
+    scheduleSteps(i, stretchT(i, j0 + count), count, nd);
+  }
+
+  private void scheduleSteps(int i, double end, long count, int nd) {
     stepDecode[i] = nd;
     stepCount[i] = count;
     busy[i] = true;
     totalSteps += count;
-    ev.push(at, type, i, ++stepGen[i]);
+    ev.push(end, STEP_END, i, ++stepGen[i]);
   }
 
   /** A decode-pool step: every decoding sequence makes one token (same cost model, no prefill). */
@@ -686,7 +721,7 @@ public final class Simulator implements ClusterView {
       return;
     }
     if (fastForward) startDecodeRun(i, now);
-    else scheduleSteps(i, now + stepTime(0, 0, nd, decodeCtx[i]), 1, nd);
+    else scheduleDecode(i, decodeStretch(i, now, nd), 1, nd);
   }
 
   /**
@@ -694,29 +729,14 @@ public final class Simulator implements ClusterView {
    * finishes (admission waits for that finish: the queue is empty, or its head waits for memory,
    * batch room or budget, which only a finish frees) unless something reaches the instance, which
    * calls cutRun, or its decode blocks run out, where the run stops before the step that must
-   * preempt. So those steps become one event; their times are still added one by one, in the
-   * order the step-by-step replay adds them, and their blocks are allocated when the clock is read.
+   * preempt. So those steps become one event, ending where the step-by-step replay ends them (the
+   * same stretch expression); their blocks are allocated when the clock is read.
    */
   private void startDecodeRun(int i, double now) {
     int nd = decodeN[i];
     long count = Math.max(1, finishStep[decoders[i].firstInt()] - steps[i]);
     if (memLimited && i < nInst) count = Math.min(count, stepsWithBlocks(i, count));
-    runStart[i] = now;
-    runCtx0[i] = decodeCtx[i];
-    memoK[i] = 0;
-    memoEnd[i] = now;
-    memoCtx[i] = decodeCtx[i];
-    if (count <= LAZY_RUN_STEPS) {
-      scheduleSteps(i, runEnd(i, count, nd), count, nd);
-      return;
-    }
-    // A long run is often cut before its end, so its exact end is added up only when the clock
-    // reaches a lower bound of it: every step takes at least the first one's time (the context
-    // only grows), less a margin far above the rounding of the sum.
-    double first = stepTime(0, 0, nd, decodeCtx[i]);
-    double span = count * first;
-    double bound = now + span * (1 - 1e-6) - 4 * count * Math.ulp(now + span);
-    schedule(i, Math.max(now, bound), RUN_CHECK, count, nd);
+    scheduleDecode(i, decodeStretch(i, now, nd), count, nd);
   }
 
   /**
@@ -733,24 +753,6 @@ public final class Simulator implements ClusterView {
     return Math.max(1, m);
   }
 
-  /** The end of instance i's decode run of {@code count} steps, added up step by step. */
-  private double runEnd(int i, long count, int nd) {
-    double end = runStart[i];
-    long c = runCtx0[i];
-    double k0 = decodeConst(nd);
-    double pc = perContext;
-    for (long k = 0; k < count; k++) {
-      end += k0 + pc * c;
-      c += nd;
-    }
-    return end;
-  }
-
-  /** RUN_CHECK: the run was not cut; its STEP_END goes where the step-by-step replay ends it. */
-  private void scheduleRunEnd(int i) {
-    ev.push(runEnd(i, stepCount[i], stepDecode[i]), STEP_END, i, ++stepGen[i]);
-  }
-
   /**
    * A request reached instance i (arrival, fetch done, decode-pool hand-off) while it runs several
    * decode-only steps as one event: the steps that ended by now are applied, and the step in
@@ -762,36 +764,27 @@ public final class Simulator implements ClusterView {
     if (count <= 1) return;
     int nd = stepDecode[i];
     long done = stepsEndedBy(i, now, count);
-    double end = memoEnd[i] + stepTime(0, 0, nd, memoCtx[i]);
     if (memLimited && i < nInst) allocateRun(i, steps[i] + done + 1);
     steps[i] += done;
     decodeCtx[i] += (long) nd * done;
     totalSteps -= count - done;
-    scheduleSteps(i, end, 1, nd);
+    scheduleDecode(i, runJ0[i] + done, 1, nd);
   }
 
   /**
    * Steps of instance i's current decode run (of {@code count} steps) that ended by {@code now},
-   * at most count - 1 (the last one ends with the run's own event); memoEnd/memoCtx are then the
-   * end of those steps and the context of the next. Sums step times in the order runEnd does.
+   * at most count - 1 (the last one ends with the run's own event): the largest k with
+   * stretchT(j0 + k) <= now, from the quadratic's root and then checked against stretchT itself.
    */
   private long stepsEndedBy(int i, double now, long count) {
-    int nd = stepDecode[i];
-    double k0 = decodeConst(nd);
-    double pc = perContext;
-    long k = memoK[i];
-    double end = memoEnd[i];
-    long ctx = memoCtx[i];
-    while (k < count - 1) {
-      double next = end + (k0 + pc * ctx);
-      if (next > now) break;
-      end = next;
-      ctx += nd;
-      k++;
-    }
-    memoK[i] = k;
-    memoEnd[i] = end;
-    memoCtx[i] = ctx;
+    long j0 = runJ0[i];
+    double d = now - strT[i];
+    double a = perContext * strNd[i] / 2;
+    double b = strK0[i] + perContext * (strCtx[i] - strNd[i] / 2.0);
+    double j = a > 0 ? (-b + Math.sqrt(b * b + 4 * a * d)) / (2 * a) : d / b;
+    long k = Double.isFinite(j) ? Math.max(0, Math.min(count - 1, (long) Math.floor(j) - j0)) : 0;
+    while (k > 0 && stretchT(i, j0 + k) > now) k--;
+    while (k < count - 1 && stretchT(i, j0 + k + 1) <= now) k++;
     return k;
   }
 

@@ -19,8 +19,10 @@ import org.junit.jupiter.api.Test;
  * completing, with the instance stepping on or waiting for the fetch, decode-pool hand-offs,
  * closed-loop releases, a queue head waiting for memory or batch room), every request's instance, hits, first-token and finish times are bit-identical
  * to the step-by-step replay, and so are the load and bandwidth windows and all metrics
- * (sim_steps included). Half the traces have long outputs, so long runs are summed up lazily
- * (RUN_CHECK at a lower bound of their end) and often cut before.
+ * (sim_steps included). Half the traces have long outputs, so long runs are often cut before
+ * their end. Both replays time decode-only steps by the same closed form of their stretch (step
+ * index -> end time), so a cut must find exactly the steps that ended by its time, ties included:
+ * the second case puts every arrival on a step boundary.
  */
 class DecodeFastForwardTest {
 
@@ -31,7 +33,7 @@ class DecodeFastForwardTest {
     long stepByStepEvents = 0;
     for (long seed = 31; seed <= 36; seed++) {
       Traces.Builder b = ReplayFixtures.agentTrace(seed, 30 + (int) seed, 8, 0.05);
-      if (seed % 2 == 0) b = longOutputs(b); // runs of hundreds of steps: summed up lazily
+      if (seed % 2 == 0) b = longOutputs(b); // runs of hundreds of steps, often cut
       ReplayTrace t = ReplayFixtures.trace(b, false);
       for (int mode = 0; mode < 6; mode++) {
         for (Policies p : new Policies[] {Policies.SMETRIC, Policies.LEAST_LOAD, Policies.DYNAMO_KV}) {
@@ -61,27 +63,9 @@ class DecodeFastForwardTest {
                 s.decodeInstances = 2;
               }
             }
-            Simulator fast = new Simulator(t, s, p.create(s));
-            SimOutcome ff = fast.run();
-            ReplaySettings slowSettings = s.copy();
-            slowSettings.decodeFastForward = false;
-            Simulator slow = new Simulator(t, slowSettings, p.create(slowSettings));
-            SimOutcome ref = slow.run();
-            String ctx = p.cliName() + " seed " + seed + " mode " + mode + " rate " + rate;
-            assertArrayEquals(ref.instance, ff.instance, ctx);
-            assertArrayEquals(ref.localHitBlocks, ff.localHitBlocks, ctx);
-            assertArrayEquals(ref.globalHitBlocks, ff.globalHitBlocks, ctx);
-            assertArrayEquals(ref.firstToken, ff.firstToken, 0.0, ctx);
-            assertArrayEquals(ref.finish, ff.finish, 0.0, ctx);
-            assertArrayEquals(ref.arrival, ff.arrival, 0.0, ctx); // closed loop: when each was sent
-            assertArrayEquals(ref.bandwidthWindows, ff.bandwidthWindows, 0.0, ctx);
-            assertEquals(ref.loadWindows.length, ff.loadWindows.length, ctx);
-            for (int i = 0; i < ref.loadWindows.length; i++) assertArrayEquals(ref.loadWindows[i], ff.loadWindows[i], 0.0, ctx);
-            assertEquals(ref.metrics, ff.metrics, ctx);
-            assertEquals(slow.totalSteps(), fast.totalSteps(), ctx);
-            assertEquals(slow.totalSteps(), slow.stepEvents(), ctx); // step by step: one event per step
-            events += fast.stepEvents();
-            stepByStepEvents += slow.stepEvents();
+            long[] ev = compare(t, s, p, p.cliName() + " seed " + seed + " mode " + mode + " rate " + rate);
+            events += ev[0];
+            stepByStepEvents += ev[1];
             runs++;
           }
         }
@@ -90,6 +74,63 @@ class DecodeFastForwardTest {
     assertEquals(324, runs);
     // outputs of 1-40 tokens: the runs must have collapsed most decode steps
     assertTrue(events * 2 < stepByStepEvents, events + " events with fast-forward vs " + stepByStepEvents);
+  }
+
+  /**
+   * Every step takes exactly 1/64 s and every request arrives on that grid, so arrivals (and
+   * closed-loop releases) land exactly when a step of a busy instance ends: the step-by-step
+   * replay ends that step first (events before arrivals at equal times), and a cut must count it.
+   */
+  @Test
+  void fastForward_arrivalsOnStepBoundaries_identicalToStepByStep() {
+    long events = 0;
+    long stepByStepEvents = 0;
+    for (long seed = 41; seed <= 43; seed++) {
+      Traces.Builder grid = Traces.builder().blockSize(16);
+      for (TraceRecord r : longOutputs(ReplayFixtures.agentTrace(seed, 24, 6, 0.2)).records()) {
+        grid.add(new TraceRecord(r.requestId(), r.sessionId(), r.parentId(), r.turn(), r.trigger(),
+            Math.round(r.arrivalS() * 64) / 64.0, r.inputTokens(), r.outputTokens(), r.blockSize(), r.blocks(),
+            r.requestType(), r.seq()));
+      }
+      ReplayTrace t = ReplayFixtures.trace(grid, false);
+      for (int mode = 0; mode < 3; mode++) {
+        for (Policies p : new Policies[] {Policies.SMETRIC, Policies.LEAST_LOAD}) {
+          ReplaySettings s = ReplayFixtures.settings(3, 60);
+          s.profile = io.smetric.audit.testing.Profiles.linear(1.0 / 64, 0, 0, 0, 0);
+          s.profile.maxBatch = 8;
+          s.profile.tokenBudget = 256;
+          if (mode == 1) s.followUpsWaitForPrevious = true; // releases at finishes, on the grid too
+          if (mode == 2) s.localBlocks = 12L; // the queue head waits for memory
+          long[] ev = compare(t, s, p, p.cliName() + " grid seed " + seed + " mode " + mode);
+          events += ev[0];
+          stepByStepEvents += ev[1];
+        }
+      }
+    }
+    assertTrue(events * 2 < stepByStepEvents, events + " events with fast-forward vs " + stepByStepEvents);
+  }
+
+  /** Replays t both ways, asserts identical outcomes and returns the step events {fast-forward, step by step}. */
+  private static long[] compare(ReplayTrace t, ReplaySettings s, Policies p, String ctx) {
+    Simulator fast = new Simulator(t, s, p.create(s));
+    SimOutcome ff = fast.run();
+    ReplaySettings slowSettings = s.copy();
+    slowSettings.decodeFastForward = false;
+    Simulator slow = new Simulator(t, slowSettings, p.create(slowSettings));
+    SimOutcome ref = slow.run();
+    assertArrayEquals(ref.instance, ff.instance, ctx);
+    assertArrayEquals(ref.localHitBlocks, ff.localHitBlocks, ctx);
+    assertArrayEquals(ref.globalHitBlocks, ff.globalHitBlocks, ctx);
+    assertArrayEquals(ref.firstToken, ff.firstToken, 0.0, ctx);
+    assertArrayEquals(ref.finish, ff.finish, 0.0, ctx);
+    assertArrayEquals(ref.arrival, ff.arrival, 0.0, ctx); // closed loop: when each was sent
+    assertArrayEquals(ref.bandwidthWindows, ff.bandwidthWindows, 0.0, ctx);
+    assertEquals(ref.loadWindows.length, ff.loadWindows.length, ctx);
+    for (int i = 0; i < ref.loadWindows.length; i++) assertArrayEquals(ref.loadWindows[i], ff.loadWindows[i], 0.0, ctx);
+    assertEquals(ref.metrics, ff.metrics, ctx);
+    assertEquals(slow.totalSteps(), fast.totalSteps(), ctx);
+    assertEquals(slow.totalSteps(), slow.stepEvents(), ctx); // step by step: one event per step
+    return new long[] {fast.stepEvents(), slow.stepEvents()};
   }
 
   /** The same trace with 20x the output tokens (20-800), so decode runs are long. */
