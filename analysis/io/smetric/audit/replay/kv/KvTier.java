@@ -42,6 +42,14 @@ public interface KvTier {
 
   long evictable();
 
+  /**
+   * Whether every block the last {@link #match} found is referenced, so that no eviction can take
+   * any of them (false when unknown: callers must then assume it can).
+   */
+  default boolean lastMatchPinned() {
+    return false;
+  }
+
   /** The simulation is over: the tier may hand its memory on (it is not used afterwards). */
   default void release() {}
 }

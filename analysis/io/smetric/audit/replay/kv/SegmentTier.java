@@ -48,10 +48,14 @@ public final class SegmentTier implements KvTier {
     for (int sg = 0; sg < trace.segments; sg++) if (trace.segLen[sg] == 0) full[sg >>> 6] |= 1L << sg;
   }
 
+  /** The deepest segment holding blocks of the last match (-1: it matched nothing). */
+  private int lastMatchSeg = -1;
+
   @Override
   public int match(int r) {
     int lo = t.pathOff[r];
     int hi = t.pathOff[r + 1];
+    lastMatchSeg = -1;
     if (lo == hi) return 0;
     int[] path = t.pathNodes;
     // first path index whose segment is not fully present
@@ -63,9 +67,23 @@ public final class SegmentTier implements KvTier {
       if ((full[s >>> 6] & (1L << s)) != 0) a = m + 1;
       else b = m;
     }
-    if (a == hi) return t.blocks[r];
+    if (a == hi) {
+      lastMatchSeg = path[hi - 1];
+      return t.blocks[r];
+    }
     int s = path[a];
+    if (cachedLen[s] > 0) lastMatchSeg = s;
+    else if (a > lo) lastMatchSeg = path[a - 1];
     return t.segStart[s] + cachedLen[s];
+  }
+
+  /**
+   * The blocks the last match found are all referenced: a request's references cover its whole
+   * root path, so the deepest matched segment referenced means every matched one is.
+   */
+  @Override
+  public boolean lastMatchPinned() {
+    return pinning && lastMatchSeg >= 0 && ref[lastMatchSeg] > 0;
   }
 
   @Override

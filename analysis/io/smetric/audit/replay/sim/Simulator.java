@@ -801,8 +801,13 @@ public final class Simulator implements ClusterView {
    * the blocks of every step started by now are allocated, as the step-by-step replay has done.
    */
   private void syncMemory(int i) {
-    if (!memLimited || !busy[i] || stepCount[i] <= 1) return;
+    if (!needsSync(i)) return;
     allocateRun(i, steps[i] + stepsEndedBy(i, now, stepCount[i]) + 1);
+  }
+
+  /** Instance i runs several decode steps as one event, whose decode blocks are allocated lazily. */
+  private boolean needsSync(int i) {
+    return memLimited && busy[i] && stepCount[i] > 1;
   }
 
   /** Hands a prefilled request to the decode pool (least requests, rotating ties); KV transfer is free. */
@@ -1151,8 +1156,15 @@ public final class Simulator implements ClusterView {
   public int localHitBlocks(int i) {
     if (!t.hasBlocks || !prefixCaching) return 0;
     if (hitMemoFor[i] != cur) {
-      syncMemory(i);
-      hitMemo[i] = local[i].match(cur);
+      // Bringing memory up to the clock can only evict (unreferenced, least recent) blocks, so it
+      // is needed only when the hit has blocks it could take; otherwise it is left to the
+      // instance's next event, which evicts the same blocks (nothing else touches its tier before).
+      int m = local[i].match(cur);
+      if (m > 0 && needsSync(i) && !local[i].lastMatchPinned()) {
+        syncMemory(i);
+        m = local[i].match(cur);
+      }
+      hitMemo[i] = m;
       hitMemoFor[i] = cur;
     }
     return hitMemo[i];
