@@ -5,7 +5,7 @@
 #   e.g. src/test/bench/bench-audit-scale.sh /tmp/bench/agent-200k.jsonl /tmp/audit-200k --instances 32
 # Environment: SMETRIC_XMX (driver heap, default 8g), MASTER (default local[2]).
 # Traces: generate --preset agent --requests {50000,200000,1000000} --seed 1 --format smetric
-#         --out /tmp/bench/agent-{50k,200k,1m}.jsonl (docs/benchmarks.md, "Full audit at scale").
+#         --out /tmp/bench/agent-{50k,200k,1m}.jsonl (docs/lab/benchmarks.md, "Full audit at scale").
 #
 # Samples the process every second (RSS, user + system CPU seconds) and attributes each sample to
 # the audit step that was running (the audit prints "[k/n step] started (... total Ns)" on stderr),

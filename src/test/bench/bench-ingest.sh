@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Ingest benchmark (docs/benchmarks.md, "## Ingest"). One command, run once, on an idle machine:
+# Ingest benchmark (docs/lab/benchmarks.md, "## Ingest"). One command, run once, on an idle machine:
 #   src/test/bench/bench-ingest.sh                 the whole protocol below
 #   src/test/bench/bench-ingest.sh TRACE...        only part 1, for the given traces
 # 1. time and peak RSS of `smetric-audit ingest` (default heap) against the practical floor
@@ -7,7 +7,7 @@
 #    200k-request generated agent trace and the shipped Mooncake sample;
 # 2. peak RSS with a small fixed heap (SMETRIC_XMX, default 1g) for a 50k-request slice (the
 #    first 50,000 lines) and the whole 200k trace: it must not grow with the trace.
-# The 200k trace is generated if missing (the command of docs/benchmarks.md, "## Generator").
+# The 200k trace is generated if missing (the command of docs/lab/benchmarks.md, "## Generator").
 # Each run starts with the file in the page cache (read once before). Prints the load average
 # before each run: record it beside the numbers.
 set -euo pipefail

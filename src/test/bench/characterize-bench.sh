@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Characterization benchmark (docs/benchmarks.md, "Characterization"): runs smetric-audit analyze,
+# Characterization benchmark (docs/lab/benchmarks.md, "Characterization"): runs smetric-audit analyze,
 # the DuckDB peer and the plain-Python peer on one canonical trace, one after the other in the same
 # run, each in its own process under /usr/bin/time (wall time, peak RSS, CPU), then checks that
 # they report the same headline numbers. Tool "spark" is `analyze` as the launcher runs it (default

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Block-hasher benchmark (docs/benchmarks.md, "Block-hasher"). Run from the repository root after
+# Block-hasher benchmark (docs/lab/benchmarks.md, "Block-hasher"). Run from the repository root after
 # `mvn -q -B -o package -DskipTests` and `mvn -q -B -o test-compile`.
 #   src/test/bench/hasher-bench.sh [copies]   (default 40)
 # 1. single thread, no Spark: HasherBench (jtokkit alone vs the hasher) and the streaming check

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Replay benchmarks on an ingested trace (docs/benchmarks.md, "Policy replay"):
+# Replay benchmarks on an ingested trace (docs/lab/benchmarks.md, "Policy replay"):
 #   1. the 5-policy x 5-capacity x 8-rate sweep (200 simulations), 2. the audit preset (--sweep audit).
 # Usage (from the repository, after `mvn -q -B -o package -DskipTests`):
 #   flock /work/wt/bench.lock src/test/bench/replay-sweep-bench.sh INGESTED_DIR OUT_PREFIX [XMX]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes a 300-point single-request table for the calibrate benchmark (docs/benchmarks.md).
+"""Writes a 300-point single-request table for the calibrate benchmark (docs/lab/benchmarks.md).
 
 Points: input lengths log-uniform in [1, 129042], outputs 256/512/1024/2048 tokens; E2E from
 Qwen's measured BF16 H20 row at the same input length (interpolated in log input length),

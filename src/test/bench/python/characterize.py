@@ -2,7 +2,7 @@
 """Benchmark peer: the characterization's headline numbers in one plain sequential pass.
 
 Standard library only, single-threaded. Reads a canonical trace exported as JSONL sorted by
-(arrival_s, seq) (the bench exports it from the canonical Parquet; see docs/benchmarks.md) and
+(arrival_s, seq) (the bench exports it from the canonical Parquet; see docs/lab/benchmarks.md) and
 prints the same headline numbers as `smetric-audit analyze` (trace-model.md sections 2-5):
 token-weighted ideal reuse, source shares of hit tokens, interval p90 and share within the
 threshold, top-25% session token share.

@@ -2,7 +2,7 @@
 """Per-stage wall time, task run time, GC and shuffle volume from a Spark event log (stdlib only).
 
 usage: spark_stages.py EVENTLOG_DIR   (spark.eventLog.dir of one run, written uncompressed)
-Prints one line per stage and the total shuffle written: the numbers docs/benchmarks.md quotes.
+Prints one line per stage and the total shuffle written: the numbers docs/lab/benchmarks.md quotes.
 """
 import glob
 import json

@@ -2,7 +2,7 @@ package io.smetric.audit.characterize;
 
 /**
  * Wall time per phase of a characterization, printed to stderr when the system property
- * {@code smetric.phases} is set (what docs/benchmarks.md's breakdowns come from); otherwise nothing.
+ * {@code smetric.phases} is set (what docs/lab/benchmarks.md's breakdowns come from); otherwise nothing.
  */
 public final class Phases {
   private Phases() {}

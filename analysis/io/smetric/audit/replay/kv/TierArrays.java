@@ -7,7 +7,7 @@ import java.util.ArrayDeque;
  * Per-thread reuse of the per-segment arrays of {@link SegmentTier}s. A simulation makes one tier
  * per instance plus the global one, each with a few arrays as long as the trace has segments, and
  * a sweep runs hundreds of simulations one after another on each thread: allocating them afresh
- * every time costs more than clearing used ones (measured in docs/benchmarks.md, "Replay speed":
+ * every time costs more than clearing used ones (measured in docs/lab/benchmarks.md, "Replay speed":
  * fresh arrays are zeroed on pages the process has to be given again, reused ones are cleared in
  * cache-warm memory). The pool is held softly, so the collector may take it back under memory
  * pressure; arrays come out zeroed, so a tier cannot tell a reused array from a new one.

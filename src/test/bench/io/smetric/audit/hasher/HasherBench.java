@@ -13,7 +13,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Row;
 
 /**
- * Block-hasher throughput against jtokkit alone, single thread, no Spark (docs/benchmarks.md,
+ * Block-hasher throughput against jtokkit alone, single thread, no Spark (docs/lab/benchmarks.md,
  * "Block-hasher"). Usage: {@code HasherBench REPO [rounds] [--files DIR] [--warmup N] [--reps N] [--streaming]} (reads every
  * log file under DIR, default REPO/sample-traces/raw-logs: all formats).
  * <ol>
