@@ -43,8 +43,10 @@ public final class ReplaySettings implements Serializable {
   }
 
   // ---- cluster ----
-  /** Number of model instances (paper: 32 x Qwen3-Coder-30B-A3B, one GPU each). */
-  public int instances = 32;
+  /** The default cluster size (paper: 32 x Qwen3-Coder-30B-A3B, one GPU each); the audit's --instances default too. */
+  public static final int DEFAULT_INSTANCES = 32;
+  /** Number of model instances. */
+  public int instances = DEFAULT_INSTANCES;
   /** Local KV capacity in blocks; null = derived from the profile; -1 = unbounded. */
   public Long localBlocks = null;
   /** Global tier capacity as a ratio of the total local capacity (paper sweeps 0, 0.4, 0.8, 1.6, 3.2). */

@@ -23,6 +23,20 @@ public record HashSettings(
 
   public static final ChatTemplate TEMPLATE = new ChatMlTemplate();
 
+  // The hashing options' defaults (docs/block-hasher.md): the hash and audit commands take them from here.
+  /** Tokens per block. */
+  public static final int DEFAULT_BLOCK_SIZE = 16;
+  /** The built-in tokenizer (jtokkit). */
+  public static final String DEFAULT_TOKENIZER = "o200k";
+  /** Synthesised arrivals: seconds between conversation starts (and between untimestamped records). */
+  public static final double DEFAULT_SESSION_GAP_S = 10;
+  /** Synthesised arrivals: seconds between a conversation's requests. */
+  public static final double DEFAULT_THINK_TIME_S = 5;
+  /** Unit of numeric log timestamps: s or ms. */
+  public static final String DEFAULT_TIMESTAMP_UNIT = "s";
+  /** OpenAI logs: sessions whose last prompt is kept to extend the next one. */
+  public static final int DEFAULT_SESSION_CACHE = 256;
+
   public HashSettings {
     if (blockSize <= 0) throw new io.smetric.audit.common.UsageException("--block-size must be > 0");
   }

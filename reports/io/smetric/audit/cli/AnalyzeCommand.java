@@ -43,13 +43,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
       description = "Serving instances, for the request/instance ratio per minute.")
   int instances;
 
-  @Option(names = "--template-min-sessions", paramLabel = "K", defaultValue = "3",
-      description = "A block is a system-prompt (template) block when it occurs in the turn-0 requests of at least K root sessions (default: ${DEFAULT-VALUE}).")
-  int templateMinSessions;
-
-  @Option(names = "--interval-threshold", paramLabel = "SECONDS", defaultValue = "100",
-      description = "Threshold for the share of reuse within it (default: ${DEFAULT-VALUE} s, the paper's).")
-  double intervalThreshold;
+  @Mixin CharacterizationOptions characterization;
 
   @Option(names = "--overwrite", description = "Replace the output folder if it exists.")
   boolean overwrite;
@@ -64,11 +58,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     if (instances < 1) throw new UsageException("--instances must be >= 1, got " + instances);
-    if (templateMinSessions < 1) throw new UsageException("--template-min-sessions must be >= 1, got " + templateMinSessions);
-    if (!(intervalThreshold >= 0)) throw new UsageException("--interval-threshold must be >= 0, got " + intervalThreshold);
+    characterization.validate();
     Engine e = engine(engine);
     PrintWriter w = spec.commandLine().getOut();
-    Characterization.Options opt = new Characterization.Options(instances, templateMinSessions, intervalThreshold);
+    Characterization.Options opt = characterization.options(instances);
     if (e == Engine.AUTO || e == Engine.LOCAL) {
       // decided before any Spark session starts: a small trace or a local master needs none
       String master = sparkOptions.master != null ? sparkOptions.master : System.getProperty("spark.master");

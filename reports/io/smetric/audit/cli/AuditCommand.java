@@ -16,8 +16,8 @@ import io.smetric.audit.hasher.HashJob;
 import io.smetric.audit.measured.MeasuredCache;
 import io.smetric.audit.report.MeasuredCacheReport;
 import io.smetric.audit.hasher.HashKey;
+import io.smetric.audit.hasher.HashSettings;
 import io.smetric.audit.hasher.LogFormat;
-import io.smetric.audit.hasher.TokenizerSpec;
 import io.smetric.audit.infer.InferenceOptions;
 import io.smetric.audit.infer.InferenceOutput;
 import io.smetric.audit.infer.SessionInference;
@@ -25,7 +25,6 @@ import io.smetric.audit.ingest.IngestJob;
 import io.smetric.audit.ingest.InputFiles;
 import io.smetric.audit.ingest.TraceFormat;
 import io.smetric.audit.model.Canonical;
-import io.smetric.audit.replay.ModelProfile;
 import io.smetric.audit.replay.ReplayJob;
 import io.smetric.audit.replay.ReplaySettings;
 import io.smetric.audit.replay.policy.Policies;
@@ -97,7 +96,7 @@ public final class AuditCommand implements Callable<Integer> {
   @Option(names = "--overwrite", description = "Replace an existing audit folder.")
   boolean overwrite;
 
-  @Option(names = "--instances", defaultValue = "32", paramLabel = "N",
+  @Option(names = "--instances", defaultValue = "" + ReplaySettings.DEFAULT_INSTANCES, paramLabel = "N",
       description = "Serving instances of the cluster the trace came from (default: ${DEFAULT-VALUE}).")
   int instances;
 
@@ -108,83 +107,25 @@ public final class AuditCommand implements Callable<Integer> {
   @Option(names = "--format", defaultValue = "auto", description = "Trace format for ingest (see `ingest --help`; default: ${DEFAULT-VALUE}).")
   String format;
 
-  @Option(names = "--block-size", description = "Tokens per block (ingest: override; logs: default 16).")
+  @Option(names = "--block-size", description = "Tokens per block (ingest: overrides the trace's own; raw logs: default "
+      + HashSettings.DEFAULT_BLOCK_SIZE + ").")
   Integer blockSize;
 
-  @Option(names = "--log-format", defaultValue = "auto", description = "Raw logs: openai, sharegpt, swe-agent or auto.")
-  String logFormat;
-
-  @Option(names = "--tokenizer", defaultValue = "o200k", description = "Raw logs: o200k, cl100k or hf:PATH (default: ${DEFAULT-VALUE}).")
-  String tokenizer;
-
-  @Mixin SaltOptions salt;
+  @Mixin HashOptions hashing;
 
   @Option(names = "--infer-sessions", defaultValue = "auto",
       description = "auto (infer when the trace has no session ids, default), always, or never.")
   String inferSessions;
 
-  @Option(names = "--template-min-sessions", defaultValue = "3", description = "Characterization: see `analyze --help`.")
-  int templateMinSessions;
-
-  @Option(names = "--interval-threshold", defaultValue = "100", description = "Characterization: reuse-interval threshold [s].")
-  double intervalThreshold;
+  @Mixin CharacterizationOptions characterization;
 
   @Option(names = "--no-replay", description = "Skip the policy replay (the verdict is then inconclusive on the replay criteria).")
   boolean noReplay;
 
-  @Option(names = "--policies", split = ",", description = {"Replay these policies instead of the audit sweep's (must include smetric).",
-      "Default: the audit sweep (docs/replay.md): 9 production policies, SMetric's guard ablation and threshold",
-      "sensitivity at global ratios 0,0.4,0.8,1.6,3.2 and five offered rates derived from the trace."})
-  List<String> policies;
-
-  @Option(names = "--current-router", paramLabel = "NAME", description = {
-      "The router you run today (a replay policy, e.g. cache-affinity, dynamo-kv, llm-d): the verdict judges SMetric",
-      "against it. Default: the best of the paper's baselines (cache-affinity, lmetric, least-load) at each capacity."})
-  String currentRouter;
-
-  @Option(names = "--bootstrap", paramLabel = "B", defaultValue = "10", description = {
-      "Replay: bootstrap replicates (session trees resampled) behind each gain's interval; a gain whose interval",
-      "straddles the verdict's threshold is too close to call. 0 = no intervals (default: ${DEFAULT-VALUE})."})
-  int bootstrap;
-
-  @Option(names = "--no-conditions", description = "Replay: skip the conditions sweep (the parameters no trace can tell, varied over "
-      + "their documented ranges: docs/replay.md, \"Conditions\"); the verdict then rests on the defaults alone.")
-  boolean noConditions;
-
-  @Option(names = "--global-ratio", split = ",", description = "Replay global/local capacity ratios instead of the audit sweep's.")
-  List<Double> globalRatios;
-
-  @Option(names = "--rate-scale", split = ",", description = "Replay offered-rate multipliers instead of the audit sweep's.")
-  List<Double> rates;
-
-  @Option(names = "--rate-scaling", description = "Replay: how offered rates move arrivals: sessions (default for the audit: session trees start "
-      + "more or less often, each agent keeps its own time between turns) or uniform (every timestamp divided; see `replay --help`).")
-  String rateScaling;
-  /** --rate-scaling parsed by validate(); null when not given. */
-  private ReplaySettings.RateScaling rateScalingMode;
-
-  @Option(names = "--closed-loop", description = "Replay: follow-ups wait for their previous request's response, up to the agent "
-      + "timeout (the audit's default; see `replay --help`).")
-  boolean closedLoop;
-
-  @Option(names = "--open-loop", description = "Replay: every request is sent at its scheduled time, answered or not (the pre-issue-15 pace).")
-  boolean openLoop;
-
-  @Option(names = "--rate-grid", defaultValue = "adaptive", description = "Replay: adaptive (default: each policy's knee is found in "
-      + "rounds, refining around the maximum) or fixed (x_ref x 0.125, 0.25, 0.375, 0.5, 1 for every policy).")
-  String rateGrid;
-  private AuditPlan.RateGrid rateGridMode;
-
-  @Option(names = "--global-load", description = "Replay: how an instance waits for a global-tier fetch, async (default) or in-step (see `replay --help`).")
-  String globalLoad;
-  /** --global-load parsed by validate(); null when not given. */
-  private ReplaySettings.GlobalLoad globalLoadMode;
+  @Mixin ReplayOptions replay;
 
   @Option(names = "--replay-config", paramLabel = "FILE", description = "JSON/YAML overriding replay settings (see `replay --help`).")
   java.nio.file.Path replayConfig;
-
-  @Option(names = "--profile", paramLabel = "NAME|FILE", description = "Model profile for the replay: a shipped one by name (`smetric-audit profiles`) or a JSON/YAML file (e.g. from `calibrate`).")
-  String profile;
 
   @Option(names = "--criterion", paramLabel = "ID=VALUE",
       description = "Override a criterion's threshold, e.g. --criterion ideal_reuse=0.6 (docs/verdict.md lists the ids).")
@@ -259,7 +200,7 @@ public final class AuditCommand implements Callable<Integer> {
       String label = canonical.startsWith(temp) ? dir.targetPath() + canonical.substring(temp.length()) : canonical;
       input = new TraceInput(input.trace(), label, input.ingestSummary());
       try (Characterization.Result c = new Characterization(spark, input,
-              new Characterization.Options(instances, templateMinSessions, intervalThreshold)).execute();
+              characterization.options(instances)).execute();
           OutputDir cdir = OutputDir.open(dir.child(CHARACTERIZATION), false, conf)) {
         AnalyzeCommand.writeInto(c, cdir);
         cdir.commit();
@@ -309,30 +250,18 @@ public final class AuditCommand implements Callable<Integer> {
 
   private void validate() {
     if (instances < 1) throw new UsageException("--instances must be >= 1, got " + instances);
-    if (bootstrap < 0) throw new UsageException("--bootstrap must be >= 0, got " + bootstrap);
-    if (rateScaling != null) rateScalingMode = ReplayCommand.enumOf(ReplaySettings.RateScaling.class, rateScaling, "--rate-scaling");
-    rateGridMode = ReplayCommand.enumOf(AuditPlan.RateGrid.class, rateGrid, "--rate-grid");
-    if (closedLoop && openLoop) throw new UsageException("--closed-loop and --open-loop exclude each other");
-    if (globalLoad != null) globalLoadMode = ReplayCommand.enumOf(ReplaySettings.GlobalLoad.class, globalLoad, "--global-load");
+    replay.validate();
     if (!List.of("auto", "trace", "logs").contains(inputKind)) {
       throw new UsageException("--input-kind must be auto, trace or logs, got '" + inputKind + "'");
     }
     if (!List.of("auto", "always", "never").contains(inferSessions)) {
       throw new UsageException("--infer-sessions must be auto, always or never, got '" + inferSessions + "'");
     }
-    salt.validate();
-    for (String p : policies == null ? List.<String>of() : policies) {
-      try {
-        Policies.byName(p);
-      } catch (IllegalArgumentException e) {
-        throw new UsageException("--policies: " + e.getMessage());
-      }
-    }
-    if (!noReplay && policies != null && !policies.contains("smetric")) {
+    characterization.validate();
+    hashing.validate();
+    if (!noReplay && replay.policies != null && !replay.policies.contains("smetric")) {
       throw new UsageException("--policies must include smetric: the verdict compares it with the baselines");
     }
-    if (currentRouter != null) ReplayCommand.checkCurrentRouter(currentRouter, policies);
-    LogFormat.parse(logFormat);
   }
 
   /** Raw logs or a trace: by --input-kind, else by the first file's extension and first record. */
@@ -354,22 +283,17 @@ public final class AuditCommand implements Callable<Integer> {
 
   private HashJob.Options hashOptions(SparkSession spark, String hashedOut) {
     Configuration conf = spark.sparkContext().hadoopConfiguration();
-    HashKey key = salt.key(salt.envKeyOrNull(), conf);
-    // arrivals are synthesised for logs without timestamps with the hash command's defaults
-    return new HashJob.Options(inputs, TokenizerSpec.parse(tokenizer, conf), key, blockSize == null ? 16 : blockSize,
-        LogFormat.parse(logFormat), 10, 5, 1.0, 256, false, false, hashedOut, false);
+    HashKey key = hashing.salt.key(hashing.salt.envKeyOrNull(), conf);
+    return hashing.job(inputs, key, conf, blockSize == null ? HashSettings.DEFAULT_BLOCK_SIZE : blockSize, false, false, hashedOut,
+        false);
   }
 
   private void replay(SparkSession spark, String canonical, String label, String replayOut, AuditProgress progress) {
     ReplaySettings s = new ReplaySettings();
     AuditPlan.applyPace(s); // the audit's pace: session trees + closed loop, unless a file or an option says otherwise
     if (replayConfig != null) s = ReplaySettings.load(replayConfig, s);
-    if (profile != null) s.profile = ModelProfile.resolve(profile);
+    replay.apply(s);
     s.instances = instances;
-    if (rateScalingMode != null) s.rateScaling = rateScalingMode;
-    if (closedLoop) s.followUpsWaitForPrevious = true;
-    if (openLoop) s.followUpsWaitForPrevious = false;
-    if (globalLoadMode != null) s.globalLoad = globalLoadMode;
     s.validate();
     var loaded = TraceLoader.load(spark, canonical, false);
     List<String> unmet = Policies.SMETRIC.unmet(loaded);
@@ -377,22 +301,22 @@ public final class AuditCommand implements Callable<Integer> {
       progress.note("skipped: SMetric cannot run on this trace: " + String.join("; ", unmet));
       return;
     }
-    boolean custom = policies != null || globalRatios != null || rates != null;
+    boolean custom = replay.customAxes();
     // the audit sweep unless the user chose axes; a policy or ratio axis left out is the audit
     // sweep's (as --policies' help says); without --rate-scale each curve's rates are found by
     // the rate grid (--rate-grid), with it they are exactly those
-    List<Policies> pol = policies != null ? policies.stream().map(Policies::byName).toList() : AuditPlan.POLICIES;
-    List<Double> gs = globalRatios != null ? globalRatios : AuditPlan.GLOBAL_RATIOS;
-    ReplayJob job = !custom ? ReplayJob.auditPlan(spark, loaded, s, rateGridMode)
-        : rates == null ? ReplayJob.customPlan(spark, loaded, s, rateGridMode, pol, gs)
-        : new ReplayJob(spark, loaded, s).policies(pol).globalRatios(gs).rates(rates);
+    List<Policies> pol = replay.policies != null ? replay.policyList() : AuditPlan.POLICIES;
+    List<Double> gs = replay.globalRatios != null ? replay.globalRatios : AuditPlan.GLOBAL_RATIOS;
+    ReplayJob job = !custom ? ReplayJob.auditPlan(spark, loaded, s, replay.rateGridMode())
+        : replay.rates == null ? ReplayJob.customPlan(spark, loaded, s, replay.rateGridMode(), pol, gs)
+        : new ReplayJob(spark, loaded, s).policies(pol).globalRatios(gs).rates(replay.rates);
     loaded = null; // the job drops the trace once the sweep's tasks can read it from storage
     ReplayJob.TraceSummary ts = job.traceSummary();
     progress.note(String.format(Locale.ROOT, "trace loaded: %d requests, %d sessions, %d segments%s", ts.requests(),
         ts.sessions(), ts.segments(), custom ? "" : "; running the audit sweep"));
     try (OutputDir rd = OutputDir.open(replayOut, false, spark.sparkContext().hadoopConfiguration())) {
-      ReplayJob.Result r = job.traceLabel(label).currentRouter(currentRouter).bootstrap(bootstrap)
-          .conditions(noConditions ? null : io.smetric.audit.replay.sweep.Conditions.DEFAULTS).execute(rd);
+      ReplayJob.Result r = job.traceLabel(label).currentRouter(replay.currentRouter).bootstrap(replay.replicates(true))
+          .conditions(replay.noConditions ? null : io.smetric.audit.replay.sweep.Conditions.DEFAULTS).execute(rd);
       rd.commit();
       for (String sk : r.skipped()) progress.note("skipped " + sk);
       progress.done(String.format(Locale.ROOT, "%d simulations in %.1f s", r.runs(), r.wallSeconds()));
@@ -436,26 +360,36 @@ public final class AuditCommand implements Callable<Integer> {
     par.put("instances", instances);
     par.put("format", format);
     if (blockSize != null) par.put("block_size", blockSize);
-    if (logs) par.put("tokenizer", tokenizer).put("log_format", logFormat);
+    if (logs) par.put("tokenizer", hashing.tokenizer).put("log_format", hashing.logFormat);
+    if (logs && hashing.arrivalsChanged()) {
+      par.put("session_gap_s", hashing.sessionGap).put("think_time_s", hashing.thinkTime)
+          .put("timestamp_unit", hashing.timestampUnit).put("session_cache", hashing.sessionCache);
+    }
     par.put("infer_sessions", inferSessions);
-    par.put("template_min_sessions", templateMinSessions);
-    par.put("interval_threshold_s", intervalThreshold);
+    par.put("template_min_sessions", characterization.templateMinSessions);
+    par.put("interval_threshold_s", characterization.intervalThreshold);
     par.put("replay", !noReplay);
+    ReplaySettings.RateScaling rateScalingMode = replay.rateScalingMode();
     if (rateScalingMode != null) par.put("rate_scaling", rateScalingMode.name().toLowerCase(java.util.Locale.ROOT));
-    if (closedLoop) par.put("closed_loop", true);
-    if (openLoop) par.put("open_loop", true);
-    if (!noReplay) par.put("rate_grid", rateGridMode.name().toLowerCase(java.util.Locale.ROOT));
-    if (currentRouter != null) par.put("current_router", currentRouter);
-    if (!noReplay) par.put("bootstrap", bootstrap);
-    if (!noReplay && noConditions) par.put("no_conditions", true);
+    if (replay.closedLoop) par.put("closed_loop", true);
+    if (replay.openLoop) par.put("open_loop", true);
+    if (!noReplay) par.put("rate_grid", replay.rateGridMode().name().toLowerCase(java.util.Locale.ROOT));
+    if (replay.currentRouter != null) par.put("current_router", replay.currentRouter);
+    if (!noReplay) par.put("bootstrap", replay.replicates(true));
+    if (!noReplay && replay.noConditions) par.put("no_conditions", true);
+    ReplaySettings.GlobalLoad globalLoadMode = replay.globalLoadMode();
     if (globalLoadMode != null) par.put("global_load", globalLoadMode.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
     if (!noReplay) {
-      par.put("replay_sweep", policies == null && globalRatios == null && rates == null ? "audit" : "custom");
-      if (policies != null) policies.forEach(par.putArray("policies")::add);
-      if (globalRatios != null) globalRatios.forEach(par.putArray("global_ratios")::add);
-      if (rates != null) rates.forEach(par.putArray("rate_scales")::add);
+      par.put("replay_sweep", replay.customAxes() ? "custom" : "audit");
+      if (replay.policies != null) replay.policies.forEach(par.putArray("policies")::add);
+      if (replay.globalRatios != null) replay.globalRatios.forEach(par.putArray("global_ratios")::add);
+      if (replay.rates != null) replay.rates.forEach(par.putArray("rate_scales")::add);
       if (replayConfig != null) par.put("replay_config", replayConfig.toString());
-      if (profile != null) par.put("profile", profile);
+      if (replay.profile != null) par.put("profile", replay.profile);
+      if (replay.globalReadGBps != null) par.put("global_read_gbps", replay.globalReadGBps);
+      if (replay.globalAggregateGBps != null) par.put("global_aggregate_gbps", replay.globalAggregateGBps);
+      if (replay.instancesPerNode != null) par.put("instances_per_node", replay.instancesPerNode);
+      if (replay.nodeNicGBps != null) par.put("node_nic_gbps", replay.nodeNicGBps);
     }
     ObjectNode co = par.putObject("criterion_overrides");
     criterionOverrides.forEach(co::put);

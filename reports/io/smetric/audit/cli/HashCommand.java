@@ -6,8 +6,7 @@ import io.smetric.audit.measured.MeasuredCache;
 import io.smetric.audit.model.Canonical;
 import io.smetric.audit.hasher.HashJob;
 import io.smetric.audit.hasher.HashKey;
-import io.smetric.audit.hasher.LogFormat;
-import io.smetric.audit.hasher.TokenizerSpec;
+import io.smetric.audit.hasher.HashSettings;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -43,16 +42,11 @@ public final class HashCommand implements Callable<Integer> {
   @Parameters(arity = "1..*", paramLabel = "LOGS", description = "Log files, folders (their .jsonl/.json/.traj files) or globs; any Hadoop path.")
   List<String> logs;
 
-  @Option(names = "--log-format", defaultValue = "auto", description = "auto (per file, from its first records), mini-swe-agent, swe-agent, sharegpt, codex, claude-code, otel-genai or openai. Default: ${DEFAULT-VALUE}.")
-  String format;
+  @Mixin HashOptions hashing;
 
-  @Option(names = "--tokenizer", defaultValue = "o200k", description = "o200k, cl100k (built in) or hf:PATH to a Hugging Face tokenizer.json. Default: ${DEFAULT-VALUE}.")
-  String tokenizer;
-
-  @Option(names = "--block-size", defaultValue = "16", description = "Tokens per block. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--block-size", defaultValue = "" + HashSettings.DEFAULT_BLOCK_SIZE, description = "Tokens per block. "
+      + "Default: ${DEFAULT-VALUE}.")
   int blockSize;
-
-  @picocli.CommandLine.Mixin SaltOptions salt;
 
   @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output folder (written atomically).")
   String out;
@@ -66,37 +60,16 @@ public final class HashCommand implements Callable<Integer> {
   @Option(names = "--dense-ids", description = "Remap hashes to dense ids 0,1,2... in order of first appearance (as the public traces do).")
   boolean dense;
 
-  @Option(names = "--session-gap-s", defaultValue = "10", description = "Synthesised arrivals: seconds between conversation starts. Default: ${DEFAULT-VALUE}.")
-  double sessionGap;
-
-  @Option(names = "--think-time-s", defaultValue = "5", description = "Synthesised arrivals: seconds between a conversation's requests. Default: ${DEFAULT-VALUE}.")
-  double thinkTime;
-
-  @Option(names = "--timestamp-unit", defaultValue = "s", description = "Unit of numeric log timestamps: s or ms. Default: ${DEFAULT-VALUE}.")
-  String timestampUnit;
-
-  @Option(names = "--session-cache", defaultValue = "256", description = "OpenAI logs: sessions whose last prompt is kept to extend the next one. Default: ${DEFAULT-VALUE}.")
-  int sessionCache;
-
   @Override
   public Integer call() {
     if (blockSize <= 0) throw new UsageException("--block-size must be > 0");
-    if (sessionGap < 0 || thinkTime < 0) throw new UsageException("--session-gap-s and --think-time-s must be >= 0");
-    salt.validate();
-    double unit = switch (timestampUnit.toLowerCase(Locale.ROOT)) {
-      case "s" -> 1.0;
-      case "ms" -> 0.001;
-      default -> throw new UsageException("--timestamp-unit must be s or ms");
-    };
-    LogFormat fmt = LogFormat.parse(format);
+    hashing.validate();
     // an environment salt is checked before Spark starts; a salt file may need the cluster's FS config
-    HashKey envKey = salt.envKeyOrNull();
+    HashKey envKey = hashing.salt.envKeyOrNull();
     SparkSession spark = sparkOptions.session("hash");
     org.apache.hadoop.conf.Configuration conf = spark.sparkContext().hadoopConfiguration();
-    HashKey key = salt.key(envKey, conf);
-    TokenizerSpec tok = TokenizerSpec.parse(tokenizer, conf);
-    HashJob.Result r = HashJob.execute(spark, new HashJob.Options(logs, tok, key, blockSize, fmt, sessionGap, thinkTime,
-        unit, sessionCache, dense, jsonl, out, overwrite));
+    HashKey key = hashing.salt.key(envKey, conf);
+    HashJob.Result r = HashJob.execute(spark, hashing.job(logs, key, conf, blockSize, dense, jsonl, out, overwrite));
     PrintWriter w = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     w.printf(Locale.ROOT, "hashed %d requests (%d tokens, %d blocks) from %d file(s); %d record(s) skipped -> %s%n",

@@ -53,6 +53,9 @@ public final class Main {
   public static int run(String[] args, PrintWriter out, PrintWriter err) {
     boolean debug = java.util.Arrays.asList(args).contains("--debug");
     CommandLine cl = new CommandLine(new Main());
+    // the defaults help texts print, read from the code that defines them (see Defaults); given as an
+    // object, not a bundle name: under spark-submit picocli may come from another class loader than ours
+    cl.setResourceBundle(new Defaults());
     cl.setOut(out);
     cl.setErr(err);
     cl.setExecutionExceptionHandler(

@@ -2,7 +2,6 @@ package io.smetric.audit.cli;
 
 import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.common.UsageException;
-import io.smetric.audit.replay.ModelProfile;
 import io.smetric.audit.replay.ReplayJob;
 import io.smetric.audit.replay.ReplaySettings;
 import io.smetric.audit.replay.policy.Policies;
@@ -46,82 +45,36 @@ public final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--config", description = "JSON/YAML file overriding any field of the reference settings (ReplaySettings).")
   Path config;
 
-  @Option(names = "--profile", paramLabel = "NAME|FILE", description = "Model profile: a shipped one by name (`smetric-audit profiles` lists them; default qwen3-30b-a3b-h20) or a JSON/YAML file (e.g. from `calibrate`).")
-  String profile;
+  @Mixin ReplayOptions replay;
 
-  @Option(names = "--instances", description = "Number of model instances (default 32).")
+  @Option(names = "--instances", description = "Number of model instances (default ${bundle:default.instances}).")
   Integer instances;
 
   @Option(names = "--local-blocks", description = "Local KV capacity per instance in blocks, 'unbounded', or 'derived' from the profile (default).")
   String localBlocks;
 
-  @Option(names = "--global-ratio", split = ",", description = "Global/local capacity ratio(s), e.g. 0,0.4,0.8,1.6,3.2 (default 0).")
-  List<Double> globalRatios;
-
-  @Option(names = "--policies", split = ",", description = "Comma-separated policies (default all): smetric, smetric-basic, smetric-overload-only, smetric-eviction-only, least-load, round-robin, random, cache-affinity, lmetric, lmetric-blocks, dynamo-kv, llm-d, sglang-cache-aware, session-hash.")
-  List<String> policies;
-
-  @Option(names = "--rate-scale", split = ",", description = "Offered-rate multiplier(s): 2 = arrivals twice as dense (default 1).")
-  List<Double> rates;
-
-  @Option(names = "--rate-scaling", description = "How --rate-scale moves arrivals: uniform (default: every timestamp divided) or sessions (session starts move, the time between a session's turns is kept).")
-  String rateScaling;
-
-  @Option(names = "--closed-loop", description = "A follow-up (or a sub-agent's first request) is sent only once its previous request's response is complete in the simulated cluster, or the agent timeout (agentTimeoutS, 600 s) has passed. Default with --sweep audit.")
-  boolean closedLoop;
-
-  @Option(names = "--open-loop", description = "Every request is sent at its scheduled time (the default, except with --sweep audit).")
-  boolean openLoop;
-
-  @Option(names = "--rate-grid", description = "With --sweep audit: adaptive (default: each curve's knee found in rounds) or fixed (x_ref x 0.125, 0.25, 0.375, 0.5, 1).")
-  String rateGrid;
-
-  @Option(names = "--global-load", description = "How an instance waits for a global-tier fetch: async (default: the request waits outside the batch, the instance keeps stepping) or in-step (the step that schedules it waits for the fetch, as LMCache's default vLLM connector does).")
-  String globalLoad;
-
-  @Option(names = "--overload", split = ",", description = "SMetric OVERLOAD value(s); 'Infinity' disables the guard.")
+  @Option(names = "--overload", split = ",", description = "SMetric OVERLOAD value(s); 'Infinity' disables the guard (default ${bundle:default.overload}).")
   List<Double> overloads;
 
-  @Option(names = "--hit-ratio", split = ",", description = "SMetric HIT_RATIO value(s); 0 disables the guard.")
+  @Option(names = "--hit-ratio", split = ",", description = "SMetric HIT_RATIO value(s); 0 disables the guard (default ${bundle:default.hitRatio}).")
   List<Double> hitRatios;
 
-  @Option(names = "--global-read-gbps", description = "Per-instance read bandwidth to the global tier [GB/s] (default 25).")
-  Double globalReadGBps;
-
-  @Option(names = "--global-aggregate-gbps", description = "Aggregate read bandwidth cap of the whole global tier [GB/s] (default Infinity = none; the node NICs limit).")
-  Double globalAggregateGBps;
-
-  @Option(names = "--instances-per-node", description = "Instances per server node sharing one NIC (default 8).")
-  Integer instancesPerNode;
-
-  @Option(names = "--node-nic-gbps", description = "Effective RDMA bandwidth of a node's NIC for global-tier reads [GB/s] (default 21.75 = 200 Gbps at 87%%; Infinity = none).")
-  Double nodeNicGBps;
-
-  @Option(names = "--seed", description = "Seed of the random policy (default 42).")
+  @Option(names = "--seed", description = "Seed of the random policy (default ${bundle:default.seed}).")
   Long seed;
 
-  @Option(names = "--architecture", description = "colocated (default) or disaggregated.")
+  @Option(names = "--architecture", description = "colocated or disaggregated (default ${bundle:default.architecture}).")
   String architecture;
 
-  @Option(names = "--decode-instances", description = "With --architecture disaggregated: add a decode pool of N instances (default 0: decode not simulated).")
+  @Option(names = "--decode-instances", description = "With --architecture disaggregated: add a decode pool of N instances (default ${bundle:default.decodeInstances}: decode not simulated).")
   Integer decodeInstances;
 
-  @Option(names = "--kv-model", description = "segment (default) or reference (block-by-block LRU; slow).")
+  @Option(names = "--kv-model", description = "segment or reference (block-by-block LRU; slow) (default ${bundle:default.kvModel}).")
   String kvModel;
 
-  @Option(names = "--sweep", description = "A sweep preset instead of the axis options: 'audit' = production policies, smetric and its guard ablation at global ratios 0,0.4,0.8,1.6,3.2, OVERLOAD/HIT_RATIO sensitivity at 1.6, offered rates derived from the trace to bracket saturation (docs/replay.md).")
+  @Option(names = "--sweep", description = "A sweep preset instead of the axis options: 'audit' = production policies, smetric and its guard ablation at global ratios ${bundle:default.auditGlobalRatios}, OVERLOAD/HIT_RATIO sensitivity at ${bundle:default.sensitivityGlobalRatio}, offered rates derived from the trace to bracket saturation (docs/replay.md).")
   String sweep;
 
-  @Option(names = "--current-router", paramLabel = "NAME", description = "The router run today: replay.json's \"judged\" block compares SMetric with it (default: the best of the paper's baselines, cache-affinity, lmetric, least-load, at each capacity).")
-  String currentRouter;
-
-  @Option(names = "--bootstrap", paramLabel = "B", description = "Bootstrap replicates (session trees resampled) behind the gains' intervals in replay.json (default 0; 10 with --sweep audit).")
-  Integer bootstrap;
-
-  @Option(names = "--no-conditions", description = "With --sweep audit: skip the conditions sweep (docs/replay.md, \"Conditions\").")
-  boolean noConditions;
-
-  @Option(names = "--executor", defaultValue = "spark", description = "spark (one task per simulation, default) or local (sequential in the driver).")
+  @Option(names = "--executor", defaultValue = "spark", description = "spark (one task per simulation) or local (sequential in the driver). Default: ${DEFAULT-VALUE}.")
   String executor;
 
   @Override
@@ -129,10 +82,10 @@ public final class ReplayCommand implements Callable<Integer> {
     ReplaySettings s = new ReplaySettings();
     boolean auditSweep = sweep != null && sweep.trim().equalsIgnoreCase("audit");
     if (auditSweep) io.smetric.audit.replay.sweep.AuditPlan.applyPace(s); // the audit's pace unless overridden below
-    if (closedLoop && openLoop) throw new UsageException("--closed-loop and --open-loop exclude each other");
-    if (rateGrid != null && !auditSweep) throw new UsageException("--rate-grid needs --sweep audit");
+    if (replay.rateGrid != null && !auditSweep) throw new UsageException("--rate-grid needs --sweep audit");
+    replay.validate();
     if (config != null) s = ReplaySettings.load(config, s);
-    if (profile != null) s.profile = ModelProfile.resolve(profile);
+    replay.apply(s);
     if (instances != null) s.instances = instances;
     if (localBlocks != null) {
       String v = localBlocks.trim().toLowerCase(Locale.ROOT);
@@ -146,40 +99,23 @@ public final class ReplayCommand implements Callable<Integer> {
         }
       }
     }
-    if (globalReadGBps != null) s.profile.globalReadGBps = globalReadGBps;
-    if (globalAggregateGBps != null) s.globalAggregateGBps = globalAggregateGBps;
-    if (instancesPerNode != null) s.instancesPerNode = instancesPerNode;
-    if (nodeNicGBps != null) s.nodeNicGBps = nodeNicGBps;
     if (seed != null) s.seed = seed;
     if (decodeInstances != null) s.decodeInstances = decodeInstances;
-    if (architecture != null) s.architecture = enumOf(ReplaySettings.Architecture.class, architecture, "--architecture");
-    if (kvModel != null) s.kvModel = enumOf(ReplaySettings.KvModel.class, kvModel, "--kv-model");
-    if (rateScaling != null) s.rateScaling = enumOf(ReplaySettings.RateScaling.class, rateScaling, "--rate-scaling");
-    if (closedLoop) s.followUpsWaitForPrevious = true;
-    if (openLoop) s.followUpsWaitForPrevious = false;
-    if (globalLoad != null) s.globalLoad = enumOf(ReplaySettings.GlobalLoad.class, globalLoad, "--global-load");
+    if (architecture != null) s.architecture = ReplayOptions.enumOf(ReplaySettings.Architecture.class, architecture, "--architecture");
+    if (kvModel != null) s.kvModel = ReplayOptions.enumOf(ReplaySettings.KvModel.class, kvModel, "--kv-model");
     s.validate();
     List<Policies> pol = new ArrayList<>();
-    if (policies == null) pol.addAll(List.of(Policies.values()));
-    else {
-      for (String p : policies) {
-        try {
-          pol.add(Policies.byName(p));
-        } catch (IllegalArgumentException e) {
-          throw new UsageException("--policies: " + e.getMessage());
-        }
-      }
-    }
+    if (replay.policies == null) pol.addAll(List.of(Policies.values()));
+    else pol.addAll(replay.policyList());
     boolean local = switch (executor.toLowerCase(Locale.ROOT)) {
       case "local" -> true;
       case "spark" -> false;
       default -> throw new UsageException("--executor: expected spark or local, got '" + executor + "'");
     };
-    if (currentRouter != null) checkCurrentRouter(currentRouter, policies);
     boolean audit = false;
     if (sweep != null) {
       if (!sweep.trim().equalsIgnoreCase("audit")) throw new UsageException("--sweep: expected 'audit', got '" + sweep + "'");
-      if (policies != null || globalRatios != null || rates != null || overloads != null || hitRatios != null) {
+      if (replay.customAxes() || overloads != null || hitRatios != null) {
         throw new UsageException("--sweep audit fixes the grid: drop --policies, --global-ratio, --rate-scale, --overload, --hit-ratio");
       }
       audit = true;
@@ -190,10 +126,7 @@ public final class ReplayCommand implements Callable<Integer> {
       long t0 = System.nanoTime();
       // no local variable keeps the trace: the job drops it once the sweep's tasks can read it from storage
       var loaded = TraceLoader.load(spark, input, s.kvModel == ReplaySettings.KvModel.REFERENCE);
-      ReplayJob job = audit ? ReplayJob.auditPlan(spark, loaded, s, rateGrid == null
-          ? io.smetric.audit.replay.sweep.AuditPlan.RateGrid.ADAPTIVE
-          : enumOf(io.smetric.audit.replay.sweep.AuditPlan.RateGrid.class, rateGrid, "--rate-grid"))
-          : new ReplayJob(spark, loaded, s);
+      ReplayJob job = audit ? ReplayJob.auditPlan(spark, loaded, s, replay.rateGridMode()) : new ReplayJob(spark, loaded, s);
       loaded = null;
       ReplayJob.TraceSummary ts = job.traceSummary();
       double loadS = (System.nanoTime() - t0) / 1e9;
@@ -202,15 +135,13 @@ public final class ReplayCommand implements Callable<Integer> {
       o.flush();
       if (!audit) {
         job.policies(pol)
-            .globalRatios(globalRatios == null ? List.of(s.globalRatio) : globalRatios)
-            .rates(rates == null ? List.of(s.rateScale) : rates)
+            .globalRatios(replay.globalRatios == null ? List.of(s.globalRatio) : replay.globalRatios)
+            .rates(replay.rates == null ? List.of(s.rateScale) : replay.rates)
             .overloads(overloads == null ? List.of(s.overload) : overloads)
             .hitRatios(hitRatios == null ? List.of(s.hitRatio) : hitRatios);
       }
-      int replicates = bootstrap != null ? bootstrap : audit ? io.smetric.audit.replay.sweep.Uncertainty.DEFAULT_REPLICATES : 0;
-      if (replicates < 0) throw new UsageException("--bootstrap must be >= 0, got " + replicates);
-      job.useSpark(!local).traceLabel(input).currentRouter(currentRouter).bootstrap(replicates)
-          .conditions(audit && !noConditions ? io.smetric.audit.replay.sweep.Conditions.DEFAULTS : null);
+      job.useSpark(!local).traceLabel(input).currentRouter(replay.currentRouter).bootstrap(replay.replicates(audit))
+          .conditions(audit && !replay.noConditions ? io.smetric.audit.replay.sweep.Conditions.DEFAULTS : null);
       ReplayJob.Result r = job.execute(dir);
       dir.commit();
       for (String sk : r.skipped()) o.println("skipped " + sk);
@@ -242,33 +173,7 @@ public final class ReplayCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** --current-router: a known policy outside the SMetric family, and in --policies when those are given. */
-  static void checkCurrentRouter(String name, List<String> policies) {
-    Policies p;
-    try {
-      p = Policies.byName(name);
-    } catch (IllegalArgumentException e) {
-      throw new UsageException("--current-router: " + e.getMessage());
-    }
-    if (io.smetric.audit.replay.sweep.SweepSummary.isSmetricFamily(p.cliName())) {
-      throw new UsageException("--current-router: " + name + " is SMetric or one of its variants; name the router you run today");
-    }
-    if (policies != null && !policies.contains(p.cliName())) {
-      throw new UsageException("--current-router " + name + " is not in --policies; add it there");
-    }
-  }
-
   private static String fmt(Double d) {
     return d == null ? "n/a" : String.format(Locale.ROOT, "%.3f", d);
-  }
-
-  static <E extends Enum<E>> E enumOf(Class<E> c, String v, String opt) {
-    try {
-      return Enum.valueOf(c, v.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
-    } catch (IllegalArgumentException e) {
-      String known = java.util.Arrays.stream(c.getEnumConstants())
-          .map(x -> x.name().toLowerCase(Locale.ROOT).replace('_', '-')).collect(java.util.stream.Collectors.joining(", "));
-      throw new UsageException(opt + ": unknown value '" + v + "' (one of: " + known + ")");
-    }
   }
 }
