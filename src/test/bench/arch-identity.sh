@@ -140,6 +140,7 @@ done
 suffix=""
 if [[ $quick == 1 ]]; then suffix=-quick; fi
 [[ -n $ref ]] || ref="$here/target/arch-identity/reference$suffix"
+ref="$(realpath -m "$ref")" # the runs cd into the checkout they audit
 case "$cmd" in
   record)
     if [[ -n $base ]]; then
