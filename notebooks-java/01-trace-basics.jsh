@@ -5,7 +5,7 @@
 // Without -Dtrace it ingests the shipped Mooncake sample into a temporary folder first.
 import org.apache.spark.sql.*;
 import static org.apache.spark.sql.functions.*;
-import io.smetric.audit.model.*;
+import io.smetric.audit.contract.*;
 import io.smetric.audit.ingest.*;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import org.knowm.xchart.*;

@@ -1,7 +1,7 @@
 package io.smetric.audit.characterize;
 
 import io.smetric.audit.common.BadInputException;
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.Canonical;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;

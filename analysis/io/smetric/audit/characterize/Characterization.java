@@ -1,5 +1,13 @@
 package io.smetric.audit.characterize;
 
+import static io.smetric.audit.contract.CharacterizationTables.T_INTERVAL_CDF;
+import static io.smetric.audit.contract.CharacterizationTables.T_LORENZ;
+import static io.smetric.audit.contract.CharacterizationTables.T_RATIO;
+import static io.smetric.audit.contract.CharacterizationTables.T_REUSE_MINUTE;
+import static io.smetric.audit.contract.CharacterizationTables.T_REUSE_TURN;
+import static io.smetric.audit.contract.CharacterizationTables.T_SESSIONS;
+import static io.smetric.audit.contract.CharacterizationTables.T_TRIGGERS;
+import static io.smetric.audit.contract.CharacterizationTables.T_TURNS;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.floor;
@@ -15,7 +23,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.BadInputException;
 import io.smetric.audit.common.Json;
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.contract.Canonical;
+import io.smetric.audit.contract.Cols;
+import io.smetric.audit.contract.Source;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -53,16 +64,6 @@ public final class Characterization {
   public static final String NO_FOLLOW_UP_PARENTS = "no follow-up request (turn > 0) has its parent in the trace";
   public static final String NO_WHOLE_MINUTE = "the trace spans no whole minute";
   public static final String NO_TURNS = "trace has no turn numbers";
-
-  /** Table names (Parquet folders under the output). */
-  public static final String T_REUSE_MINUTE = "reuse_by_minute";
-  public static final String T_REUSE_TURN = "reuse_by_turn";
-  public static final String T_INTERVAL_CDF = "reuse_interval_cdf";
-  public static final String T_SESSIONS = "sessions";
-  public static final String T_TURNS = "turns_per_session";
-  public static final String T_LORENZ = "session_token_lorenz";
-  public static final String T_TRIGGERS = "trigger_mix";
-  public static final String T_RATIO = "request_instance_ratio";
 
   static final double[] Q = {0.5, 0.9, 0.99};
   static final String[] QN = {"p50", "p90", "p99"};
@@ -463,7 +464,7 @@ public final class Characterization {
 
     ObjectNode dq = json.putObject("data_quality");
     if (ingestSummary != null) dq.set("ingest", ingestSummary);
-    else dq.put("ingest", "no " + TraceInput.INGEST_SUMMARY + " next to the trace");
+    else dq.put("ingest", "no " + AuditLayout.INGEST_SUMMARY_FILE + " next to the trace");
     ObjectNode findings = dq.putObject("analysis");
     findings.put("block_count_mismatch_requests", mismatch);
     findings.put("block_count_mismatch_longer", mismatchLonger);

@@ -1,7 +1,7 @@
 package io.smetric.audit.characterize;
 
-import io.smetric.audit.model.BlockChain;
-import io.smetric.audit.model.Fnv1a;
+import io.smetric.audit.contract.BlockChain;
+import io.smetric.audit.contract.Fnv1a;
 
 /**
  * 64-bit keys for session ids inside the reuse passes (a long per occurrence instead of a string).

@@ -2,7 +2,7 @@ package io.smetric.audit.characterize;
 
 import static org.apache.spark.sql.functions.col;
 
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.Canonical;
 import it.unimi.dsi.fastutil.ints.IntAVLTreeSet;
 import it.unimi.dsi.fastutil.ints.IntSortedSet;
 import it.unimi.dsi.fastutil.longs.Long2ObjectAVLTreeMap;

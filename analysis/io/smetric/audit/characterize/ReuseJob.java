@@ -1,25 +1,26 @@
 package io.smetric.audit.characterize;
 
 import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.floor;
 import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.floor;
 import static org.apache.spark.sql.functions.max;
 import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.when;
 import static org.apache.spark.sql.functions.xxhash64;
 
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.Canonical;
+import io.smetric.audit.contract.Source;
 import it.unimi.dsi.fastutil.doubles.DoubleArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
-import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
-import java.util.Set;
 import java.util.List;
+import java.util.Set;
 import org.apache.spark.Partitioner;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;

@@ -1,10 +1,10 @@
 package io.smetric.audit.characterize;
 
-import io.smetric.audit.model.BlockChain;
+import io.smetric.audit.contract.BlockChain;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
-import it.unimi.dsi.fastutil.ints.IntArrayList;
 import java.io.Serializable;
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package io.smetric.audit.characterize;
 
 import io.smetric.audit.common.BadInputException;
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.Canonical;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.smetric.audit.characterize;
 
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.Canonical;
 import java.nio.charset.StandardCharsets;
 
 /**

@@ -3,6 +3,7 @@ package io.smetric.audit.characterize;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.BadInputException;
 import io.smetric.audit.common.Json;
+import io.smetric.audit.contract.AuditLayout;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -21,8 +22,8 @@ public record TraceFiles(CanonicalParquet parquet, String location, JsonNode ing
       Path p = new Path(dir);
       FileSystem fs = fileSystem(dir, conf);
       if (!fs.exists(p)) throw new BadInputException(dir, "no such file or folder");
-      Path parquet = fs.exists(new Path(p, TraceInput.TRACE_DIR)) ? new Path(p, TraceInput.TRACE_DIR) : p;
-      Path summary = new Path(parquet.equals(p) ? p.getParent() : p, TraceInput.INGEST_SUMMARY);
+      Path parquet = fs.exists(new Path(p, AuditLayout.TRACE_DIR)) ? new Path(p, AuditLayout.TRACE_DIR) : p;
+      Path summary = new Path(parquet.equals(p) ? p.getParent() : p, AuditLayout.INGEST_SUMMARY_FILE);
       JsonNode s = null;
       if (summary != null && fs.exists(summary)) {
         try (InputStream in = fs.open(summary)) {

@@ -1,9 +1,12 @@
 package io.smetric.audit.characterize;
 
+import static io.smetric.audit.contract.AuditLayout.INGEST_SUMMARY_FILE;
+import static io.smetric.audit.contract.AuditLayout.TRACE_DIR;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.BadInputException;
 import io.smetric.audit.common.Json;
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.Canonical;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -13,13 +16,13 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
-import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.hadoop.util.HadoopInputFile;
 
 /**
  * A canonical dataset as the ingest writes it: {@code DIR/trace/} (Parquet, {@link Canonical#SCHEMA})
@@ -27,8 +30,6 @@ import org.apache.parquet.hadoop.util.HadoopInputFile;
  * itself is accepted; the summary is looked up next to the Parquet folder in the second case.
  */
 public record TraceInput(Dataset<Row> trace, String location, JsonNode ingestSummary) {
-  public static final String TRACE_DIR = "trace";
-  public static final String INGEST_SUMMARY = "ingest-summary.json";
 
   public static TraceInput load(SparkSession spark, String dir) {
     try {
@@ -36,7 +37,7 @@ public record TraceInput(Dataset<Row> trace, String location, JsonNode ingestSum
       FileSystem fs = p.getFileSystem(spark.sparkContext().hadoopConfiguration());
       if (!fs.exists(p)) throw new BadInputException(dir, "no such file or folder");
       Path parquet = fs.exists(new Path(p, TRACE_DIR)) ? new Path(p, TRACE_DIR) : p;
-      Path summary = new Path(parquet.equals(p) ? p.getParent() : p, INGEST_SUMMARY);
+      Path summary = new Path(parquet.equals(p) ? p.getParent() : p, INGEST_SUMMARY_FILE);
       JsonNode s = null;
       if (summary != null && fs.exists(summary)) {
         try (InputStream in = fs.open(summary)) {

@@ -15,7 +15,7 @@ import static org.apache.spark.sql.functions.when;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.BadInputException;
 import io.smetric.audit.common.Json;
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.Canonical;
 import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;

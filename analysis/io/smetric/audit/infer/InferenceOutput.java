@@ -1,5 +1,8 @@
 package io.smetric.audit.infer;
 
+import static io.smetric.audit.contract.AuditLayout.INFERENCE_SUMMARY_FILE;
+import static io.smetric.audit.contract.AuditLayout.TRACE_DIR;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.Json;
@@ -15,18 +18,15 @@ import org.apache.spark.sql.SaveMode;
  * {@code --infer-sessions}.
  */
 public final class InferenceOutput {
-  public static final String TRACE_DIR = "trace";
   public static final String LINKS_DIR = "inference-links";
-  public static final String SUMMARY_FILE = "inference-summary.json";
-  public static final String ACCURACY_FILE = "inference-accuracy.json";
 
   private InferenceOutput() {}
 
   public static void write(SessionInference.Result r, OutputDir out) {
     r.trace().write().mode(SaveMode.ErrorIfExists).parquet(out.child(TRACE_DIR));
-    r.links().orderBy(org.apache.spark.sql.functions.col(io.smetric.audit.model.Canonical.SEQ))
+    r.links().orderBy(org.apache.spark.sql.functions.col(io.smetric.audit.contract.Canonical.SEQ))
         .write().mode(SaveMode.ErrorIfExists).parquet(out.child(LINKS_DIR));
-    out.writeString(SUMMARY_FILE, json(summary(r)));
+    out.writeString(INFERENCE_SUMMARY_FILE, json(summary(r)));
   }
 
   public static ObjectNode summary(SessionInference.Result r) {

@@ -1,5 +1,12 @@
 package io.smetric.audit.measured;
 
+import static io.smetric.audit.contract.MeasuredCacheCols.GAP_PP;
+import static io.smetric.audit.contract.MeasuredCacheCols.GRANULAR_TOKENS;
+import static io.smetric.audit.contract.MeasuredCacheCols.HIT_TOKENS;
+import static io.smetric.audit.contract.MeasuredCacheCols.MEASURED;
+import static io.smetric.audit.contract.MeasuredCacheCols.PREDICTED;
+import static io.smetric.audit.contract.MeasuredCacheCols.PREDICTED_GRANULAR;
+import static io.smetric.audit.contract.MeasuredCacheCols.SINCE_PREVIOUS_S;
 import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.count;
@@ -16,7 +23,7 @@ import static org.apache.spark.sql.functions.when;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.Json;
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.Canonical;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -44,14 +51,6 @@ import org.apache.spark.storage.StorageLevel;
  */
 public final class MeasuredCache {
   private MeasuredCache() {}
-
-  public static final String HIT_TOKENS = "hit_tokens";
-  public static final String GRANULAR_TOKENS = "granular_hit_tokens";
-  public static final String PREDICTED = "predicted_ratio";
-  public static final String PREDICTED_GRANULAR = "predicted_granular_ratio";
-  public static final String MEASURED = "measured_ratio";
-  public static final String GAP_PP = "gap_pp";
-  public static final String SINCE_PREVIOUS_S = "since_previous_s";
 
   /** Buckets of the time since the session's previous request, in seconds (upper bounds; the last is open). */
   static final double[] SINCE_BOUNDS = {2, 5, 10, 60};

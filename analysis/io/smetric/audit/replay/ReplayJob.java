@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.common.UsageException;
+import io.smetric.audit.contract.AuditLayout;
 import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.sweep.RunResult;
 import io.smetric.audit.replay.sweep.SimSpec;
@@ -13,14 +14,14 @@ import io.smetric.audit.replay.sweep.SweepSummary;
 import io.smetric.audit.replay.trace.ReplayTrace;
 import io.smetric.audit.replay.trace.TraceCache;
 import io.smetric.audit.replay.trace.TraceFile;
-import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.api.java.function.FlatMapFunction;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SaveMode;
@@ -516,7 +517,7 @@ public final class ReplayJob {
     }
     root.put("wall_s", wall);
     try {
-      out.writeString("replay.json", Json.MAPPER.writeValueAsString(root) + "\n");
+      out.writeString(AuditLayout.REPLAY_FILE, Json.MAPPER.writeValueAsString(root) + "\n");
     } catch (java.io.IOException e) {
       throw new IllegalStateException(e);
     }

@@ -1,7 +1,7 @@
 package io.smetric.audit.hasher;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.smetric.audit.model.TraceRecord.ProviderCache;
+import io.smetric.audit.contract.TraceRecord.ProviderCache;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

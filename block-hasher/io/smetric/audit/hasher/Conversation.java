@@ -1,6 +1,6 @@
 package io.smetric.audit.hasher;
 
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.Canonical;
 import java.util.List;
 
 /**

@@ -2,8 +2,8 @@ package io.smetric.audit.hasher;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.BadInputException;
-import io.smetric.audit.model.Canonical;
-import io.smetric.audit.model.TraceRecord;
+import io.smetric.audit.contract.Canonical;
+import io.smetric.audit.contract.TraceRecord;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;

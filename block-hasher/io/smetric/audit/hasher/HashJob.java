@@ -1,5 +1,7 @@
 package io.smetric.audit.hasher;
 
+import static io.smetric.audit.contract.AuditLayout.HASH_SUMMARY_FILE;
+import static io.smetric.audit.contract.AuditLayout.TRACE_DIR;
 import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lag;
@@ -13,8 +15,8 @@ import io.smetric.audit.common.BadInputException;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.common.SerializableConf;
-import io.smetric.audit.model.BlockChain;
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.BlockChain;
+import io.smetric.audit.contract.Canonical;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -34,9 +36,9 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.api.java.function.MapFunction;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
@@ -59,9 +61,7 @@ import scala.Tuple2;
 public final class HashJob {
   private HashJob() {}
 
-  public static final String TRACE_DIR = "trace";
   public static final String JSONL_FILE = "trace.jsonl";
-  public static final String SUMMARY_FILE = "hash-summary.json";
   private static final String STAGING = "staging";
   /** Extensions taken when an input is a folder (explicit files are always taken). */
   private static final String[] LOG_EXTENSIONS = {".jsonl", ".json", ".traj", ".ndjson"};
@@ -137,7 +137,7 @@ public final class HashJob {
             .first();
         if (o.jsonl()) writeJsonl(dir, trace);
         ObjectNode summary = summary(o, settings, files, fileRows, skipCount, firstSkips, totals);
-        dir.writeString(SUMMARY_FILE, Json.MAPPER.writeValueAsString(summary) + "\n");
+        dir.writeString(HASH_SUMMARY_FILE, Json.MAPPER.writeValueAsString(summary) + "\n");
         dir.fs().delete(new Path(staging), true);
         dir.commit();
         return new Result(summary, totals.getLong(0), skipCount);

@@ -2,7 +2,7 @@ package io.smetric.audit.hasher;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.BadInputException;
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.Canonical;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;

@@ -1,8 +1,8 @@
 package io.smetric.audit.hasher;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.smetric.audit.model.Canonical;
-import io.smetric.audit.model.TraceRecord.ProviderCache;
+import io.smetric.audit.contract.Canonical;
+import io.smetric.audit.contract.TraceRecord.ProviderCache;
 
 /**
  * The provider's own prefix-cache accounting of a request, read from the {@code usage} object its

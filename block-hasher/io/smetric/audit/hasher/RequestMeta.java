@@ -1,6 +1,6 @@
 package io.smetric.audit.hasher;
 
-import io.smetric.audit.model.TraceRecord;
+import io.smetric.audit.contract.TraceRecord;
 
 /**
  * What a log says about one request besides its messages, each null where the log does not say it:

@@ -1,8 +1,8 @@
 package io.smetric.audit.ingest;
 
 import io.smetric.audit.common.CsvLine;
-import io.smetric.audit.model.BlockChain;
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.BlockChain;
+import io.smetric.audit.contract.Canonical;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;

@@ -1,7 +1,7 @@
 package io.smetric.audit.ingest;
 
 import io.smetric.audit.common.BadInputException;
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.Canonical;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serializable;

@@ -9,7 +9,7 @@ import static org.apache.spark.sql.functions.struct;
 import static org.apache.spark.sql.functions.to_json;
 import static org.apache.spark.sql.functions.when;
 
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.Canonical;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.fs.Path;

@@ -1,5 +1,8 @@
 package io.smetric.audit.ingest;
 
+import static io.smetric.audit.contract.AuditLayout.INGEST_SUMMARY_FILE;
+import static io.smetric.audit.contract.AuditLayout.QUARANTINE_DIR;
+import static io.smetric.audit.contract.AuditLayout.TRACE_DIR;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.when;
@@ -10,7 +13,7 @@ import io.smetric.audit.common.BadInputException;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.common.SerializableConf;
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.Canonical;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -48,9 +51,6 @@ import org.apache.spark.sql.types.StructType;
  */
 public final class IngestJob {
 
-  public static final String TRACE_DIR = "trace";
-  public static final String QUARANTINE_DIR = "quarantine";
-  public static final String SUMMARY_FILE = "ingest-summary.json";
   public static final int DEFAULT_MAX_LINE_BYTES = 64 << 20;
 
   public static final StructType QUARANTINE_SCHEMA =
@@ -222,7 +222,7 @@ public final class IngestJob {
       long t2 = System.nanoTime();
       Dataset<Row> fin = rewrite ? spark.read().parquet(finalTrace) : null;
       ObjectNode summary = Summaries.build(fin, stats, fx, originUs, o, rewrite ? null : ids[1]);
-      out.writeString(SUMMARY_FILE, Json.MAPPER.writeValueAsString(summary));
+      out.writeString(INGEST_SUMMARY_FILE, Json.MAPPER.writeValueAsString(summary));
       progress("summarised in %.1f s", secondsSince(t2));
       out.commit();
       long read = stats.stream().mapToLong(s -> s.read).sum();

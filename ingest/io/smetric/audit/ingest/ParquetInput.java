@@ -8,8 +8,8 @@ import static org.apache.spark.sql.functions.to_json;
 import static org.apache.spark.sql.functions.when;
 
 import io.smetric.audit.common.BadInputException;
-import io.smetric.audit.model.BlockChain;
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.BlockChain;
+import io.smetric.audit.contract.Canonical;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.smetric.audit.ingest;
 
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.Canonical;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;

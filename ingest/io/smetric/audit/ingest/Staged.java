@@ -1,6 +1,6 @@
 package io.smetric.audit.ingest;
 
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.Canonical;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 /**

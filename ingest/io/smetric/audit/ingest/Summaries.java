@@ -15,7 +15,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.BuildInfo;
 import io.smetric.audit.common.Json;
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.contract.Canonical;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -141,8 +142,8 @@ final class Summaries {
     if (a.withSession == 0) findings.add("no session ids: session metrics need session inference");
     root.set("findings", IngestJob.strings(findings));
     ObjectNode outs = root.putObject("outputs");
-    outs.put("trace", IngestJob.TRACE_DIR + "/");
-    outs.put("quarantine", IngestJob.QUARANTINE_DIR + "/");
+    outs.put("trace", AuditLayout.TRACE_DIR + "/");
+    outs.put("quarantine", AuditLayout.QUARANTINE_DIR + "/");
     return root;
   }
 

@@ -21,16 +21,6 @@ import org.apache.spark.sql.SparkSession;
  * per-run rows, never the trace) and writes the report's files into it.
  */
 public final class AuditFolder {
-  public static final String INGEST = "ingest";
-  public static final String INFERRED = "inferred";
-  public static final String CHARACTERIZATION = "characterization";
-  public static final String REPLAY = "replay";
-  public static final String PROVENANCE = "provenance.json";
-  public static final String INGEST_SUMMARY = "ingest/ingest-summary.json";
-  public static final String CHARACTERIZATION_JSON = "characterization/characterization.json";
-  public static final String REPLAY_JSON = "replay/replay.json";
-  public static final String AUDIT_JSON = "audit.json";
-  public static final String INDEX_HTML = "index.html";
 
   private final SparkSession spark;
   private final FileSystem fs;

@@ -1,6 +1,7 @@
 package io.smetric.audit.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.smetric.audit.contract.AuditLayout;
 import io.smetric.audit.report.verdict.AuditCriteria;
 import io.smetric.audit.report.verdict.Criterion;
 import io.smetric.audit.report.verdict.Metrics;
@@ -38,7 +39,7 @@ final class AuditJudge {
     if (ch != null && ch.at(StageJson.TRACE_HAS_BLOCKS).isBoolean() && !ch.at(StageJson.TRACE_HAS_BLOCKS).asBoolean()) {
       return "the trace has no block hashes, so the KV cache cannot be replayed";
     }
-    if (in.folder().exists(AuditFolder.REPLAY)) return "the replay folder has no replay.json (an interrupted replay?)";
+    if (in.folder().exists(AuditLayout.REPLAY)) return "the replay folder has no replay.json (an interrupted replay?)";
     return AuditCriteria.NO_REPLAY;
   }
 

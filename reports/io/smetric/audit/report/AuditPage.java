@@ -1,10 +1,11 @@
 package io.smetric.audit.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.smetric.audit.characterize.Characterization;
-import io.smetric.audit.characterize.Cols;
 import io.smetric.audit.common.BuildInfo;
 import io.smetric.audit.common.Numbers;
+import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.contract.CharacterizationTables;
+import io.smetric.audit.contract.Cols;
 import io.smetric.audit.report.verdict.AuditCriteria;
 import io.smetric.audit.report.verdict.Criterion;
 import io.smetric.audit.report.verdict.CriterionResult;
@@ -208,7 +209,7 @@ final class AuditPage {
   /** The sessions table's largest sessions for the page, or null without a characterization. */
   static List<Row> topSessions(StageOutputs in) {
     return in.characterization() == null ? null
-        : in.folder().top(AuditFolder.CHARACTERIZATION + "/" + Characterization.T_SESSIONS, Cols.TOKENS, TOP_SESSIONS);
+        : in.folder().top(AuditLayout.CHARACTERIZATION + "/" + CharacterizationTables.T_SESSIONS, Cols.TOKENS, TOP_SESSIONS);
   }
 
   // ------------------------------------------------------------------ 4. data quality, 5. parameters

@@ -2,6 +2,7 @@ package io.smetric.audit.report;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.Json;
+import io.smetric.audit.contract.AuditLayout;
 import io.smetric.audit.report.verdict.AuditCriteria;
 import io.smetric.audit.report.verdict.Criterion;
 import io.smetric.audit.report.verdict.Verdict;
@@ -63,9 +64,9 @@ public final class AuditReport {
     AuditJson.Content content = AuditJson.content(in, v, entries, AuditJudge.threshold(criteria, AuditCriteria.GAIN_WITH_GLOBAL, 0.02));
     ObjectNode audit = AuditJson.build(in, v, content, entries);
     String html = AuditPage.html(new AuditPage.Model(v, content, entries, charts.focusRatio(), in, AuditPage.topSessions(in), measured));
-    f.writeString(AuditFolder.INDEX_HTML, html);
+    f.writeString(AuditLayout.INDEX_HTML, html);
     try {
-      f.writeString(AuditFolder.AUDIT_JSON, Json.MAPPER.writeValueAsString(audit) + "\n");
+      f.writeString(AuditLayout.AUDIT_JSON, Json.MAPPER.writeValueAsString(audit) + "\n");
     } catch (java.io.IOException e) {
       throw new IllegalStateException(e);
     }

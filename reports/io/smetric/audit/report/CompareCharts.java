@@ -1,9 +1,10 @@
 package io.smetric.audit.report;
 
-import io.smetric.audit.characterize.Characterization;
-import io.smetric.audit.characterize.Cols;
-import io.smetric.audit.characterize.Source;
 import io.smetric.audit.common.OutputDir;
+import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.contract.CharacterizationTables;
+import io.smetric.audit.contract.Cols;
+import io.smetric.audit.contract.Source;
 import java.awt.Color;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -78,9 +79,9 @@ final class CompareCharts {
     overlay(audits, out, charts, "reuse_interval_cdf.png", "Reuse-interval CDF (all sources)", "Observation 4",
         "reuse interval (s, log scale; zero intervals at 1 us)", "share of hit tokens", true,
         "Token-weighted share of reuse within x seconds.", (a, why) -> {
-          List<Row> rows = a.folder().table(AuditFolder.CHARACTERIZATION + "/" + Characterization.T_INTERVAL_CDF);
+          List<Row> rows = a.folder().table(AuditLayout.CHARACTERIZATION + "/" + CharacterizationTables.T_INTERVAL_CDF);
           if (rows == null) {
-            why.append("no " + Characterization.T_INTERVAL_CDF + " table");
+            why.append("no " + CharacterizationTables.T_INTERVAL_CDF + " table");
             return null;
           }
           List<double[]> pts = new ArrayList<>();
@@ -98,7 +99,7 @@ final class CompareCharts {
     overlay(audits, out, charts, "session_lorenz.png", "Session token Lorenz curves", "Section 2.2",
         "share of sessions (smallest first)", "share of tokens", false, "Tokens held by the smallest p of sessions.",
         (a, why) -> {
-          List<Row> rows = a.folder().table(AuditFolder.CHARACTERIZATION + "/" + Characterization.T_LORENZ);
+          List<Row> rows = a.folder().table(AuditLayout.CHARACTERIZATION + "/" + CharacterizationTables.T_LORENZ);
           if (rows == null) {
             why.append("no sessions");
             return null;
@@ -115,9 +116,9 @@ final class CompareCharts {
     overlay(audits, out, charts, "reuse_over_time.png", "Ideal reuse per minute", "Figure 5",
         "minute since the first arrival", "hit tokens / prefill tokens", false,
         "Token-weighted ideal reuse of each minute (minutes without requests are left out).", (a, why) -> {
-          List<Row> rows = a.folder().table(AuditFolder.CHARACTERIZATION + "/" + Characterization.T_REUSE_MINUTE);
+          List<Row> rows = a.folder().table(AuditLayout.CHARACTERIZATION + "/" + CharacterizationTables.T_REUSE_MINUTE);
           if (rows == null || rows.isEmpty()) {
-            why.append("no " + Characterization.T_REUSE_MINUTE + " table");
+            why.append("no " + CharacterizationTables.T_REUSE_MINUTE + " table");
             return null;
           }
           List<double[]> pts = sinceFirstMinute(rows, Cols.REUSE_TOKEN);
@@ -130,7 +131,7 @@ final class CompareCharts {
     overlay(audits, out, charts, "request_instance_ratio.png", "Requests per instance, per minute", "Section 2.1",
         "minute since the first whole minute", "arrivals / instances", false,
         "Each audit divides by its own --instances.", (a, why) -> {
-          List<Row> rows = a.folder().table(AuditFolder.CHARACTERIZATION + "/" + Characterization.T_RATIO);
+          List<Row> rows = a.folder().table(AuditLayout.CHARACTERIZATION + "/" + CharacterizationTables.T_RATIO);
           if (rows == null || rows.isEmpty()) {
             why.append("no whole minute");
             return null;
@@ -160,7 +161,7 @@ final class CompareCharts {
     int drawn = 0;
     for (CompareReport.Audit a : audits) {
       Color color = Charts.PALETTE[k++ % Charts.PALETTE.length];
-      List<Row> rows = a.replay() == null ? null : a.folder().table(AuditFolder.REPLAY + "/runs");
+      List<Row> rows = a.replay() == null ? null : a.folder().table(AuditLayout.REPLAY + "/runs");
       if (rows == null || rows.isEmpty()) {
         missing.add(a.label() + ": no replay");
         continue;

@@ -6,9 +6,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.BadInputException;
 import io.smetric.audit.common.BuildInfo;
 import io.smetric.audit.common.Json;
+import io.smetric.audit.common.Numbers;
 import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.common.UsageException;
-import io.smetric.audit.common.Numbers;
+import io.smetric.audit.contract.AuditLayout;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -51,7 +52,7 @@ public final class CompareReport {
     Map<String, Integer> seen = new HashMap<>();
     for (int i = 0; i < dirs.size(); i++) {
       AuditFolder f = AuditFolder.open(spark, dirs.get(i));
-      JsonNode a = f.json(AuditFolder.AUDIT_JSON);
+      JsonNode a = f.json(AuditLayout.AUDIT_JSON);
       if (a == null) {
         throw new BadInputException(dirs.get(i), "no audit.json: not an audit folder, or its report was not written "
             + "(run `smetric-audit audit` on it first)");
@@ -59,7 +60,7 @@ public final class CompareReport {
       String label = labels != null && !labels.isEmpty() ? labels.get(i) : name(dirs.get(i));
       int n = seen.merge(label, 1, Integer::sum);
       if (n > 1) label = label + " #" + n;
-      audits.add(new Audit(label, f, a, f.json(AuditFolder.REPLAY_JSON)));
+      audits.add(new Audit(label, f, a, f.json(AuditLayout.REPLAY_JSON)));
     }
     List<ReportCharts.Entry> charts = CompareCharts.render(audits, out);
     ObjectNode json = json(audits, charts);
@@ -68,7 +69,7 @@ public final class CompareReport {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    out.writeString("index.html", html(audits, charts));
+    out.writeString(AuditLayout.INDEX_HTML, html(audits, charts));
     return new Result(json, charts);
   }
 

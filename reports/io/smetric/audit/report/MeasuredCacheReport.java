@@ -6,8 +6,9 @@ import static org.apache.spark.sql.functions.pmod;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.Numbers;
-import io.smetric.audit.measured.MeasuredCache;
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.contract.Canonical;
+import io.smetric.audit.contract.MeasuredCacheCols;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -26,16 +27,13 @@ import org.knowm.xchart.XYSeries;
 public final class MeasuredCacheReport {
   private MeasuredCacheReport() {}
 
-  public static final String DIR = "measured-cache";
-  public static final String SUMMARY = DIR + "/summary.json";
-  public static final String REQUESTS = DIR + "/requests";
   public static final String CHART = "measured-vs-predicted.png";
   /** At most this many requests are drawn in the scatter chart (an even sample by input order). */
   static final int MAX_POINTS = 4000;
 
   /** The summary to put in audit.json, or null when the audit has none. */
   public static JsonNode summary(AuditFolder f) {
-    return f.exists(SUMMARY) ? f.json(SUMMARY) : null;
+    return f.exists(AuditLayout.MEASURED_CACHE_SUMMARY) ? f.json(AuditLayout.MEASURED_CACHE_SUMMARY) : null;
   }
 
   /**
@@ -105,8 +103,8 @@ public final class MeasuredCacheReport {
     long n = 0;
     for (JsonNode k : s.path("by_provider")) n += k.path("requests").asLong();
     long every = Math.max(1, (n + MAX_POINTS - 1) / MAX_POINTS);
-    List<Row> rows = f.table(REQUESTS, pmod(col(Canonical.SEQ), lit(every)).equalTo(0)
-        .and(col(MeasuredCache.PREDICTED_GRANULAR).isNotNull()).and(col(MeasuredCache.MEASURED).isNotNull()));
+    List<Row> rows = f.table(AuditLayout.MEASURED_CACHE_REQUESTS, pmod(col(Canonical.SEQ), lit(every)).equalTo(0)
+        .and(col(MeasuredCacheCols.PREDICTED_GRANULAR).isNotNull()).and(col(MeasuredCacheCols.MEASURED).isNotNull()));
     if (rows == null || rows.isEmpty()) return "the per-request table is empty";
     XYChart c = new XYChartBuilder().width(Charts.W).height(Charts.H).title("Predicted against measured hit ratio per request")
         .xAxisTitle("measured: provider's cached / input tokens").yAxisTitle("predicted at the provider's granularity").build();
@@ -121,7 +119,7 @@ public final class MeasuredCacheReport {
     java.util.Map<String, List<double[]>> byKind = new java.util.TreeMap<>();
     for (Row r : rows) {
       byKind.computeIfAbsent(r.getString(r.fieldIndex(Canonical.PROVIDER_CACHE)), k -> new ArrayList<>())
-          .add(new double[] {r.getDouble(r.fieldIndex(MeasuredCache.MEASURED)), r.getDouble(r.fieldIndex(MeasuredCache.PREDICTED_GRANULAR))});
+          .add(new double[] {r.getDouble(r.fieldIndex(MeasuredCacheCols.MEASURED)), r.getDouble(r.fieldIndex(MeasuredCacheCols.PREDICTED_GRANULAR))});
     }
     for (java.util.Map.Entry<String, List<double[]>> e : byKind.entrySet()) {
       double[] x = e.getValue().stream().mapToDouble(p -> p[0]).toArray();

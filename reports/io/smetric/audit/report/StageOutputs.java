@@ -1,6 +1,7 @@
 package io.smetric.audit.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.smetric.audit.contract.AuditLayout;
 import io.smetric.audit.report.verdict.StageJson;
 import java.util.List;
 import org.apache.spark.sql.Row;
@@ -24,24 +25,23 @@ public record StageOutputs(AuditFolder folder, JsonNode characterization, JsonNo
 
   /** The block-hasher's summary when the audit started from raw chat logs. */
   static final String HASH_SUMMARY = "hashed/hash-summary.json";
-  static final String INFERENCE_SUMMARY = AuditFolder.INFERRED + "/inference-summary.json";
 
   /** Reads every stage output the report uses from {@code f}. */
   public static StageOutputs read(AuditFolder f) {
-    JsonNode ch = f.json(AuditFolder.CHARACTERIZATION_JSON);
-    JsonNode ingest = f.json(AuditFolder.INGEST_SUMMARY);
+    JsonNode ch = f.json(AuditLayout.CHARACTERIZATION_JSON);
+    JsonNode ingest = f.json(AuditLayout.INGEST_SUMMARY);
     if (ingest == null && ch != null && ch.at(StageJson.INGEST_SUMMARY).isObject() && ch.at(StageJson.INGEST_SUMMARY).has("totals")) {
       ingest = ch.at(StageJson.INGEST_SUMMARY);
     }
-    boolean inferred = f.exists(AuditFolder.INFERRED);
-    return new StageOutputs(f, ch, f.json(AuditFolder.REPLAY_JSON), f.json(AuditFolder.PROVENANCE), ingest,
-        inferred ? f.json(INFERENCE_SUMMARY) : null, inferred, f.json(HASH_SUMMARY));
+    boolean inferred = f.exists(AuditLayout.INFERRED);
+    return new StageOutputs(f, ch, f.json(AuditLayout.REPLAY_JSON), f.json(AuditLayout.PROVENANCE), ingest,
+        inferred ? f.json(AuditLayout.INFERENCE_SUMMARY) : null, inferred, f.json(HASH_SUMMARY));
   }
 
   /** The replay's runs table, or null without a replay or without that table. */
   ReplayRuns replayRuns() {
     if (replay == null) return null;
-    List<Row> rows = folder.table(AuditFolder.REPLAY + "/runs");
+    List<Row> rows = folder.table(AuditLayout.REPLAY + "/runs");
     return rows == null ? null : new ReplayRuns(rows, replay);
   }
 }

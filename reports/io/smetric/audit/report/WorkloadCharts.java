@@ -1,10 +1,11 @@
 package io.smetric.audit.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.smetric.audit.characterize.Characterization;
-import io.smetric.audit.characterize.Cols;
-import io.smetric.audit.characterize.Source;
 import io.smetric.audit.common.Numbers;
+import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.contract.CharacterizationTables;
+import io.smetric.audit.contract.Cols;
+import io.smetric.audit.contract.Source;
 import io.smetric.audit.report.verdict.StageJson;
 import java.awt.Color;
 import java.util.ArrayList;
@@ -47,7 +48,7 @@ final class WorkloadCharts {
 
   /** A characterization table, or null (AuditFolder#table). */
   private List<Row> table(String name) {
-    return folder.table(AuditFolder.CHARACTERIZATION + "/" + name);
+    return folder.table(AuditLayout.CHARACTERIZATION + "/" + name);
   }
 
   /** Draws this family's charts in page order. */
@@ -69,9 +70,9 @@ final class WorkloadCharts {
   private void reuseOverTime() {
     String title = "Ideal reuse over time, stacked by source";
     String fig = "Figure 5";
-    List<Row> rows = ch == null ? null : table(Characterization.T_REUSE_MINUTE);
+    List<Row> rows = ch == null ? null : table(CharacterizationTables.T_REUSE_MINUTE);
     if (rows == null || rows.isEmpty()) {
-      charts.missing(ReportCharts.WORKLOAD, title, fig, rows == null ? chMissing(StageJson.REUSE, Characterization.T_REUSE_MINUTE) : "the trace spans no minute");
+      charts.missing(ReportCharts.WORKLOAD, title, fig, rows == null ? chMissing(StageJson.REUSE, CharacterizationTables.T_REUSE_MINUTE) : "the trace spans no minute");
       return;
     }
     rows = Rows.sorted(rows, Cols.MINUTE);
@@ -96,7 +97,7 @@ final class WorkloadCharts {
       }
     }
     if (!anyValue) {
-      charts.missing(ReportCharts.WORKLOAD, title, fig, chMissing(StageJson.REUSE, Characterization.T_REUSE_MINUTE));
+      charts.missing(ReportCharts.WORKLOAD, title, fig, chMissing(StageJson.REUSE, CharacterizationTables.T_REUSE_MINUTE));
       return;
     }
     XYChart c;
@@ -125,10 +126,10 @@ final class WorkloadCharts {
   private void intervalCdf() {
     String title = "Reuse-interval CDF (token-weighted)";
     String fig = "Observation 4 (about 90% of reuse within 100 s)";
-    List<Row> rows = ch == null ? null : table(Characterization.T_INTERVAL_CDF);
+    List<Row> rows = ch == null ? null : table(CharacterizationTables.T_INTERVAL_CDF);
     if (rows == null || rows.isEmpty()) {
-      charts.missing(ReportCharts.WORKLOAD, title, fig, rows == null ? chMissing(StageJson.INTERVAL_P50, Characterization.T_INTERVAL_CDF)
-          : chMissing(StageJson.INTERVAL_P50, Characterization.T_INTERVAL_CDF + " rows"));
+      charts.missing(ReportCharts.WORKLOAD, title, fig, rows == null ? chMissing(StageJson.INTERVAL_P50, CharacterizationTables.T_INTERVAL_CDF)
+          : chMissing(StageJson.INTERVAL_P50, CharacterizationTables.T_INTERVAL_CDF + " rows"));
       return;
     }
     Map<String, List<double[]>> bySource = new TreeMap<>(Comparator.comparingInt(WorkloadCharts::sourceOrder).thenComparing(s -> s));
@@ -171,9 +172,9 @@ final class WorkloadCharts {
   private void lorenz() {
     String title = "Session token Lorenz curve";
     String fig = "Section 2.2 (the top 25% of sessions hold over 80% of tokens)";
-    List<Row> rows = ch == null ? null : table(Characterization.T_LORENZ);
+    List<Row> rows = ch == null ? null : table(CharacterizationTables.T_LORENZ);
     if (rows == null || rows.isEmpty()) {
-      charts.missing(ReportCharts.WORKLOAD, title, fig, chMissing(StageJson.GINI, Characterization.T_LORENZ));
+      charts.missing(ReportCharts.WORKLOAD, title, fig, chMissing(StageJson.GINI, CharacterizationTables.T_LORENZ));
       return;
     }
     rows = Rows.sorted(rows, Cols.POPULATION_SHARE);
@@ -201,9 +202,9 @@ final class WorkloadCharts {
   private void requestRatio() {
     String title = "Requests per instance, per minute";
     String fig = "Section 2.1 (per-minute mean 43 and 48, never below 30)";
-    List<Row> rows = ch == null ? null : table(Characterization.T_RATIO);
+    List<Row> rows = ch == null ? null : table(CharacterizationTables.T_RATIO);
     if (rows == null || rows.isEmpty()) {
-      charts.missing(ReportCharts.WORKLOAD, title, fig, chMissing(StageJson.RATIO_MEAN, Characterization.T_RATIO));
+      charts.missing(ReportCharts.WORKLOAD, title, fig, chMissing(StageJson.RATIO_MEAN, CharacterizationTables.T_RATIO));
       return;
     }
     rows = Rows.sorted(rows, Cols.MINUTE);

@@ -1,6 +1,6 @@
 package io.smetric.audit.replay.calibrate;
 
-import io.smetric.audit.model.TraceRecord;
+import io.smetric.audit.contract.TraceRecord;
 import io.smetric.audit.replay.ModelProfile;
 import io.smetric.audit.replay.ReplaySettings;
 import io.smetric.audit.replay.policy.Policies;

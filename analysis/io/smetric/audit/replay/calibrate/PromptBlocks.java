@@ -1,6 +1,6 @@
 package io.smetric.audit.replay.calibrate;
 
-import io.smetric.audit.model.BlockChain;
+import io.smetric.audit.contract.BlockChain;
 import java.util.Arrays;
 
 /**

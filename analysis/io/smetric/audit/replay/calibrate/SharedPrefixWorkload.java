@@ -1,6 +1,6 @@
 package io.smetric.audit.replay.calibrate;
 
-import io.smetric.audit.model.TraceRecord;
+import io.smetric.audit.contract.TraceRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

@@ -1,8 +1,8 @@
 package io.smetric.audit.replay.trace;
 
 import io.smetric.audit.common.BadInputException;
-import io.smetric.audit.model.Canonical;
-import io.smetric.audit.model.TraceRecord;
+import io.smetric.audit.contract.Canonical;
+import io.smetric.audit.contract.TraceRecord;
 import it.unimi.dsi.fastutil.doubles.DoubleArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
@@ -279,6 +279,6 @@ public final class ReplayTraceBuilder {
 
   /** FNV-1a over the UTF-16 units, finalised: stable across JVMs (String.hashCode is 32-bit). */
   static long stringHash(String s) {
-    return io.smetric.audit.model.BlockChain.fmix64(io.smetric.audit.model.Fnv1a.hashUtf16(s));
+    return io.smetric.audit.contract.BlockChain.fmix64(io.smetric.audit.contract.Fnv1a.hashUtf16(s));
   }
 }

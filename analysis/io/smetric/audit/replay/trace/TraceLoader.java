@@ -1,15 +1,16 @@
 package io.smetric.audit.replay.trace;
 
 import io.smetric.audit.common.BadInputException;
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.contract.Canonical;
 import java.io.Serializable;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.functions;
 
 /**
@@ -27,8 +28,8 @@ public final class TraceLoader {
     try {
       org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(dir);
       org.apache.hadoop.fs.FileSystem fs = p.getFileSystem(spark.sparkContext().hadoopConfiguration());
-      org.apache.hadoop.fs.Path trace = new org.apache.hadoop.fs.Path(p, "trace");
-      if (fs.exists(new org.apache.hadoop.fs.Path(p, "ingest-summary.json")) && fs.isDirectory(trace)) return trace.toString();
+      org.apache.hadoop.fs.Path trace = new org.apache.hadoop.fs.Path(p, AuditLayout.TRACE_DIR);
+      if (fs.exists(new org.apache.hadoop.fs.Path(p, AuditLayout.INGEST_SUMMARY_FILE)) && fs.isDirectory(trace)) return trace.toString();
       return dir;
     } catch (java.io.IOException e) {
       throw new BadInputException(dir, "cannot open: " + e.getMessage());

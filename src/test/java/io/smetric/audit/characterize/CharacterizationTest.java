@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.smetric.audit.model.Canonical;
-import io.smetric.audit.model.TraceRecord;
+import io.smetric.audit.contract.Canonical;
+import io.smetric.audit.contract.CharacterizationTables;
+import io.smetric.audit.contract.Cols;
+import io.smetric.audit.contract.TraceRecord;
 import io.smetric.audit.testing.TestSpark;
 import io.smetric.audit.testing.Traces;
 import java.util.ArrayList;
@@ -136,8 +138,8 @@ class CharacterizationTest {
     List<Row> turns = new ArrayList<>();
     List<Row> minutes = new ArrayList<>();
     ObjectNode j = analyze(threeTurns().toDataset(TestSpark.get()), Characterization.Options.defaults(1), r -> {
-      turns.addAll(r.tables().get(Characterization.T_REUSE_TURN).toDataset(TestSpark.get()).orderBy(Cols.TURN).collectAsList());
-      minutes.addAll(r.tables().get(Characterization.T_REUSE_MINUTE).toDataset(TestSpark.get()).orderBy(Cols.MINUTE).collectAsList());
+      turns.addAll(r.tables().get(CharacterizationTables.T_REUSE_TURN).toDataset(TestSpark.get()).orderBy(Cols.TURN).collectAsList());
+      minutes.addAll(r.tables().get(CharacterizationTables.T_REUSE_MINUTE).toDataset(TestSpark.get()).orderBy(Cols.MINUTE).collectAsList());
     });
     assertEquals(48.0 / 116, v(j, "reuse", "token_weighted"), EPS);
     assertEquals(3.0 / 9, v(j, "reuse", "block_weighted"), EPS);
@@ -227,9 +229,9 @@ class CharacterizationTest {
   void traceWithoutSessions_reuseComputedSourcesAndSessionsNotApplicable() {
     Traces.Builder b = Traces.builder();
     b.add(new TraceRecord("r0", null, null, null, "unknown", 0, 32, 1, 16,
-        io.smetric.audit.model.BlockChain.chain(new long[] {1, 2}), null, 0));
+        io.smetric.audit.contract.BlockChain.chain(new long[] {1, 2}), null, 0));
     b.add(new TraceRecord("r1", null, null, null, "unknown", 1, 48, 1, 16,
-        io.smetric.audit.model.BlockChain.chain(new long[] {1, 2, 3}), null, 1));
+        io.smetric.audit.contract.BlockChain.chain(new long[] {1, 2, 3}), null, 1));
     ObjectNode j = analyze(b.toDataset(TestSpark.get()), Characterization.Options.defaults(1));
     assertEquals(0.4, v(j, "reuse", "token_weighted"), EPS);
     assertEquals(1.0, v(j, "reuse_interval", "all", "p50_s"), EPS);
@@ -258,13 +260,13 @@ class CharacterizationTest {
   // hits 32 tokens intra-session at turn 1, interval 0 s.
   @Test
   void tiesInArrival_inputOrderDecides() {
-    long[] c = io.smetric.audit.model.BlockChain.chain(new long[] {1, 2});
+    long[] c = io.smetric.audit.contract.BlockChain.chain(new long[] {1, 2});
     Traces.Builder b = Traces.builder();
     b.add(new TraceRecord("late", "A", "early", 1, "tool", 5, 32, 1, 16, c, null, 1));
     b.add(new TraceRecord("early", "A", null, 0, "user", 5, 32, 1, 16, c, null, 0));
     List<Row> turns = new ArrayList<>();
     ObjectNode j = analyze(b.toDataset(TestSpark.get()), Characterization.Options.defaults(1),
-        r -> turns.addAll(r.tables().get(Characterization.T_REUSE_TURN).toDataset(TestSpark.get()).orderBy(Cols.TURN).collectAsList()));
+        r -> turns.addAll(r.tables().get(CharacterizationTables.T_REUSE_TURN).toDataset(TestSpark.get()).orderBy(Cols.TURN).collectAsList()));
     assertEquals(0.5, v(j, "reuse", "token_weighted"), EPS);
     assertEquals(0L, turns.get(0).getLong(turns.get(0).fieldIndex(Cols.HIT_TOKENS)));
     assertEquals(32L, turns.get(1).getLong(turns.get(1).fieldIndex(Cols.HIT_TOKENS)));

@@ -1,14 +1,14 @@
 package io.smetric.audit.characterize;
 
 import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.pmod;
 import static org.apache.spark.sql.functions.hash;
+import static org.apache.spark.sql.functions.pmod;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.smetric.audit.model.BlockChain;
-import io.smetric.audit.model.Canonical;
-import io.smetric.audit.model.TraceRecord;
+import io.smetric.audit.contract.BlockChain;
+import io.smetric.audit.contract.Canonical;
+import io.smetric.audit.contract.TraceRecord;
 import io.smetric.audit.testing.TestSpark;
 import io.smetric.audit.testing.Traces;
 import java.math.BigDecimal;

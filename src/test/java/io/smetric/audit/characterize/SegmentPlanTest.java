@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.characterize.Characterization.Engine;
+import io.smetric.audit.contract.Canonical;
 import io.smetric.audit.ingest.IngestJob;
-import io.smetric.audit.model.Canonical;
 import io.smetric.audit.testing.TestSpark;
 import io.smetric.audit.testing.Traces;
 import java.nio.file.Path;

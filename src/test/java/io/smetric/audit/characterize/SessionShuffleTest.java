@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.smetric.audit.model.BlockChain;
-import io.smetric.audit.model.Canonical;
-import io.smetric.audit.model.TraceRecord;
+import io.smetric.audit.contract.BlockChain;
+import io.smetric.audit.contract.Canonical;
+import io.smetric.audit.contract.TraceRecord;
 import io.smetric.audit.testing.TestSpark;
 import io.smetric.audit.testing.Traces;
 import java.util.ArrayList;

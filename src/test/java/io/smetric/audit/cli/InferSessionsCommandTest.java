@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.smetric.audit.common.ExitCodes;
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.Canonical;
 import io.smetric.audit.testing.TestSpark;
 import io.smetric.audit.testing.Traces;
 import java.io.PrintWriter;

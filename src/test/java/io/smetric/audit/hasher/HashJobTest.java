@@ -9,9 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.OutputExistsException;
-import io.smetric.audit.model.BlockChain;
-import io.smetric.audit.model.Canonical;
-import io.smetric.audit.model.TraceRecord;
+import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.contract.BlockChain;
+import io.smetric.audit.contract.Canonical;
+import io.smetric.audit.contract.TraceRecord;
 import io.smetric.audit.testing.TestSpark;
 import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import java.nio.charset.StandardCharsets;
@@ -61,7 +62,7 @@ class HashJobTest {
     jsonl = readJsonl(out.resolve(HashJob.JSONL_FILE));
     byId = new HashMap<>();
     for (JsonNode n : jsonl) byId.put(n.get("request_id").asText(), n);
-    summary = Messages.MAPPER.readTree(out.resolve(HashJob.SUMMARY_FILE).toFile());
+    summary = Messages.MAPPER.readTree(out.resolve(AuditLayout.HASH_SUMMARY_FILE).toFile());
   }
 
   static String rid(String logId) {
@@ -86,7 +87,7 @@ class HashJobTest {
   @Test
   void parquet_hasTheCanonicalSchemaAndBlocksChainTheJsonlSourceIds() {
     SparkSession spark = TestSpark.get();
-    var ds = spark.read().parquet(out.resolve(HashJob.TRACE_DIR).toString());
+    var ds = spark.read().parquet(out.resolve(AuditLayout.TRACE_DIR).toString());
     assertEquals(Canonical.SCHEMA.simpleString(), ds.schema().simpleString());
     List<Row> rows = ds.collectAsList(); // a test-sized trace
     assertEquals(jsonl.size(), rows.size());
@@ -154,7 +155,7 @@ class HashJobTest {
     assertEquals(1, summary.get("template").get("version").asInt());
     assertEquals(16, summary.get("block_size").asInt());
     assertFalse(summary.get("dense_ids").asBoolean());
-    assertFalse(Files.readString(out.resolve(HashJob.SUMMARY_FILE)).contains(SALT));
+    assertFalse(Files.readString(out.resolve(AuditLayout.HASH_SUMMARY_FILE)).contains(SALT));
   }
 
   /**
@@ -186,7 +187,7 @@ class HashJobTest {
     try (Stream<Path> s = Files.walk(out)) {
       for (Path f : s.filter(Files::isRegularFile).toList()) {
         String name = f.getFileName().toString();
-        if (name.equals(HashJob.SUMMARY_FILE) || name.equals("." + HashJob.SUMMARY_FILE + ".crc")) continue;
+        if (name.equals(AuditLayout.HASH_SUMMARY_FILE) || name.equals("." + AuditLayout.HASH_SUMMARY_FILE + ".crc")) continue;
         byte[] b = Files.readAllBytes(f);
         for (String text : List.of(new String(b, StandardCharsets.ISO_8859_1), new String(b, StandardCharsets.UTF_8))) {
           scan(out.relativize(f).toString(), text, fragments, found);
@@ -268,7 +269,7 @@ class HashJobTest {
         }
       }
     }
-    assertTrue(Messages.MAPPER.readTree(d.resolve(HashJob.SUMMARY_FILE).toFile()).get("dense_ids").asBoolean());
+    assertTrue(Messages.MAPPER.readTree(d.resolve(AuditLayout.HASH_SUMMARY_FILE).toFile()).get("dense_ids").asBoolean());
   }
 
   @Test
@@ -279,7 +280,7 @@ class HashJobTest {
         io.smetric.audit.ingest.IngestJob.DEFAULT_MAX_LINE_BYTES, dir.resolve("ingested").toString(), false));
     assertEquals(0, r.quarantined());
     Map<String, TraceRecord> mine = new HashMap<>();
-    for (Row x : TestSpark.get().read().parquet(out.resolve(HashJob.TRACE_DIR).toString()).collectAsList()) {
+    for (Row x : TestSpark.get().read().parquet(out.resolve(AuditLayout.TRACE_DIR).toString()).collectAsList()) {
       TraceRecord t = TraceRecord.fromRow(x);
       mine.put(t.requestId(), t);
     }
@@ -308,7 +309,7 @@ class HashJobTest {
 
   @Test
   void noSessionRecord_keepsNullSessionInParquet() {
-    List<Row> r = TestSpark.get().read().parquet(out.resolve(HashJob.TRACE_DIR).toString())
+    List<Row> r = TestSpark.get().read().parquet(out.resolve(AuditLayout.TRACE_DIR).toString())
         .filter("request_id = 'f4-l9'").collectAsList();
     assertEquals(1, r.size());
     assertNull(r.get(0).get(r.get(0).fieldIndex(Canonical.SESSION_ID)));

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.Canonical;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.BadInputException;
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.Canonical;
 import io.smetric.audit.testing.TestSpark;
 import io.smetric.audit.testing.Traces;
 import java.io.IOException;

@@ -3,7 +3,7 @@ package io.smetric.audit.infer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.Canonical;
 import io.smetric.audit.testing.TestSpark;
 import io.smetric.audit.testing.Traces;
 import java.util.HashMap;

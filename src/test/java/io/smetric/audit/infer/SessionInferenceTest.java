@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.smetric.audit.common.BadInputException;
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.Canonical;
 import io.smetric.audit.testing.TestSpark;
 import io.smetric.audit.testing.Traces;
 import java.util.HashMap;
@@ -252,7 +252,7 @@ class SessionInferenceTest {
   @Test
   void missingBlocks_isBadInput() {
     Traces.Builder b = Traces.builder().blockSize(16);
-    b.add(new io.smetric.audit.model.TraceRecord("x", null, null, null, "unknown", 0, 10, 1, null, null, null, 0));
+    b.add(new io.smetric.audit.contract.TraceRecord("x", null, null, null, "unknown", 0, 10, 1, null, null, null, 0));
     assertThrows(BadInputException.class,
         () -> new SessionInference(TestSpark.get(), OPTS).execute(b.toDataset(TestSpark.get())));
   }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.Canonical;
 import io.smetric.audit.testing.TestSpark;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.smetric.audit.characterize.TraceInput;
-import io.smetric.audit.model.Canonical;
-import io.smetric.audit.model.TraceRecord;
-import io.smetric.audit.model.TraceRecord.ProviderCache;
+import io.smetric.audit.contract.Canonical;
+import io.smetric.audit.contract.TraceRecord;
+import io.smetric.audit.contract.TraceRecord.ProviderCache;
 import io.smetric.audit.testing.TestSpark;
 import java.io.IOException;
 import java.nio.file.Files;

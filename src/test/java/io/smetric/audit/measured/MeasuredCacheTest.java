@@ -4,9 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.smetric.audit.model.Canonical;
-import io.smetric.audit.model.TraceRecord;
-import io.smetric.audit.model.TraceRecord.ProviderCache;
+import io.smetric.audit.contract.Canonical;
+import io.smetric.audit.contract.MeasuredCacheCols;
+import io.smetric.audit.contract.TraceRecord;
+import io.smetric.audit.contract.TraceRecord.ProviderCache;
 import io.smetric.audit.testing.TestSpark;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -75,7 +76,7 @@ class MeasuredCacheTest {
       check(per.get("r3"), 32, 0, 0.0, null);
       check(per.get("r5"), 1120, 1024, 1152.0 / 1300, 5.0);
       check(per.get("r6"), 1280, 1280, 1200.0 / 1400, null);
-      assertEquals(100 * (64.0 / 140 - 64.0 / 170), per.get("r2").getDouble(per.get("r2").fieldIndex(MeasuredCache.GAP_PP)), 1e-9);
+      assertEquals(100 * (64.0 / 140 - 64.0 / 170), per.get("r2").getDouble(per.get("r2").fieldIndex(MeasuredCacheCols.GAP_PP)), 1e-9);
 
       Map<String, JsonNode> byKind = new HashMap<>();
       m.summary().get("by_provider").forEach(k -> byKind.put(k.get("provider_cache").asText(), k));
@@ -107,10 +108,10 @@ class MeasuredCacheTest {
   }
 
   static void check(Row x, long hit, long granular, double measured, Double sincePrevious) {
-    assertEquals(hit, x.getLong(x.fieldIndex(MeasuredCache.HIT_TOKENS)), x.getString(0));
-    assertEquals(granular, x.getLong(x.fieldIndex(MeasuredCache.GRANULAR_TOKENS)), x.getString(0));
-    assertEquals(measured, x.getDouble(x.fieldIndex(MeasuredCache.MEASURED)), 1e-12, x.getString(0));
-    Object s = x.get(x.fieldIndex(MeasuredCache.SINCE_PREVIOUS_S));
+    assertEquals(hit, x.getLong(x.fieldIndex(MeasuredCacheCols.HIT_TOKENS)), x.getString(0));
+    assertEquals(granular, x.getLong(x.fieldIndex(MeasuredCacheCols.GRANULAR_TOKENS)), x.getString(0));
+    assertEquals(measured, x.getDouble(x.fieldIndex(MeasuredCacheCols.MEASURED)), 1e-12, x.getString(0));
+    Object s = x.get(x.fieldIndex(MeasuredCacheCols.SINCE_PREVIOUS_S));
     if (sincePrevious == null) assertNull(s, x.getString(0));
     else assertEquals(sincePrevious, (Double) s, 1e-9, x.getString(0));
   }

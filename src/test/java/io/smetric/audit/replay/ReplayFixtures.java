@@ -1,6 +1,6 @@
 package io.smetric.audit.replay;
 
-import io.smetric.audit.model.TraceRecord;
+import io.smetric.audit.contract.TraceRecord;
 import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.sim.SimOutcome;
 import io.smetric.audit.replay.sim.Simulator;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.smetric.audit.model.TraceRecord;
+import io.smetric.audit.contract.TraceRecord;
 import io.smetric.audit.replay.trace.ReplayTrace;
 import io.smetric.audit.replay.trace.ReplayTraceBuilder;
 import io.smetric.audit.testing.Traces;

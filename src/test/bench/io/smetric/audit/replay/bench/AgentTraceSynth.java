@@ -1,6 +1,6 @@
 package io.smetric.audit.replay.bench;
 
-import io.smetric.audit.model.BlockChain;
+import io.smetric.audit.contract.BlockChain;
 import io.smetric.audit.replay.trace.ReplayTrace;
 import io.smetric.audit.replay.trace.ReplayTraceBuilder;
 import java.util.PriorityQueue;

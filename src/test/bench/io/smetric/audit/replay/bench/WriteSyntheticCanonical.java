@@ -1,7 +1,7 @@
 package io.smetric.audit.replay.bench;
 
-import io.smetric.audit.model.Canonical;
-import io.smetric.audit.model.TraceRecord;
+import io.smetric.audit.contract.Canonical;
+import io.smetric.audit.contract.TraceRecord;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.Row;

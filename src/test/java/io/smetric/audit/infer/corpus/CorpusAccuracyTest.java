@@ -3,9 +3,9 @@ package io.smetric.audit.infer.corpus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.smetric.audit.contract.Canonical;
 import io.smetric.audit.infer.InferenceOptions;
 import io.smetric.audit.infer.SessionInference;
-import io.smetric.audit.model.Canonical;
 import io.smetric.audit.testing.TestSpark;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -117,7 +117,7 @@ public final class CorpusTool {
     for (CorpusRequest c : reqs) {
       boolean scope = Revealability.revealable(c.contentClass) || Revealability.ROOT_CLEAN.equals(c.contentClass);
       Row x = links.get("" + c.line);
-      String pred = (String) x.getAs(io.smetric.audit.model.Canonical.PARENT_ID);
+      String pred = (String) x.getAs(io.smetric.audit.contract.Canonical.PARENT_ID);
       String truth = c.parentLine < 0 ? null : "" + c.parentLine;
       if (!scope || !c.linkClass.startsWith(linkClass) || java.util.Objects.equals(pred, truth) || shown++ >= max) continue;
       CorpusRequest p = c.parentLine < 0 ? null : reqs.get(c.parentLine);

@@ -1,8 +1,8 @@
 package io.smetric.audit.infer.corpus;
 
-import io.smetric.audit.model.BlockChain;
-import io.smetric.audit.model.Canonical;
-import io.smetric.audit.model.TraceRecord;
+import io.smetric.audit.contract.BlockChain;
+import io.smetric.audit.contract.Canonical;
+import io.smetric.audit.contract.TraceRecord;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

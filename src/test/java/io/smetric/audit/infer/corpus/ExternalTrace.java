@@ -2,7 +2,7 @@ package io.smetric.audit.infer.corpus;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.Json;
-import io.smetric.audit.model.BlockChain;
+import io.smetric.audit.contract.BlockChain;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import java.io.BufferedReader;
 import java.io.IOException;

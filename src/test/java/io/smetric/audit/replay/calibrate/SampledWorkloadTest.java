@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.smetric.audit.model.TraceRecord;
+import io.smetric.audit.contract.TraceRecord;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.smetric.audit.model.TraceRecord;
+import io.smetric.audit.contract.TraceRecord;
 import io.smetric.audit.replay.calibrate.SharedPrefixWorkload.LoadStage;
 import io.smetric.audit.replay.calibrate.SharedPrefixWorkload.LoadType;
 import io.smetric.audit.replay.calibrate.SharedPrefixWorkload.MultiTurn;

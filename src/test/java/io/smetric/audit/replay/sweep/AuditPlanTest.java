@@ -3,7 +3,7 @@ package io.smetric.audit.replay.sweep;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.smetric.audit.model.TraceRecord;
+import io.smetric.audit.contract.TraceRecord;
 import io.smetric.audit.replay.ReplaySettings;
 import io.smetric.audit.replay.trace.ReplayTrace;
 import io.smetric.audit.replay.trace.ReplayTraceBuilder;

@@ -1,4 +1,4 @@
-package io.smetric.audit.model;
+package io.smetric.audit.contract;
 
 /**
  * FNV-1a, 64-bit (Fowler, Noll, Vo; the IETF draft draft-eastlake-fnv): the one implementation of

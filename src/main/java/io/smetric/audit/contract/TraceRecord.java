@@ -1,4 +1,4 @@
-package io.smetric.audit.model;
+package io.smetric.audit.contract;
 
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;

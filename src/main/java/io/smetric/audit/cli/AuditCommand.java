@@ -1,5 +1,12 @@
 package io.smetric.audit.cli;
 
+import static io.smetric.audit.contract.AuditLayout.CHARACTERIZATION;
+import static io.smetric.audit.contract.AuditLayout.HASHED;
+import static io.smetric.audit.contract.AuditLayout.INFERRED;
+import static io.smetric.audit.contract.AuditLayout.INGEST;
+import static io.smetric.audit.contract.AuditLayout.PROVENANCE;
+import static io.smetric.audit.contract.AuditLayout.REPLAY;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -12,9 +19,9 @@ import io.smetric.audit.common.Json;
 import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.common.SerializableConf;
 import io.smetric.audit.common.UsageException;
+import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.contract.Canonical;
 import io.smetric.audit.hasher.HashJob;
-import io.smetric.audit.measured.MeasuredCache;
-import io.smetric.audit.report.MeasuredCacheReport;
 import io.smetric.audit.hasher.HashKey;
 import io.smetric.audit.hasher.HashSettings;
 import io.smetric.audit.hasher.LogFormat;
@@ -24,13 +31,14 @@ import io.smetric.audit.infer.SessionInference;
 import io.smetric.audit.ingest.IngestJob;
 import io.smetric.audit.ingest.InputFiles;
 import io.smetric.audit.ingest.TraceFormat;
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.measured.MeasuredCache;
 import io.smetric.audit.replay.ReplayJob;
 import io.smetric.audit.replay.ReplaySettings;
 import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.sweep.AuditPlan;
 import io.smetric.audit.replay.trace.TraceLoader;
 import io.smetric.audit.report.AuditReport;
+import io.smetric.audit.report.MeasuredCacheReport;
 import io.smetric.audit.report.verdict.AuditCriteria;
 import io.smetric.audit.report.verdict.Criterion;
 import io.smetric.audit.report.verdict.Outcome;
@@ -76,12 +84,6 @@ import picocli.CommandLine.Spec;
     })
 public final class AuditCommand implements Callable<Integer> {
   /** Sub-folders of an audit, the contract the report reads (docs/report.md). */
-  public static final String INGEST = "ingest";
-  public static final String HASHED = "hashed";
-  public static final String INFERRED = "inferred";
-  public static final String CHARACTERIZATION = "characterization";
-  public static final String REPLAY = "replay";
-  public static final String PROVENANCE = "provenance.json";
 
   @Spec CommandSpec spec;
   @Mixin SparkOptions sparkOptions;
@@ -161,7 +163,7 @@ public final class AuditCommand implements Callable<Integer> {
         progress.step("hash raw logs");
         HashJob.Result h = HashJob.execute(spark, hashOptions(spark, dir.child(HASHED)));
         progress.done(String.format(Locale.ROOT, "%d requests hashed, %d record(s) skipped", h.requests(), h.skipped()));
-        canonical = dir.child(HASHED) + "/" + HashJob.TRACE_DIR;
+        canonical = dir.child(HASHED) + "/" + AuditLayout.TRACE_DIR;
         input = TraceInput.load(spark, canonical);
         sessionsMode = "given";
       } else {
@@ -188,7 +190,7 @@ public final class AuditCommand implements Callable<Integer> {
             res.links().unpersist();
             progress.note("sessions inferred: " + InferenceOutput.summary(res).get("sessions").asLong());
           }
-          canonical = dir.child(INFERRED) + "/" + InferenceOutput.TRACE_DIR;
+          canonical = dir.child(INFERRED) + "/" + AuditLayout.TRACE_DIR;
           input = new TraceInput(spark.read().schema(Canonical.SCHEMA).parquet(canonical), canonical, input.ingestSummary());
           sessionsMode = "inferred";
         }
@@ -211,8 +213,8 @@ public final class AuditCommand implements Callable<Integer> {
         // the provider's own cache accounting: predicted against measured hits (trace-model section 9)
         MeasuredCache.Result mc = MeasuredCache.compute(input.trace());
         try {
-          mc.perRequest().write().parquet(dir.child(MeasuredCacheReport.REQUESTS));
-          dir.writeString(MeasuredCacheReport.SUMMARY, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(mc.summary()) + "\n");
+          mc.perRequest().write().parquet(dir.child(AuditLayout.MEASURED_CACHE_REQUESTS));
+          dir.writeString(AuditLayout.MEASURED_CACHE_SUMMARY, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(mc.summary()) + "\n");
           for (JsonNode k : mc.summary().path("by_provider")) {
             progress.note(String.format(Locale.ROOT, "provider cache (%s): measured hit ratio %.2f%%, predicted %.2f%% at its granularity (%d requests)",
                 k.path("provider_cache").asText(), 100 * k.path("measured_ratio").asDouble(),

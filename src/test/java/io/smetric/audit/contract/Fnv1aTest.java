@@ -1,4 +1,4 @@
-package io.smetric.audit.model;
+package io.smetric.audit.contract;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

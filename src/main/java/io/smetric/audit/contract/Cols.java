@@ -1,4 +1,4 @@
-package io.smetric.audit.characterize;
+package io.smetric.audit.contract;
 
 /** Column names of the characterization's output tables (docs/characterization.md). */
 public final class Cols {

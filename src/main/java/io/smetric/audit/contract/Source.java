@@ -1,4 +1,4 @@
-package io.smetric.audit.characterize;
+package io.smetric.audit.contract;
 
 /** Where a hit block's reuse comes from (trace-model.md section 3); first match wins in this order. */
 public enum Source {

@@ -5,11 +5,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.BadInputException;
 import io.smetric.audit.common.ExitCodes;
 import io.smetric.audit.common.OutputDir;
+import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.contract.Canonical;
 import io.smetric.audit.infer.InferenceAccuracy;
 import io.smetric.audit.infer.InferenceOptions;
 import io.smetric.audit.infer.InferenceOutput;
 import io.smetric.audit.infer.SessionInference;
-import io.smetric.audit.model.Canonical;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -64,7 +65,7 @@ public final class InferSessionsCommand implements Callable<Integer> {
   public Integer call() {
     InferenceOptions o = new InferenceOptions(windowS, templateFanout);
     SparkSession spark = sparkOptions.session("infer-sessions");
-    String tracePath = new Path(input, InferenceOutput.TRACE_DIR).toString();
+    String tracePath = new Path(input, AuditLayout.TRACE_DIR).toString();
     Dataset<Row> canonical;
     try {
       canonical = spark.read().schema(Canonical.SCHEMA).parquet(tracePath);
@@ -77,7 +78,7 @@ public final class InferSessionsCommand implements Callable<Integer> {
       if (truth != null) {
         InferenceAccuracy a = new InferenceAccuracy(spark);
         acc = a.score(r.links(), canonical, a.readTruth(truth), truth);
-        dir.writeString(InferenceOutput.ACCURACY_FILE, InferenceOutput.json(acc));
+        dir.writeString(AuditLayout.INFERENCE_ACCURACY_FILE, InferenceOutput.json(acc));
       }
       dir.commit();
       PrintWriter w = spec.commandLine().getOut();

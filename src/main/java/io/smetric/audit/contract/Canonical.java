@@ -1,4 +1,4 @@
-package io.smetric.audit.model;
+package io.smetric.audit.contract;
 
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Metadata;

@@ -2,11 +2,12 @@ package io.smetric.audit.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.UsageException;
-import io.smetric.audit.measured.MeasuredCache;
-import io.smetric.audit.model.Canonical;
+import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.contract.Canonical;
 import io.smetric.audit.hasher.HashJob;
 import io.smetric.audit.hasher.HashKey;
 import io.smetric.audit.hasher.HashSettings;
+import io.smetric.audit.measured.MeasuredCache;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -76,9 +77,9 @@ public final class HashCommand implements Callable<Integer> {
         r.requests(), r.summary().get("input_tokens").asLong(), r.summary().get("blocks").asLong(),
         r.summary().get("files").asInt(), r.skipped(), out);
     printInputs(r.summary(), w);
-    if (r.skipped() > 0) w.printf(Locale.ROOT, "skip reasons are listed in %s/%s%n", out, HashJob.SUMMARY_FILE);
+    if (r.skipped() > 0) w.printf(Locale.ROOT, "skip reasons are listed in %s/%s%n", out, AuditLayout.HASH_SUMMARY_FILE);
     for (JsonNode warning : r.summary().path("warnings")) err.println("smetric-audit: warning: " + warning.asText());
-    if (r.summary().path("provider_cache_requests").asLong() > 0) printMeasured(spark, out + "/" + HashJob.TRACE_DIR, w);
+    if (r.summary().path("provider_cache_requests").asLong() > 0) printMeasured(spark, out + "/" + AuditLayout.TRACE_DIR, w);
     w.flush();
     err.flush();
     return 0;

@@ -1,7 +1,10 @@
 package io.smetric.audit.cli;
 
+import static io.smetric.audit.contract.AuditLayout.INFERRED;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.ExitCodes;
+import io.smetric.audit.contract.AuditLayout;
 import io.smetric.audit.ingest.IngestJob;
 import io.smetric.audit.ingest.TraceFormat;
 import java.io.PrintWriter;
@@ -67,7 +70,6 @@ public final class IngestCommand implements Callable<Integer> {
   int inferTemplateFanout;
 
   /** Sub-folder of the ingest output that holds the session-inferred dataset. */
-  public static final String INFERRED = "inferred";
 
   @Mixin SparkOptions sparkOptions;
 
@@ -84,7 +86,7 @@ public final class IngestCommand implements Callable<Integer> {
         w.println("infer-sessions: the trace has session ids; nothing to infer");
       } else {
         org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> canonical =
-            spark.read().schema(io.smetric.audit.model.Canonical.SCHEMA).parquet(r.out() + "/" + IngestJob.TRACE_DIR);
+            spark.read().schema(io.smetric.audit.contract.Canonical.SCHEMA).parquet(r.out() + "/" + AuditLayout.TRACE_DIR);
         try (io.smetric.audit.common.OutputDir dir = io.smetric.audit.common.OutputDir.open(
             r.out() + "/" + INFERRED, false, spark.sparkContext().hadoopConfiguration())) {
           io.smetric.audit.infer.SessionInference.Result inf = InferSessionsCommand.inferInto(spark, canonical,

@@ -1,4 +1,4 @@
-package io.smetric.audit.model;
+package io.smetric.audit.contract;
 
 /**
  * Prefix identity (trace-model.md section 1): every source id is rewritten into a chained id

@@ -9,6 +9,7 @@ import io.smetric.audit.characterize.TraceInput;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.common.UsageException;
+import io.smetric.audit.contract.AuditLayout;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.Map;
@@ -17,10 +18,10 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code analyze CANONICAL_DIR --instances N --out DIR}: the workload characterization
@@ -121,14 +122,13 @@ public final class AnalyzeCommand implements Callable<Integer> {
   }
 
   /** The file the headline numbers go to, beside the tables. */
-  public static final String JSON_FILE = "characterization.json";
 
   /** Writes the tables and characterization.json of a result into {@code dir} (not committed). */
   static void writeInto(Characterization.Result r, OutputDir dir) throws java.io.IOException {
     for (Map.Entry<String, Table> t : r.tables().entrySet()) {
       t.getValue().write(dir.child(t.getKey()), dir.fs().getConf());
     }
-    dir.writeString(JSON_FILE, Json.MAPPER.writeValueAsString(r.json()) + "\n");
+    dir.writeString(AuditLayout.CHARACTERIZATION_FILE, Json.MAPPER.writeValueAsString(r.json()) + "\n");
   }
 
   static String summary(Characterization.Result r) {
