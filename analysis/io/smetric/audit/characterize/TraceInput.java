@@ -30,7 +30,6 @@ import org.apache.spark.sql.types.StructType;
  * itself is accepted; the summary is looked up next to the Parquet folder in the second case.
  */
 public record TraceInput(Dataset<Row> trace, String location, JsonNode ingestSummary) {
-
   public static TraceInput load(SparkSession spark, String dir) {
     try {
       Path p = new Path(dir);

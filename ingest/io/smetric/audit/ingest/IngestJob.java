@@ -50,7 +50,6 @@ import org.apache.spark.sql.types.StructType;
  * sort out-of-order arrivals. The output folder appears only when everything is written.
  */
 public final class IngestJob {
-
   public static final int DEFAULT_MAX_LINE_BYTES = 64 << 20;
 
   public static final StructType QUARANTINE_SCHEMA =

@@ -21,7 +21,6 @@ import org.apache.spark.sql.SparkSession;
  * per-run rows, never the trace) and writes the report's files into it.
  */
 public final class AuditFolder {
-
   private final SparkSession spark;
   private final FileSystem fs;
   private final Path root;
