@@ -15,17 +15,18 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.ints.IntRBTreeSet;
 
 /**
- * The discrete-event cluster simulator: one sequential run of one policy over one trace. Arrivals
- * are routed the moment they arrive (the policy sees this object as a {@link ClusterView}); each
+ * The discrete-event cluster simulator, the step scheduler: one sequential run of one policy over
+ * one trace. When requests are sent is the {@link Arrivals} model's (open loop, or closed loop with
+ * follow-ups waiting for responses); a sent request is routed the moment it reaches the engine (the
+ * policy sees this object as a {@link ClusterView}); each
  * instance runs vLLM-style continuous batching with chunked prefill (every decoding sequence
  * takes one token of the step's budget, prefilling requests take chunks in admission order, and
  * waiting requests are admitted FCFS while the batch, the budget and KV memory allow). A step's
  * duration comes from the {@link ModelProfile} cost model. On admission a request's prompt is
  * matched against the local tier, then the global tier for the extension beyond; fetched blocks
- * cross the instance's link (bandwidth shared equally by its concurrent fetches), for their
- * remote share the node's NIC (shared by the node's fetches), and an optional aggregate cap
- * (shared by all fetches), plus a fixed latency, before the prefill starts. At prefill end the whole prompt is present locally and is
- * written to the global tier. The full model is documented in docs/replay.md.
+ * cross the {@link GlobalLinks} (instance link, node NIC, aggregate cap, plus a fixed latency)
+ * before the prefill starts. At prefill end the whole prompt is present locally and is written to
+ * the global tier. The full model is documented in docs/replay.md.
  *
  * <p>KV memory as vLLM V1 manages it: admission needs room for the prompt's uncached blocks only;
  * a decoding sequence takes a new block each time its KV crosses a block boundary, and when no
@@ -33,19 +34,6 @@ import it.unimi.dsi.fastutil.ints.IntRBTreeSet;
  * freed, its prompt left in the prefix cache) and later recomputed from the front of the queue.
  */
 public final class Simulator implements ClusterView {
-  private static final int STEP_END = 0;
-  private static final int LINK = 1;
-  private static final int FETCH_DONE = 2;
-  /** A follow-up whose previous request has just finished (closed loop). */
-  private static final int RELEASE = 3;
-  /**
-   * Closed loop with an agent timeout: the response of the request in evA is not complete
-   * {@code agentTimeoutS} after it was sent; the agent stops waiting for it (its waiters are sent).
-   */
-  private static final int TIMEOUT = 5;
-  /** A sent request reaches the engine's scheduler (after the profile's frontend latency). */
-  private static final int ENGINE_ARRIVE = 6;
-
   private static final byte QUEUED = 0;
   private static final byte FETCHING = 1;
   private static final byte PREFILL = 2;
@@ -68,19 +56,9 @@ public final class Simulator implements ClusterView {
   private final long gcap;
   private final KvTier[] local;
   private final KvTier global;
-  private final double linkBytesPerS;
-  private final double[] at;
-  /** Requests in arrival order (see scaledArrivals). */
-  private final int[] order;
-  /** Open-loop arrival (from the trace and the rate); at[] is when the request was actually sent. */
-  private final double[] openAt;
-  /** Closed loop: requests waiting for request p to finish, as a linked list (head per p, next per r). */
-  private final int[] waitHead;
-  private final int[] waitNext;
-  /** Closed loop: the agent timeout [s] (Infinity = none); whether r was sent; whether r's TIMEOUT event is pending or past. */
-  private final double timeoutS;
-  private final boolean[] sent;
-  private final boolean[] timeoutArmed;
+  /** When requests are sent (open or closed loop), and the global tier's read path. */
+  private final Arrivals arrivals;
+  private final GlobalLinks links;
 
   // per request
   private final int[] inst;
@@ -94,7 +72,6 @@ public final class Simulator implements ClusterView {
   private final double[] finish;
   private final long[] finishStep;
   private final int[] chunk;
-  private final double[] fetchLeft;
   /** Local hit blocks of the request's current admission (hitLocal keeps its first one, the outcome). */
   private final int[] admHit;
   /** Tokens generated before the request was last preempted (0 = never preempted). */
@@ -171,23 +148,11 @@ public final class Simulator implements ClusterView {
   private final int[] stepFetches;
   private final double[] stalledDt;
   private final int[] stalledNd;
-  private final int[] fetchN;
-  private final int[] fetchInst;
-  private final IntArrayList fetchingAll = new IntArrayList();
-  private final double aggBytesPerS;
-  /** Node topology: instance i is on node i / perNode; remote share of a fetch's bytes; NIC rate; fetches per node. */
-  private final int perNode;
-  private final double remoteShare;
-  private final double nicBytesPerS;
-  private final int[] fetchNodeN;
-  private double linkLast;
-  private int linkVersion;
 
   // imbalance: time-integrated in-flight token load per instance per window
   private final long[] loadTokens;
   private final double[] loadLast;
   private final DoubleArrayList[] loadWindows;
-  private final DoubleArrayList bwWindows = new DoubleArrayList();
   private final double t0;
 
   // routing view of the current request
@@ -219,24 +184,10 @@ public final class Simulator implements ClusterView {
     this.local = new KvTier[nInst];
     for (int i = 0; i < nInst; i++) local[i] = reference ? new BlockTier(trace, true) : new SegmentTier(trace, true);
     this.global = gcap > 0 ? (reference ? new BlockTier(trace, false) : new SegmentTier(trace, false)) : null;
-    this.linkBytesPerS = p.globalReadGBps * 1e9;
-    this.aggBytesPerS = Double.isInfinite(settings.globalAggregateGBps) ? 0 : settings.globalAggregateGBps * 1e9;
-    this.perNode = settings.instancesPerNode;
-    int nodes = (nInst + perNode - 1) / perNode;
-    this.remoteShare = nodes <= 1 ? 0 : (nodes - 1) / (double) nodes;
-    this.nicBytesPerS = Double.isInfinite(settings.nodeNicGBps) ? 0 : settings.nodeNicGBps * 1e9;
-    this.fetchNodeN = new int[nodes];
     int n = trace.n;
     this.t0 = n == 0 ? 0 : trace.arrival[0];
-    this.at = new double[n];
-    this.order = scaledArrivals(trace, settings, t0, at);
-    this.openAt = at.clone();
-    this.waitHead = new int[settings.followUpsWaitForPrevious ? n : 0];
-    this.waitNext = new int[waitHead.length];
-    java.util.Arrays.fill(waitHead, -1);
-    this.timeoutS = settings.agentTimeoutS;
-    this.sent = new boolean[waitHead.length];
-    this.timeoutArmed = new boolean[Double.isInfinite(timeoutS) ? 0 : waitHead.length];
+    this.arrivals = new Arrivals(trace, settings, t0, ev);
+    this.links = new GlobalLinks(p, settings, nInst, n, t0, ev);
     inst = new int[n];
     state = new byte[n];
     remaining = new int[n];
@@ -248,7 +199,6 @@ public final class Simulator implements ClusterView {
     finish = new double[n];
     finishStep = new long[n];
     chunk = new int[n];
-    fetchLeft = new double[n];
     admHit = new int[n];
     resumeGen = new int[n];
     kvBase = new long[n];
@@ -310,9 +260,6 @@ public final class Simulator implements ClusterView {
     stepFetches = new int[nAll];
     stalledDt = new double[nAll];
     stalledNd = new int[nAll];
-    fetchN = new int[nInst];
-    fetchInst = new int[n];
-    linkLast = t0;
     loadTokens = new long[nInst];
     loadLast = new double[nInst];
     java.util.Arrays.fill(loadLast, t0);
@@ -321,40 +268,9 @@ public final class Simulator implements ClusterView {
     java.util.Arrays.fill(hitMemoFor, -1);
   }
 
-  /**
-   * Fills {@code at} with the scaled arrival of every request and returns the requests in the
-   * order they arrive (ties by trace order). UNIFORM keeps the trace order; SESSIONS moves each
-   * session tree's start (a root session's first request in the trace; a fork joins its parent's
-   * tree, a request without a session is its own tree) and keeps every offset inside the tree.
-   */
+  /** The scaled open-loop arrivals ({@link Arrivals#scaledArrivals}), for callers outside the package. */
   public static int[] scaledArrivals(ReplayTrace trace, ReplaySettings settings, double t0, double[] at) {
-    int n = trace.n;
-    double x = settings.rateScale;
-    int[] order = new int[n];
-    for (int r = 0; r < n; r++) order[r] = r;
-    if (settings.rateScaling == ReplaySettings.RateScaling.UNIFORM || x == 1.0) {
-      for (int r = 0; r < n; r++) at[r] = t0 + (trace.arrival[r] - t0) / x;
-      return order;
-    }
-    double[] anchorOfSession = new double[Math.max(0, trace.sessions)];
-    java.util.Arrays.fill(anchorOfSession, Double.NaN);
-    double[] anchor = new double[n];
-    for (int r = 0; r < n; r++) {
-      int s = trace.session[r];
-      if (s < 0) {
-        anchor[r] = trace.arrival[r];
-      } else {
-        if (Double.isNaN(anchorOfSession[s])) {
-          int p = trace.forkParent[r];
-          anchorOfSession[s] = p >= 0 ? anchor[p] : trace.arrival[r];
-        }
-        anchor[r] = anchorOfSession[s];
-      }
-      at[r] = t0 + (anchor[r] - t0) / x + (trace.arrival[r] - anchor[r]);
-    }
-    // stable (ties keep trace order), in Double.compare's order
-    it.unimi.dsi.fastutil.doubles.DoubleArrays.radixSortIndirect(order, at, true);
-    return order;
+    return Arrivals.scaledArrivals(trace, settings, t0, at);
   }
 
   /** Runs the whole trace to completion and returns per-request outcomes and time series. */
@@ -362,35 +278,33 @@ public final class Simulator implements ClusterView {
     int n = t.n;
     int next = 0;
     while (true) {
-      double na = next < n ? openAt[order[next]] : Double.POSITIVE_INFINITY;
+      double na = next < n ? arrivals.openArrival(next) : Double.POSITIVE_INFINITY;
       double ne = ev.isEmpty() ? Double.POSITIVE_INFINITY : ev.peekTime();
       if (na == Double.POSITIVE_INFINITY && ne == Double.POSITIVE_INFINITY) break;
       if (ne <= na) {
         ev.pop();
         double now = ev.t;
         switch (ev.evType) {
-          case STEP_END -> {
+          case Event.STEP_END -> {
             if (ev.evB == stepGen[ev.evA]) { // else cut short by cutRun
               stepEvents++;
               stepEnd(ev.evA, now);
             }
           }
-          case LINK -> linkEvent(ev.evB, now);
-          case FETCH_DONE -> fetchDone(ev.evA, ev.evB, now);
-          case RELEASE -> send(ev.evA, now);
-          case ENGINE_ARRIVE -> arrive(ev.evA, now);
-          case TIMEOUT -> {
-            if (!responseComplete(ev.evA)) responded(ev.evA, now); // the agent gives up waiting
+          case Event.LINK -> links.onLinkEvent(ev.evB, now);
+          case Event.FETCH_DONE -> fetchDone(ev.evA, ev.evB, now);
+          case Event.RELEASE -> send(ev.evA, now);
+          case Event.ENGINE_ARRIVE -> arrive(ev.evA, now);
+          case Event.TIMEOUT -> {
+            if (!responseComplete(ev.evA)) arrivals.responded(ev.evA, now); // the agent gives up waiting
           }
           default -> throw new IllegalStateException("event " + ev.evType);
         }
       } else {
-        int r = order[next++];
-        int p = waitHead.length == 0 ? -1 : predecessor(r);
-        if (p >= 0 && !responseComplete(p) && !timedOut(p, na)) {
-          waitNext[r] = waitHead[p]; // the agent has not received p's response yet: it waits
-          waitHead[p] = r;
-          armTimeout(p);
+        int r = arrivals.request(next++);
+        int p = arrivals.awaited(r);
+        if (p >= 0 && !responseComplete(p) && !arrivals.timedOut(p, na)) {
+          arrivals.await(r, p); // the agent has not received p's response yet: it waits
         } else {
           send(r, na);
         }
@@ -411,25 +325,16 @@ public final class Simulator implements ClusterView {
       windows[i] = new double[nw];
       for (int w = 0; w < loadWindows[i].size(); w++) windows[i][w] = loadWindows[i].getDouble(w);
     }
-    return new SimOutcome(t, s, at, inst, hitLocal, hitGlobal, firstTok, finish, windows,
-        bwWindows.toDoubleArray(), totalSteps, end, preemptions);
+    return new SimOutcome(t, s, arrivals.sendTimes(), inst, hitLocal, hitGlobal, firstTok, finish, windows,
+        links.bandwidthWindows(), totalSteps, end, preemptions);
   }
 
   // ---------------------------------------------------------------- routing
 
-  /**
-   * The request a follow-up needs the response of: the previous request of its session, or for a
-   * sub-agent's first request the request it was spawned from; -1 when it is not in the trace.
-   */
-  private int predecessor(int r) {
-    return t.prevInSession[r] >= 0 ? t.prevInSession[r] : t.forkParent[r];
-  }
-
   private void send(int r, double now) {
-    at[r] = now;
-    if (sent.length > 0) sent[r] = true;
+    arrivals.sent(r, now);
     // the client's clock starts now; the engine sees the request after the frontend's latency
-    if (p.frontendLatencyS > 0) ev.push(now + p.frontendLatencyS, ENGINE_ARRIVE, r, 0);
+    if (p.frontendLatencyS > 0) ev.push(now + p.frontendLatencyS, Event.ENGINE_ARRIVE, r, 0);
     else arrive(r, now);
   }
 
@@ -437,34 +342,8 @@ public final class Simulator implements ClusterView {
     return state[p] == DONE && !Double.isNaN(finish[p]);
   }
 
-  /** Closed loop: p was sent at least the agent timeout before {@code now} (its response is then given up on). */
-  private boolean timedOut(int p, double now) {
-    return timeoutArmed.length > 0 && sent[p] && now >= at[p] + timeoutS;
-  }
-
-  /**
-   * Closed loop: someone waits for p's response; if p has been sent, its timeout becomes an event
-   * (once). A p not sent yet is armed when it is sent ({@link #arrive}).
-   */
-  private void armTimeout(int p) {
-    if (timeoutArmed.length == 0 || timeoutArmed[p] || !sent[p]) return;
-    timeoutArmed[p] = true;
-    ev.push(at[p] + timeoutS, TIMEOUT, p, 0);
-  }
-
-  /** Request r's response is complete: the requests that waited for it are sent now. */
-  private void responded(int r, double now) {
-    if (waitHead.length == 0 || waitHead[r] < 0) return;
-    int k = 0;
-    for (int w = waitHead[r]; w >= 0; w = waitNext[w]) k++;
-    int[] ws = new int[k]; // the list is newest first; send in the order they were scheduled
-    for (int w = waitHead[r]; w >= 0; w = waitNext[w]) ws[--k] = w;
-    for (int w : ws) ev.push(now, RELEASE, w, 0);
-    waitHead[r] = -1;
-  }
-
   private void arrive(int r, double now) {
-    if (waitHead.length > 0 && waitHead[r] >= 0) armTimeout(r); // requests already wait for r's response
+    arrivals.engineArrived(r); // requests may already wait for r's response: its timeout starts
     cur = r;
     this.now = now;
     int i = policy.route(this);
@@ -710,7 +589,7 @@ public final class Simulator implements ClusterView {
     stepCount[i] = count;
     busy[i] = true;
     totalSteps += count;
-    ev.push(end, STEP_END, i, ++stepGen[i]);
+    ev.push(end, Event.STEP_END, i, ++stepGen[i]);
   }
 
   /** A decode-pool step: every decoding sequence makes one token (same cost model, no prefill). */
@@ -858,10 +737,10 @@ public final class Simulator implements ClusterView {
       state[r] = PREFILL;
       prefilling[i].add(r);
       stepFetches[i]++;
-      startFetch(i, r, (double) g * bs * p.kvBytesPerToken, now);
+      links.start(i, r, (double) g * bs * p.kvBytesPerToken, now);
     } else if (g > 0) {
       state[r] = FETCHING;
-      startFetch(i, r, (double) g * bs * p.kvBytesPerToken, now);
+      links.start(i, r, (double) g * bs * p.kvBytesPerToken, now);
     } else {
       state[r] = PREFILL;
       prefilling[i].add(r);
@@ -890,7 +769,7 @@ public final class Simulator implements ClusterView {
       if (i >= nInst) {
         state[r] = DONE;
         finish[r] = now;
-        responded(r, now);
+        arrivals.responded(r, now);
       } else {
         finish(i, r, now);
       }
@@ -955,7 +834,7 @@ public final class Simulator implements ClusterView {
     }
     state[r] = DONE;
     finish[r] = now;
-    if (!(decodePool && t.output[r] > 1)) responded(r, now); // else when the decode pool is done
+    if (!(decodePool && t.output[r] > 1)) arrivals.responded(r, now); // else when the decode pool is done
     requests[i]--;
     runningN[i]--;
     runOrder[i].rem(r);
@@ -967,79 +846,7 @@ public final class Simulator implements ClusterView {
     if (colocated) addLoad(i, now, -((long) t.input[r] + t.output[r]));
   }
 
-  // ---------------------------------------------------------------- global-tier links
-  // Every active fetch progresses at min(instance link / fetches on that instance,
-  // node NIC / (remote share x fetches on that node), aggregate / all fetches): rates only
-  // change when a fetch starts or ends, so progress is exact between those events.
-
-  private void startFetch(int i, int r, double bytes, double now) {
-    advanceLinks(now);
-    fetchLeft[r] = bytes;
-    fetchInst[r] = i;
-    fetchN[i]++;
-    fetchNodeN[i / perNode]++;
-    fetchingAll.add(r);
-    scheduleLinks(now);
-  }
-
-  private double rateOf(int r) {
-    int i = fetchInst[r];
-    double rate = linkBytesPerS / fetchN[i];
-    // remoteShare of every byte crosses the node's NIC, shared equally by the node's fetches
-    if (remoteShare > 0 && nicBytesPerS > 0) rate = Math.min(rate, nicBytesPerS / (remoteShare * fetchNodeN[i / perNode]));
-    if (aggBytesPerS > 0) rate = Math.min(rate, aggBytesPerS / fetchingAll.size());
-    return rate;
-  }
-
-  private void advanceLinks(double now) {
-    double dt = now - linkLast;
-    IntArrayList f = fetchingAll;
-    if (!f.isEmpty() && dt > 0) {
-      double moved = 0;
-      for (int j = 0; j < f.size(); j++) {
-        int r = f.getInt(j);
-        double b = rateOf(r) * dt;
-        fetchLeft[r] -= b;
-        moved += b;
-      }
-      addBandwidth(linkLast, now, moved);
-    }
-    linkLast = now;
-  }
-
-  private void scheduleLinks(double now) {
-    linkVersion++;
-    IntArrayList f = fetchingAll;
-    if (f.isEmpty()) return;
-    double next = Double.POSITIVE_INFINITY;
-    for (int j = 0; j < f.size(); j++) {
-      int r = f.getInt(j);
-      next = Math.min(next, Math.max(0, fetchLeft[r]) / rateOf(r));
-    }
-    ev.push(now + next, LINK, 0, linkVersion);
-  }
-
-  private void linkEvent(int version, double now) {
-    if (version != linkVersion) return;
-    advanceLinks(now);
-    IntArrayList f = fetchingAll;
-    IntArrayList done = new IntArrayList();
-    for (int j = 0; j < f.size(); j++) {
-      int r = f.getInt(j);
-      // done = what is left cannot move the clock: at large t one ulp of time carries several
-      // bytes, and a fetch left with less would reschedule at the same instant forever
-      double eps = Math.max(1.0, 4.0 * rateOf(r) * Math.ulp(now));
-      if (fetchLeft[r] <= eps) done.add(r);
-    }
-    for (int k = 0; k < done.size(); k++) {
-      int r = done.getInt(k);
-      f.rem(r);
-      fetchN[fetchInst[r]]--;
-      fetchNodeN[fetchInst[r] / perNode]--;
-      ev.push(now + p.globalLookupLatencyS, FETCH_DONE, fetchInst[r], r);
-    }
-    scheduleLinks(now);
-  }
+  // ---------------------------------------------------------------- global-tier fetches
 
   private void fetchDone(int i, int r, double now) {
     if (inStepLoad) {
@@ -1074,20 +881,6 @@ public final class Simulator implements ClusterView {
       acc.set(idx, acc.getDouble(idx) + v * (to - from) / w);
       if (to <= from) break; // floating-point guard
       from = to;
-    }
-  }
-
-  private void addBandwidth(double from, double to, double bytes) {
-    double w = s.bandwidthWindowS;
-    double rate = bytes / (to - from);
-    while (from < to) {
-      int idx = (int) ((from - t0) / w);
-      double wEnd = t0 + (idx + 1) * w;
-      double end = Math.min(to, wEnd);
-      while (bwWindows.size() <= idx) bwWindows.add(0);
-      bwWindows.set(idx, bwWindows.getDouble(idx) + rate * (end - from));
-      if (end <= from) break;
-      from = end;
     }
   }
 
