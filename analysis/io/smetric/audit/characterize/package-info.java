@@ -3,7 +3,7 @@
  * ideal prefix reuse and where it comes from, reuse intervals, session structure, request/instance
  * ratio. Each Spark job is a small class with options, {@code execute()} under a named job group
  * and an immutable result; {@link io.smetric.audit.characterize.Characterization} runs them all
- * and assembles characterization.json, whose metrics that a trace cannot support are
+ * and {@code CharacterizationJson} assembles characterization.json, whose metrics that a trace cannot support are
  * {@link io.smetric.audit.characterize.Metric} values carrying the reason instead of a number.
  */
 package io.smetric.audit.characterize;
