@@ -13,19 +13,28 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
- * Streaming (Jackson token-level) parser for the JSONL formats. One class serves SMetric-style,
- * Bailian and Mooncake records: a {@link Dialect} maps each format's field names onto canonical
- * slots and says which are required, the timestamp unit and the default block size. Unknown
- * fields are skipped. Type and range checks name the field in the quarantine reason.
+ * The shared streaming (Jackson token-level) reading of the JSONL trace formats: one subclass per
+ * format ({@link SmetricRecordParser}, {@link BailianRecordParser}, {@link MooncakeRecordParser})
+ * maps the format's field names onto canonical slots and says which are required, the timestamp
+ * unit and the default block size, and finishes a record the format's own way. Unknown fields are
+ * skipped. Type and range checks name the field in the quarantine reason.
  */
-final class JsonRecordParser implements RecordParser {
+abstract class JsonRecordParser implements RecordParser {
 
   enum Slot { REQUEST_ID, SESSION_ID, PARENT_ID, TURN, TRIGGER, ARRIVAL, INPUT, OUTPUT, BLOCK_SIZE, BLOCKS, TYPE,
     PROVIDER_INPUT, PROVIDER_CACHED, PROVIDER_CACHE_WRITE, PROVIDER_CACHE }
 
-  /** How one JSONL format names and scales its fields. */
-  record Dialect(
-      String name,
+  /**
+   * How a JSONL format names and scales its fields.
+   *
+   * @param fields field name -> slot (several names may fill one slot)
+   * @param required slots a record must have (a missing one is reported by its alphabetically first name)
+   * @param secondsPerTimeUnit the arrival field's unit in seconds
+   * @param defaultBlockSize block size of records that give none (null: the record must, when it has blocks)
+   * @param idFromLine request ids are line numbers (the format has none)
+   * @param parentMinusOneIsRoot a parent id of -1 means "no parent"
+   */
+  record Fields(
       Map<String, Slot> fields,
       java.util.EnumSet<Slot> required,
       double secondsPerTimeUnit,
@@ -33,80 +42,24 @@ final class JsonRecordParser implements RecordParser {
       boolean idFromLine,
       boolean parentMinusOneIsRoot) {}
 
-  static final Dialect SMETRIC =
-      new Dialect(
-          "smetric",
-          Map.ofEntries(
-              Map.entry("request_id", Slot.REQUEST_ID),
-              Map.entry("session_id", Slot.SESSION_ID),
-              Map.entry("parent_id", Slot.PARENT_ID),
-              Map.entry("turn", Slot.TURN),
-              Map.entry("trigger", Slot.TRIGGER),
-              Map.entry("arrival_s", Slot.ARRIVAL),
-              Map.entry("input_tokens", Slot.INPUT),
-              Map.entry("output_tokens", Slot.OUTPUT),
-              Map.entry("block_size", Slot.BLOCK_SIZE),
-              Map.entry("hash_ids", Slot.BLOCKS),
-              Map.entry("blocks", Slot.BLOCKS),
-              Map.entry("request_type", Slot.TYPE),
-              Map.entry("type", Slot.TYPE),
-              Map.entry(Canonical.PROVIDER_INPUT_TOKENS, Slot.PROVIDER_INPUT),
-              Map.entry(Canonical.PROVIDER_CACHED_TOKENS, Slot.PROVIDER_CACHED),
-              Map.entry(Canonical.PROVIDER_CACHE_WRITE_TOKENS, Slot.PROVIDER_CACHE_WRITE),
-              Map.entry(Canonical.PROVIDER_CACHE, Slot.PROVIDER_CACHE)),
-          java.util.EnumSet.of(Slot.REQUEST_ID, Slot.ARRIVAL, Slot.INPUT, Slot.OUTPUT),
-          1.0,
-          null,
-          false,
-          false);
-
-  static final Dialect BAILIAN =
-      new Dialect(
-          "bailian",
-          Map.of(
-              "chat_id", Slot.REQUEST_ID,
-              "parent_chat_id", Slot.PARENT_ID,
-              "timestamp", Slot.ARRIVAL,
-              "input_length", Slot.INPUT,
-              "output_length", Slot.OUTPUT,
-              "type", Slot.TYPE,
-              "turn", Slot.TURN,
-              "hash_ids", Slot.BLOCKS),
-          java.util.EnumSet.of(Slot.REQUEST_ID, Slot.PARENT_ID, Slot.ARRIVAL, Slot.INPUT, Slot.OUTPUT, Slot.TURN),
-          1.0,
-          16,
-          false,
-          true);
-
-  static final Dialect MOONCAKE =
-      new Dialect(
-          "mooncake",
-          Map.of(
-              "timestamp", Slot.ARRIVAL,
-              "input_length", Slot.INPUT,
-              "output_length", Slot.OUTPUT,
-              "hash_ids", Slot.BLOCKS),
-          java.util.EnumSet.of(Slot.ARRIVAL, Slot.INPUT, Slot.OUTPUT),
-          0.001,
-          512,
-          true,
-          false);
-
   private static final JsonFactory FACTORY =
       JsonFactory.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
 
-  private final Dialect d;
+  private final Fields d;
   private final Integer blockSizeOverride;
   private final String idPrefix;
 
-  JsonRecordParser(Dialect d, TraceFormat.ParseContext c) {
+  JsonRecordParser(Fields d, TraceFormat.ParseContext c) {
     this.d = d;
     this.blockSizeOverride = c.blockSizeOverride();
     this.idPrefix = c.idPrefix();
   }
 
+  /** What the format does to a record that parsed and passed the common checks (default: nothing). */
+  void finishRecord(Staged s) {}
+
   @Override
-  public void parse(byte[] line, int len, long index, Staged s) {
+  public final void parse(byte[] line, int len, long index, Staged s) {
     java.util.EnumSet<Slot> seen = java.util.EnumSet.noneOf(Slot.class);
     try (JsonParser p = FACTORY.createParser(line, 0, len)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
@@ -169,10 +122,7 @@ final class JsonRecordParser implements RecordParser {
       // a block size without blocks says nothing: keep it null so analyses say "no blocks"
       s.blockSize = null;
     }
-    if (d == BAILIAN) {
-      s.sessionId = null; // resolved later from parent chains
-      s.trigger = Canonical.TRIGGER_UNKNOWN;
-    }
+    finishRecord(s);
   }
 
   private void readSlot(JsonParser p, JsonToken v, Slot slot, String name, Staged s) throws IOException {
@@ -334,7 +284,6 @@ final class JsonRecordParser implements RecordParser {
     for (Map.Entry<String, Slot> e : d.fields().entrySet()) {
       if (e.getValue() == slot && (best == null || e.getKey().compareTo(best) < 0)) best = e.getKey();
     }
-    if (slot == Slot.BLOCKS && d == SMETRIC) return "hash_ids";
     return best;
   }
 

@@ -3,13 +3,15 @@ package io.smetric.audit.ingest;
 import java.util.Locale;
 
 /**
- * The trace formats ingest reads, one parser each (Caffeine-simulator style: a format is an enum
- * constant bound to its reader's constructor). {@code PARQUET} is read by Spark itself.
+ * The trace formats ingest reads, one parser class each (Caffeine-simulator style: a format is an
+ * enum constant bound to its reader's constructor; the JSONL ones share {@link JsonRecordParser}'s
+ * streaming reading). Adding a text format = one parser class and one constant here.
+ * {@code PARQUET} is read by Spark itself.
  */
 public enum TraceFormat {
-  SMETRIC("smetric", c -> new JsonRecordParser(JsonRecordParser.SMETRIC, c)),
-  BAILIAN("bailian", c -> new JsonRecordParser(JsonRecordParser.BAILIAN, c)),
-  MOONCAKE("mooncake", c -> new JsonRecordParser(JsonRecordParser.MOONCAKE, c)),
+  SMETRIC("smetric", SmetricRecordParser::new),
+  BAILIAN("bailian", BailianRecordParser::new),
+  MOONCAKE("mooncake", MooncakeRecordParser::new),
   CSV("csv", CsvRecordParser::new),
   PARQUET("parquet", null);
 
