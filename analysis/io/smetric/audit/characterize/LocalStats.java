@@ -5,8 +5,6 @@ import it.unimi.dsi.fastutil.doubles.DoubleArrayList;
 import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import it.unimi.dsi.fastutil.objects.Object2DoubleOpenHashMap;
 import it.unimi.dsi.fastutil.objects.Object2ObjectOpenHashMap;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -174,15 +172,8 @@ final class LocalStats implements Consumer<TraceBatch> {
         weight += ws[k];
         svn += (double) vs[k] * ns[k];
       }
-      long[] thr = new long[quantiles.length];
-      for (int i = 0; i < quantiles.length; i++) {
-        long th = BigDecimal.valueOf(quantiles[i]).multiply(BigDecimal.valueOf(weight))
-            .setScale(0, RoundingMode.CEILING).longValueExact();
-        thr[i] = Math.max(1, th);
-      }
-      long[] ranks = new long[lorenzPoints.length + 1];
-      for (int i = 0; i < lorenzPoints.length; i++) ranks[i] = (long) Math.floor(lorenzPoints[i] * items);
-      ranks[lorenzPoints.length] = items - (long) Math.ceil(topFraction * items);
+      long[] thr = SortedStats.weightThresholds(quantiles, weight);
+      long[] ranks = SortedStats.lorenzRanks(lorenzPoints, topFraction, items);
       long[] qv = new long[quantiles.length];
       double[] lorenzCum = new double[ranks.length];
       double giniSum = 0;
@@ -216,17 +207,8 @@ final class LocalStats implements Consumer<TraceBatch> {
         long wtBefore = k == 0 ? 0 : wtEnd[k - 1];
         lorenzCum[i] = wtBefore + (double) (rank - itBefore) * ws[k] / ns[k];
       }
-      double total = 0 + giniSum;
-      double[] pop = new double[lorenzPoints.length];
-      double[] share = new double[lorenzPoints.length];
-      for (int i = 0; i < lorenzPoints.length; i++) {
-        pop[i] = items == 0 ? 0 : (double) ranks[i] / items;
-        share[i] = weight == 0 ? 0 : lorenzCum[i] / weight;
-      }
-      double top = weight == 0 ? Double.NaN : 1 - lorenzCum[lorenzPoints.length] / weight;
-      double gini = weight == 0 ? Double.NaN : 2 * total / ((double) items * weight) - (items + 1.0) / items;
-      out.put(ge.getKey(), new SortedStats.Stats(items, weight, items == 0 ? Double.NaN : (0 + svn) / items,
-          vs[0], vs[vs.length - 1], qv, pop, share, top, gini, hist));
+      out.put(ge.getKey(), SortedStats.stats(items, weight, svn, vs[0], vs[vs.length - 1], qv, ranks, lorenzCum, giniSum,
+          hist));
     }
     return out;
   }

@@ -106,17 +106,8 @@ public final class SortedStats {
           offsets.computeIfAbsent(t.pid(), k -> new HashMap<>()).put(e.getKey(), new Offsets(items, weight));
           items += t.n(); weight += t.w(); svn += t.sumVn();
         }
-        long[] thr = new long[quantiles.length];
-        for (int i = 0; i < quantiles.length; i++) {
-          // cum >= q * W  <=>  cum >= ceil(q * W) for integer cum; exact decimal arithmetic
-          long th = BigDecimal.valueOf(quantiles[i]).multiply(BigDecimal.valueOf(weight))
-              .setScale(0, RoundingMode.CEILING).longValueExact();
-          thr[i] = Math.max(1, th);
-        }
-        long[] ranks = new long[lorenzPoints.length + 1];
-        for (int i = 0; i < lorenzPoints.length; i++) ranks[i] = (long) Math.floor(lorenzPoints[i] * items);
-        ranks[lorenzPoints.length] = items - (long) Math.ceil(topFraction * items);
-        targets.put(e.getKey(), new Targets(thr, ranks, items, weight));
+        targets.put(e.getKey(), new Targets(weightThresholds(quantiles, weight),
+            lorenzRanks(lorenzPoints, topFraction, items), items, weight));
         summary.put(e.getKey(), new long[] {items, weight, l.get(0).min(), l.get(l.size() - 1).max()});
         sumVn.put(e.getKey(), svn);
       }
@@ -142,27 +133,60 @@ public final class SortedStats {
           else if (h.kind() == 1) lorenzCum[h.idx()] = h.value();
           else giniSum += h.value();
         }
-        double[] pop = new double[lorenzPoints.length];
-        double[] share = new double[lorenzPoints.length];
-        for (int i = 0; i < lorenzPoints.length; i++) {
-          pop[i] = s[0] == 0 ? 0 : (double) t.ranks()[i] / s[0];
-          share[i] = s[1] == 0 ? 0 : lorenzCum[i] / s[1];
-        }
-        double top = s[1] == 0 ? Double.NaN : 1 - lorenzCum[lorenzPoints.length] / s[1];
-        // G = 2 * sum_i(i * x_i) / (n * sum x) - (n + 1) / n, items ascending, 1-based ranks
-        double gini = s[1] == 0 ? Double.NaN : 2 * giniSum / ((double) s[0] * s[1]) - (s[0] + 1.0) / s[0];
         List<long[]> hist = null;
         if (histogramGroups.contains(g)) {
           hist = new ArrayList<>(); // partitions in order, each sorted by value: the whole group sorted
           for (PartTotal pt : byGroup.get(g)) hist.addAll(pt.histogram());
         }
-        out.put(g, new Stats(s[0], s[1], s[0] == 0 ? Double.NaN : sumVn.get(g) / s[0], s[2], s[3], qv, pop, share,
-            top, gini, hist));
+        out.put(g, stats(s[0], s[1], sumVn.get(g), s[2], s[3], qv, t.ranks(), lorenzCum, giniSum, hist));
       }
       return out;
     } finally {
       sorted.unpersist(false);
     }
+  }
+
+  /**
+   * The cumulative weight at which each quantile is reached: cum >= q * W  <=>  cum >= ceil(q * W)
+   * for integer cum (exact decimal arithmetic), at least 1.
+   */
+  static long[] weightThresholds(double[] quantiles, long weight) {
+    long[] thr = new long[quantiles.length];
+    for (int i = 0; i < quantiles.length; i++) {
+      long th = BigDecimal.valueOf(quantiles[i]).multiply(BigDecimal.valueOf(weight))
+          .setScale(0, RoundingMode.CEILING).longValueExact();
+      thr[i] = Math.max(1, th);
+    }
+    return thr;
+  }
+
+  /** Item ranks of the Lorenz points (floor(p n)), then of the top items' lower edge (n - ceil(topFraction n)). */
+  static long[] lorenzRanks(double[] lorenzPoints, double topFraction, long items) {
+    long[] ranks = new long[lorenzPoints.length + 1];
+    for (int i = 0; i < lorenzPoints.length; i++) ranks[i] = (long) Math.floor(lorenzPoints[i] * items);
+    ranks[lorenzPoints.length] = items - (long) Math.ceil(topFraction * items);
+    return ranks;
+  }
+
+  /**
+   * A group's statistics from its totals and what the pass over its sorted values found: the
+   * quantile values, the cumulative weight at each of {@code ranks} (the Lorenz points, then the
+   * top items' edge) and the Gini sum, sum_i(i * x_i) over items ascending with 1-based ranks.
+   */
+  static Stats stats(long items, long weight, double sumVn, long min, long max, long[] quantileValues, long[] ranks,
+      double[] lorenzCum, double giniSum, List<long[]> histogram) {
+    int points = ranks.length - 1;
+    double[] pop = new double[points];
+    double[] share = new double[points];
+    for (int i = 0; i < points; i++) {
+      pop[i] = items == 0 ? 0 : (double) ranks[i] / items;
+      share[i] = weight == 0 ? 0 : lorenzCum[i] / weight;
+    }
+    double top = weight == 0 ? Double.NaN : 1 - lorenzCum[points] / weight;
+    // G = 2 * sum_i(i * x_i) / (n * sum x) - (n + 1) / n
+    double gini = weight == 0 ? Double.NaN : 2 * giniSum / ((double) items * weight) - (items + 1.0) / items;
+    return new Stats(items, weight, items == 0 ? Double.NaN : sumVn / items, min, max, quantileValues, pop, share,
+        top, gini, histogram);
   }
 
   private static Iterator<Hit> scan(int pid, Iterator<Row> it, Map<Integer, Map<String, Offsets>> off,

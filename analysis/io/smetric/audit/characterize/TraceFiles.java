@@ -1,11 +1,7 @@
 package io.smetric.audit.characterize;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.smetric.audit.common.BadInputException;
-import io.smetric.audit.common.Json;
-import io.smetric.audit.contract.AuditLayout;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -19,20 +15,9 @@ import org.apache.hadoop.fs.Path;
 public record TraceFiles(CanonicalParquet parquet, String location, JsonNode ingestSummary) {
   public static TraceFiles load(String dir, Configuration conf) {
     try {
-      Path p = new Path(dir);
-      FileSystem fs = fileSystem(dir, conf);
-      if (!fs.exists(p)) throw new BadInputException(dir, "no such file or folder");
-      Path parquet = fs.exists(new Path(p, AuditLayout.TRACE_DIR)) ? new Path(p, AuditLayout.TRACE_DIR) : p;
-      Path summary = new Path(parquet.equals(p) ? p.getParent() : p, AuditLayout.INGEST_SUMMARY_FILE);
-      JsonNode s = null;
-      if (summary != null && fs.exists(summary)) {
-        try (InputStream in = fs.open(summary)) {
-          s = Json.MAPPER.readTree(in);
-        } catch (IOException e) {
-          throw new BadInputException(summary.toString(), "unreadable ingest summary: " + e.getMessage());
-        }
-      }
-      return new TraceFiles(CanonicalParquet.open(parquet.toString(), conf), parquet.toString(), s);
+      TraceInput.Located at = TraceInput.locate(fileSystem(dir, conf), dir);
+      String parquet = at.parquet().toString();
+      return new TraceFiles(CanonicalParquet.open(parquet, conf), parquet, at.ingestSummary());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -30,21 +30,35 @@ import org.apache.spark.sql.types.StructType;
  * itself is accepted; the summary is looked up next to the Parquet folder in the second case.
  */
 public record TraceInput(Dataset<Row> trace, String location, JsonNode ingestSummary) {
+  /** Where a canonical dataset's Parquet folder is, and its ingest summary (null when there is none). */
+  record Located(Path parquet, JsonNode ingestSummary) {}
+
+  /**
+   * The folder rules of {@link #load} and {@link TraceFiles#load}: DIR/trace when it exists, else
+   * DIR itself; the summary next to the Parquet folder, read when present.
+   */
+  static Located locate(FileSystem fs, String dir) throws IOException {
+    Path p = new Path(dir);
+    if (!fs.exists(p)) throw new BadInputException(dir, "no such file or folder");
+    Path parquet = fs.exists(new Path(p, TRACE_DIR)) ? new Path(p, TRACE_DIR) : p;
+    Path summary = new Path(parquet.equals(p) ? p.getParent() : p, INGEST_SUMMARY_FILE);
+    JsonNode s = null;
+    if (summary != null && fs.exists(summary)) {
+      try (InputStream in = fs.open(summary)) {
+        s = Json.MAPPER.readTree(in);
+      } catch (IOException e) {
+        throw new BadInputException(summary.toString(), "unreadable ingest summary: " + e.getMessage());
+      }
+    }
+    return new Located(parquet, s);
+  }
+
   public static TraceInput load(SparkSession spark, String dir) {
     try {
-      Path p = new Path(dir);
-      FileSystem fs = p.getFileSystem(spark.sparkContext().hadoopConfiguration());
-      if (!fs.exists(p)) throw new BadInputException(dir, "no such file or folder");
-      Path parquet = fs.exists(new Path(p, TRACE_DIR)) ? new Path(p, TRACE_DIR) : p;
-      Path summary = new Path(parquet.equals(p) ? p.getParent() : p, INGEST_SUMMARY_FILE);
-      JsonNode s = null;
-      if (summary != null && fs.exists(summary)) {
-        try (InputStream in = fs.open(summary)) {
-          s = Json.MAPPER.readTree(in);
-        } catch (IOException e) {
-          throw new BadInputException(summary.toString(), "unreadable ingest summary: " + e.getMessage());
-        }
-      }
+      FileSystem fs = new Path(dir).getFileSystem(spark.sparkContext().hadoopConfiguration());
+      Located at = locate(fs, dir);
+      Path parquet = at.parquet();
+      JsonNode s = at.ingestSummary();
       Dataset<Row> ds;
       try {
         StructType known = sparkSchema(fs, parquet, spark.sparkContext().hadoopConfiguration());
