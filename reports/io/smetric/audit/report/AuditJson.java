@@ -134,8 +134,8 @@ public final class AuditJson {
     if (measured != null) a.set("measured_cache", measured);
     ObjectNode replayProfile = ReplayProfileSection.json(replay);
     if (replayProfile != null) a.set("replay_profile", replayProfile);
-    // note: this replaces the verdict's "conditions" list above with the conditions sweep (kept as it was written)
-    if (replay != null && replay.path("conditions").isObject()) a.set("conditions", replay.path("conditions").deepCopy());
+    // the sweep under its own name: "conditions" is the verdict's list of conditions in words (above)
+    if (replay != null && replay.path("conditions").isObject()) a.set("conditions_sweep", replay.path("conditions").deepCopy());
     if (replay != null && replay.path("uncertainty").isObject()) a.set("uncertainty", replay.path("uncertainty").deepCopy());
     return a;
   }

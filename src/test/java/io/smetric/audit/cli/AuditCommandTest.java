@@ -90,6 +90,11 @@ class AuditCommandTest {
     assertEquals("qwen3-30b-a3b-h20", profile.get("name").asText());
     assertTrue(profile.get("validation").get("summary").asText().contains("E2E"), profile.toString());
     assertTrue(Files.readString(out.resolve("index.html")).contains("Simulated instance"));
+    // the verdict's conditions stay a list of sentences; the replay's conditions sweep sits beside it, verbatim
+    assertTrue(audit.get("conditions").isArray(), audit.get("conditions").toString());
+    JsonNode sweep = Json.MAPPER.readTree(out.resolve("replay/replay.json").toFile()).get("conditions");
+    assertTrue(sweep != null && sweep.isObject(), "the default audit runs the conditions sweep");
+    assertEquals(sweep, audit.get("conditions_sweep"));
 
     JsonNode prov = Json.MAPPER.readTree(out.resolve("provenance.json").toFile());
     JsonNode file = prov.get("inputs").get(0);
