@@ -8,6 +8,7 @@ import io.smetric.audit.common.UsageException;
 import io.smetric.audit.contract.AuditLayout;
 import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.sweep.RunResult;
+import io.smetric.audit.replay.sweep.Schedule;
 import io.smetric.audit.replay.sweep.SimSpec;
 import io.smetric.audit.replay.sweep.Sweep;
 import io.smetric.audit.replay.sweep.SweepSummary;
@@ -15,6 +16,7 @@ import io.smetric.audit.replay.trace.ReplayTrace;
 import io.smetric.audit.replay.trace.TraceCache;
 import io.smetric.audit.replay.trace.TraceFile;
 import java.util.ArrayList;
+import java.util.concurrent.CompletableFuture;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,6 +70,9 @@ public final class ReplayJob {
   private int bootstrap;
   private List<io.smetric.audit.replay.sweep.Conditions.Param> conditionParams;
   private ObjectNode conditionsJson;
+  private io.smetric.audit.replay.sweep.Conditions conditionsPlan;
+  /** The Spark job group of the sweep's simulations (cancelled as a whole if one batch fails). */
+  private static final String JOB_GROUP = "smetric-replay-sweep";
   private int conditionRuns;
   private int bootstrapRuns;
   private String bootstrapSkipped;
@@ -140,17 +145,21 @@ public final class ReplayJob {
     private String traceDir;
     private final List<JavaRDD<RunResult>> rdds = new ArrayList<>();
     private final List<RunResult> local = new ArrayList<>();
-    private int nextId;
+    private java.util.concurrent.ExecutorService pool;
+    private Sweep.Shared shared;
 
     Runner(OutputDir out, boolean useSpark) {
       this.out = out;
       this.spark = useSpark;
     }
 
-    /** Numbers the specs from the next free run id and runs them; returns their summaries by run id. */
-    List<RunResult> run(List<SimSpec> specs) {
-      List<SimSpec> numbered = new ArrayList<>(specs.size());
-      for (SimSpec s : specs) numbered.add(s.withRunId(nextId++));
+    /**
+     * Runs specs already numbered (by the {@link Schedule}); completes with their summaries. In
+     * the driver: at once, one simulation after another. As Spark: a job of its own submitted
+     * from a pool thread, so that several batches (tracks of the sweep) queue at once and no core
+     * waits for another batch's last simulation.
+     */
+    CompletableFuture<List<RunResult>> submit(List<SimSpec> numbered) {
       for (SimSpec s : numbered) s.apply(base).validate();
       if (!spark) {
         List<RunResult> full = Sweep.runLocal(trace, base, numbered);
@@ -159,27 +168,42 @@ public final class ReplayJob {
           if (r.spec().isMain()) local.add(r);
           sums.add(r.summary());
         }
-        return sums;
+        return CompletableFuture.completedFuture(sums);
       }
       if (traceDir == null) {
         traceDir = out.child("_replay_trace");
         TraceFile.write(trace, traceDir, ReplayJob.this.spark.sparkContext().hadoopConfiguration());
         trace = null;
+        shared = Sweep.Shared.of(ReplayJob.this.spark, traceDir, base);
+        // Spark's scheduler serves concurrent jobs first come, first served; a few more batches
+        // queued than there are cores keep every core busy
+        int cores = JavaSparkContext.fromSparkContext(ReplayJob.this.spark.sparkContext()).defaultParallelism();
+        pool = java.util.concurrent.Executors.newFixedThreadPool(Math.max(4, 4 * cores), r -> {
+          Thread t = new Thread(r, "replay-sweep-submit");
+          t.setDaemon(true);
+          return t;
+        });
       }
-      JavaSparkContext jsc = JavaSparkContext.fromSparkContext(ReplayJob.this.spark.sparkContext());
-      jsc.setJobGroup("smetric-replay-sweep", "replay: " + numbered.size() + " simulations", false);
-      JavaRDD<RunResult> full = Sweep.runSpark(ReplayJob.this.spark, traceDir, base, numbered);
-      rdds.add(full);
-      return Sweep.summaries(full);
+      return CompletableFuture.supplyAsync(() -> {
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(ReplayJob.this.spark.sparkContext());
+        jsc.setJobGroup(JOB_GROUP, "replay: " + numbered.size() + " simulation(s)", true);
+        JavaRDD<RunResult> full = Sweep.runSpark(ReplayJob.this.spark, shared, numbered);
+        synchronized (rdds) {
+          rdds.add(full);
+        }
+        return Sweep.summaries(full);
+      }, pool);
     }
 
-    void writeSeries() {
+    /** Writes the series tables of the main sweep's runs, under their final run ids ({@code finalIds}[provisional]). */
+    void writeSeries(int[] finalIds) {
       if (!spark) {
         List<Row> cdf = new ArrayList<>();
         List<Row> win = new ArrayList<>();
         List<Row> inst = new ArrayList<>();
         try {
-          for (RunResult r : local) {
+          for (RunResult full : local) {
+            RunResult r = full.withRunId(finalIds[full.spec().runId()]);
             new CdfRows().call(r).forEachRemaining(cdf::add);
             new WindowRows(base.imbalanceWindowS).call(r).forEachRemaining(win::add);
             new InstanceRows().call(r).forEachRemaining(inst::add);
@@ -193,7 +217,7 @@ public final class ReplayJob {
       }
       JavaSparkContext jsc = JavaSparkContext.fromSparkContext(ReplayJob.this.spark.sparkContext());
       JavaRDD<RunResult> all = rdds.size() == 1 ? rdds.get(0) : jsc.union(rdds.toArray(new JavaRDD[0]));
-      JavaRDD<RunResult> main = all.filter(r -> r.spec().isMain());
+      JavaRDD<RunResult> main = all.filter(r -> r.spec().isMain()).map(r -> r.withRunId(finalIds[r.spec().runId()]));
       ReplayJob.this.writeSeries(out, main.flatMap(new CdfRows()), main.flatMap(new WindowRows(base.imbalanceWindowS)),
           main.flatMap(new InstanceRows()));
     }
@@ -201,8 +225,17 @@ public final class ReplayJob {
     @Override
     public void close() {
       if (!spark) return;
+      JavaSparkContext jsc = JavaSparkContext.fromSparkContext(ReplayJob.this.spark.sparkContext());
+      if (pool != null) {
+        jsc.cancelJobGroup(JOB_GROUP); // nothing is left running after a failed batch
+        pool.shutdownNow();
+      }
       for (JavaRDD<RunResult> r : rdds) r.unpersist(false);
-      JavaSparkContext.fromSparkContext(ReplayJob.this.spark.sparkContext()).clearJobGroup();
+      if (shared != null) {
+        shared.conf().destroy();
+        shared.base().destroy();
+      }
+      jsc.clearJobGroup();
       if (traceDir != null) {
         TraceCache.evict(traceDir);
         Sweep.deleteQuietly(ReplayJob.this.spark, traceDir);
@@ -235,44 +268,80 @@ public final class ReplayJob {
     List<SimSpec> grid = plan == null ? Sweep.grid(runnable, globalRatios, rates, overloads, hitRatios) : null;
     long t0 = System.nanoTime();
     try (Runner runner = new Runner(out, useSpark && (plan != null || grid.size() > 1))) {
-      List<RunResult> results = new ArrayList<>();
+      Schedule schedule = new Schedule(runner::submit);
+      Schedule.Group first;
       if (plan == null) {
-        results.addAll(runner.run(grid));
+        first = new Schedule.Group(0, List.of(once(grid)), this::afterMainSweep);
       } else {
-        // rounds of the rate grid until every curve's knee is bracketed (one round for the fixed grid)
-        for (List<SimSpec> next = plan.nextRound(results, ok); !next.isEmpty(); next = plan.nextRound(results, ok)) {
-          results.addAll(runner.run(next));
-        }
+        // every curve's knee search is a track of its own; the replicates and the conditions
+        // sweep need the whole main sweep, then run beside each other
+        List<Schedule.Track> curves = new ArrayList<>();
+        for (var c : plan.curves()) if (ok.contains(c.policy())) curves.add(all -> plan.next(c, all));
+        first = new Schedule.Group(0, curves, this::afterMainSweep);
       }
-      if (bootstrap > 0) {
-        if (base.kvModel == ReplaySettings.KvModel.REFERENCE) {
-          bootstrapSkipped = "the block-by-block reference KV model cannot resample session trees";
-        } else if (summary.sessionTrees() < 2) {
-          bootstrapSkipped = "fewer than two session trees to resample";
-        } else {
-          SweepSummary mainSum = new SweepSummary(results, referenceOverload(), referenceHitRatio());
-          List<SimSpec> reps = io.smetric.audit.replay.sweep.Uncertainty.plan(mainSum, currentRouter, bootstrap);
-          bootstrapRuns = reps.size();
-          if (!reps.isEmpty()) results.addAll(runner.run(reps));
-        }
-      }
-      if (conditionParams != null && !conditionParams.isEmpty() && plan != null) {
-        SweepSummary mainSum = new SweepSummary(results, referenceOverload(), referenceHitRatio());
-        var cond = io.smetric.audit.replay.sweep.Conditions.plan(mainSum, base, currentRouter, plan.rateReference(),
-            conditionParams);
-        for (List<SimSpec> next = cond.nextRound(results); !next.isEmpty(); next = cond.nextRound(results)) {
-          conditionRuns += next.size();
-          results.addAll(runner.run(next));
-        }
-        conditionsJson = cond.describe(results);
+      List<RunResult> results = new ArrayList<>(schedule.run(List.of(first)));
+      if (plan != null) plan.rounds(schedule.rounds(0));
+      if (conditionsPlan != null) {
+        conditionsJson = conditionsPlan.describe(results);
         conditionsJson.put("simulations", conditionRuns);
       }
-      results.sort(java.util.Comparator.comparingInt(r -> r.spec().runId()));
       double wall = (System.nanoTime() - t0) / 1e9;
-      runner.writeSeries();
+      runner.writeSeries(schedule.finalIds());
       write(out, results, skipped, wall);
       return new Result(results.size(), skipped, results, wall);
     }
+  }
+
+  /** A track of one batch. */
+  private static Schedule.Track once(List<SimSpec> specs) {
+    boolean[] sent = {false};
+    return all -> {
+      if (sent[0]) return List.of();
+      sent[0] = true;
+      return specs;
+    };
+  }
+
+  /** What follows the main sweep: the bootstrap replicates (phase 1) and the conditions sweep (phase 2). */
+  private List<Schedule.Group> afterMainSweep(List<RunResult> main) {
+    List<Schedule.Group> next = new ArrayList<>();
+    if (bootstrap > 0) {
+      if (base.kvModel == ReplaySettings.KvModel.REFERENCE) {
+        bootstrapSkipped = "the block-by-block reference KV model cannot resample session trees";
+      } else if (summary.sessionTrees() < 2) {
+        bootstrapSkipped = "fewer than two session trees to resample";
+      } else {
+        SweepSummary mainSum = new SweepSummary(main, referenceOverload(), referenceHitRatio());
+        List<SimSpec> reps = io.smetric.audit.replay.sweep.Uncertainty.plan(mainSum, currentRouter, bootstrap);
+        bootstrapRuns = reps.size();
+        if (!reps.isEmpty()) next.add(Schedule.Group.of(1, List.of(once(reps))));
+      }
+    }
+    if (conditionParams != null && !conditionParams.isEmpty() && plan != null) {
+      SweepSummary mainSum = new SweepSummary(main, referenceOverload(), referenceHitRatio());
+      conditionsPlan = io.smetric.audit.replay.sweep.Conditions.plan(mainSum, base, currentRouter, plan.rateReference(),
+          conditionParams);
+      next.add(new Schedule.Group(2, conditionTracks(conditionsPlan.pointKeys()), all -> {
+        List<String> before = conditionsPlan.pointKeys();
+        conditionsPlan.planGrid(all);
+        List<String> grid = new ArrayList<>(conditionsPlan.pointKeys());
+        grid.removeAll(before);
+        return List.of(Schedule.Group.of(2, conditionTracks(grid)));
+      }));
+    }
+    return next;
+  }
+
+  private List<Schedule.Track> conditionTracks(List<String> keys) {
+    List<Schedule.Track> out = new ArrayList<>();
+    for (String k : keys) {
+      out.add(all -> {
+        List<SimSpec> n = conditionsPlan.next(k, all);
+        conditionRuns += n.size();
+        return n;
+      });
+    }
+    return out;
   }
 
   /** The thresholds the comparison and ablation read: the base's, or the first swept value if the base's was not swept. */

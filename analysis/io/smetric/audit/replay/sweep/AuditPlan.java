@@ -7,9 +7,7 @@ import io.smetric.audit.replay.ReplaySettings;
 import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.trace.ReplayTrace;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -153,26 +151,40 @@ public final class AuditPlan {
   /**
    * The simulations of the next round (run ids -1: the caller numbers them) given every main-sweep
    * result so far, for the curves whose policy is in {@code runnable}; empty when the sweep is done.
+   * The round-by-round sweep: the concatenation of every curve's {@link #next} in curve order.
    */
   public List<SimSpec> nextRound(List<RunResult> results, Set<String> runnable) {
-    Map<Curve, TreeMap<Double, Double>> sampled = new LinkedHashMap<>();
-    for (RunResult r : results) {
-      if (!r.spec().isMain()) continue;
-      Double tps = r.metrics().get("tps_within_slo");
-      sampled.computeIfAbsent(Curve.of(r.spec()), k -> new TreeMap<>()).put(r.spec().rateScale(), tps == null ? 0.0 : tps);
-    }
     List<SimSpec> out = new ArrayList<>();
-    for (Curve c : curves) {
-      if (!runnable.contains(c.policy())) continue;
-      TreeMap<Double, Double> cur = sampled.getOrDefault(c, new TreeMap<>());
-      if (grid == RateGrid.FIXED) {
-        if (cur.isEmpty()) for (double x : rates()) out.add(c.at(x));
-      } else {
-        for (double x : KneeSearch.next(cur, rateReference)) out.add(c.at(x));
-      }
-    }
+    for (Curve c : curves) if (runnable.contains(c.policy())) out.addAll(next(c, results));
     if (!out.isEmpty()) rounds++;
     return out;
+  }
+
+  /**
+   * The next rates of one curve (run ids -1) given every result so far, of which it reads only
+   * that curve's main-sweep points: empty when its knee is bracketed (the fixed grid: after its
+   * one round). A curve's next batch never depends on another curve, which lets the sweep run
+   * curves as independent tracks ({@link Schedule}).
+   */
+  public List<SimSpec> next(Curve c, List<RunResult> results) {
+    TreeMap<Double, Double> cur = new TreeMap<>();
+    for (RunResult r : results) {
+      if (!r.spec().isMain() || !c.equals(Curve.of(r.spec()))) continue;
+      Double tps = r.metrics().get("tps_within_slo");
+      cur.put(r.spec().rateScale(), tps == null ? 0.0 : tps);
+    }
+    List<SimSpec> out = new ArrayList<>();
+    if (grid == RateGrid.FIXED) {
+      if (cur.isEmpty()) for (double x : rates()) out.add(c.at(x));
+    } else {
+      for (double x : KneeSearch.next(cur, rateReference)) out.add(c.at(x));
+    }
+    return out;
+  }
+
+  /** Records the rounds a sweep run track by track took (what {@link #nextRound} counts itself). */
+  public void rounds(int n) {
+    rounds = n;
   }
 
   /** Four significant digits: rates appear in tables and must compare equal across runs. */

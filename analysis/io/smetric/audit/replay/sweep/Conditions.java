@@ -218,14 +218,51 @@ public final class Conditions {
     return notApplicable;
   }
 
-  /** The next round of the conditions sweep given every run so far (run ids -1); empty when done. */
+  /**
+   * The next round of the conditions sweep given every run so far (run ids -1); empty when done.
+   * The round-by-round sweep: every point's {@link #next} in the order the points were planned;
+   * when all are done, the grid ({@link #planGrid}) and its points' first rates.
+   */
   public List<SimSpec> nextRound(List<RunResult> all) {
     if (notApplicable != null) return List.of();
-    Map<String, TreeMap<Double, Double>> sampled = sampled(all);
-    List<SimSpec> out = pending(sampled);
+    List<SimSpec> out = new ArrayList<>();
+    for (String k : pointKeys()) out.addAll(next(k, all));
     if (!out.isEmpty() || gridPlanned) return out;
-    // one-at-a-time done: a grid over the two parameters that move the gain most
+    List<String> before = pointKeys();
+    planGrid(all);
+    for (String k : pointKeys()) if (!before.contains(k)) out.addAll(next(k, all));
+    return out;
+  }
+
+  /** The points planned so far, in the order they were planned (none when not applicable). */
+  public List<String> pointKeys() {
+    return notApplicable != null ? List.of() : new ArrayList<>(points.keySet());
+  }
+
+  /**
+   * One point's next rates (run ids -1) given every run so far, of which it reads only its own:
+   * its start rates first, then {@link KneeSearch} on its curve; empty when its knee is bracketed.
+   */
+  public List<SimSpec> next(String pointKey, List<RunResult> all) {
+    Point p = points.get(pointKey);
+    TreeMap<Double, Double> cur = sampled(all).getOrDefault(p.key(), new TreeMap<>());
+    List<Double> next = cur.isEmpty() ? startRates.get(p.policy()) : KneeSearch.next(cur, reference);
+    List<SimSpec> out = new ArrayList<>();
+    for (double x : next) {
+      out.add(new SimSpec(-1, p.policy(), g, x, p.overload(), p.hitRatio(), 0, p.variant(), p.overrides()));
+    }
+    return out;
+  }
+
+  /**
+   * Once every one-at-a-time point is done: plans a grid over the two parameters that move the
+   * gain most (at most once; fewer than two that move it: no grid), adding its points to
+   * {@link #pointKeys}.
+   */
+  public void planGrid(List<RunResult> all) {
+    if (notApplicable != null || gridPlanned) return;
     gridPlanned = true;
+    Map<String, TreeMap<Double, Double>> sampled = sampled(all);
     List<Resolved> ranked = new ArrayList<>();
     Map<Resolved, Double> range = new LinkedHashMap<>();
     for (Resolved r : params) {
@@ -243,7 +280,7 @@ public final class Conditions {
       }
     }
     ranked.sort((a, b) -> Double.compare(range.get(b), range.get(a)));
-    if (ranked.size() < 2) return List.of();
+    if (ranked.size() < 2) return;
     gridX = ranked.get(0);
     gridY = ranked.get(1);
     for (double x : gridX.levels()) {
@@ -254,19 +291,6 @@ public final class Conditions {
         add(router, "grid", v);
       }
     }
-    return pending(sampled);
-  }
-
-  private List<SimSpec> pending(Map<String, TreeMap<Double, Double>> sampled) {
-    List<SimSpec> out = new ArrayList<>();
-    for (Point p : points.values()) {
-      TreeMap<Double, Double> cur = sampled.getOrDefault(p.key(), new TreeMap<>());
-      List<Double> next = cur.isEmpty() ? startRates.get(p.policy()) : KneeSearch.next(cur, reference);
-      for (double x : next) {
-        out.add(new SimSpec(-1, p.policy(), g, x, p.overload(), p.hitRatio(), 0, p.variant(), p.overrides()));
-      }
-    }
-    return out;
   }
 
   private Map<String, TreeMap<Double, Double>> sampled(List<RunResult> all) {

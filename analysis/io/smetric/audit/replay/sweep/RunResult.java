@@ -41,4 +41,10 @@ public record RunResult(
     return new RunResult(spec, metrics, notApplicable, ttftCdf, tpotCdf, new double[0], new double[0][],
         wallSeconds, cpuSeconds);
   }
+
+  /** The same result under another run id (the sweep's {@link Schedule} numbers runs when all are back). */
+  public RunResult withRunId(int id) {
+    return new RunResult(spec.withRunId(id), metrics, notApplicable, ttftCdf, tpotCdf, imbalance, loadWindows,
+        wallSeconds, cpuSeconds);
+  }
 }

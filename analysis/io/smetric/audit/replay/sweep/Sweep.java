@@ -12,6 +12,7 @@ import io.smetric.audit.common.SerializableConf;
 import io.smetric.audit.replay.trace.TraceCache;
 import io.smetric.audit.replay.trace.TraceFile;
 import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.Function;
 import org.apache.spark.sql.SparkSession;
@@ -89,8 +90,28 @@ public final class Sweep {
    */
   public static JavaRDD<RunResult> runSpark(SparkSession spark, String traceDir, ReplaySettings base,
       List<SimSpec> specs) {
+    return runSpark(spark, Shared.of(spark, traceDir, base), specs);
+  }
+
+  /**
+   * What every task of a sweep needs besides its specs, broadcast once: the trace folder, the
+   * Hadoop configuration and the base settings. A sweep run as many small jobs ({@link Schedule})
+   * unions their RDDs to write the series tables, and each task of a union deserializes every
+   * parent's function: with the configuration inside each function that cost grew with the square
+   * of the number of jobs (minutes for a few hundred); with a broadcast it is a handle.
+   */
+  public record Shared(String traceDir, Broadcast<SerializableConf> conf, Broadcast<ReplaySettings> base)
+      implements java.io.Serializable {
+    public static Shared of(SparkSession spark, String traceDir, ReplaySettings base) {
+      JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+      return new Shared(traceDir, jsc.broadcast(new SerializableConf(spark.sparkContext().hadoopConfiguration())),
+          jsc.broadcast(base));
+    }
+  }
+
+  /** As {@link #runSpark(SparkSession, String, ReplaySettings, List)}, with what the tasks share broadcast already. */
+  public static JavaRDD<RunResult> runSpark(SparkSession spark, Shared shared, List<SimSpec> specs) {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    SerializableConf conf = new SerializableConf(spark.sparkContext().hadoopConfiguration());
     // One simulation per task when the cluster has the cores for it; otherwise about 8 tasks per
     // core (the per-task overhead dominates tiny simulations), specs dealt round-robin so that
     // neighbours in the grid (similar cost) land in different tasks.
@@ -108,7 +129,7 @@ public final class Sweep {
       }
     }
     JavaRDD<RunResult> rdd = jsc.parallelize(dealt, slices)
-        .map(new RunTask(traceDir, conf, base))
+        .map(new RunTask(shared))
         .setName("replay sweep: " + specs.size() + " simulations");
     // DISK_ONLY: the window series of 200 long simulations are hundreds of MB; they must not sit
     // on the heap of the JVM that (in local mode) is also the driver.
@@ -151,14 +172,10 @@ public final class Sweep {
 
   private static final class RunTask implements Function<SimSpec, RunResult> {
     private static final long serialVersionUID = 1L;
-    private final String traceDir;
-    private final SerializableConf conf;
-    private final ReplaySettings base;
+    private final Shared shared;
 
-    RunTask(String traceDir, SerializableConf conf, ReplaySettings base) {
-      this.traceDir = traceDir;
-      this.conf = conf;
-      this.base = base;
+    RunTask(Shared shared) {
+      this.shared = shared;
     }
 
     /** The bootstrap replicate this task built last (tasks of a replicate run one after another). */
@@ -167,7 +184,8 @@ public final class Sweep {
     @Override
     public RunResult call(SimSpec spec) {
       if (cache == null) cache = new Object[3];
-      return runOne(traceFor(TraceCache.get(traceDir, conf.get()), base, spec, cache), base, spec);
+      ReplaySettings base = shared.base().value();
+      return runOne(traceFor(TraceCache.get(shared.traceDir(), shared.conf().value().get()), base, spec, cache), base, spec);
     }
   }
 }

@@ -17,7 +17,10 @@ import org.apache.spark.sql.SparkSession;
  * running Spark job's tasks that are done, and the elapsed time of the step and of the whole
  * audit. Task counts come from a {@link SparkListener} on the driver, so it works the same in
  * local mode and on a cluster. Lines are throttled (one per {@code minGapMs}, or when a job
- * ends) so that a sweep of thousands of tasks prints a few dozen lines, not thousands.
+ * ends) so that a sweep of thousands of tasks prints a few dozen lines, not thousands. Jobs of
+ * one job group (the replay sweep submits each batch of simulations as a job of its own, many at
+ * once) are counted together under the group's name, so the line says how far the sweep is, not
+ * how far one of its small jobs is.
  */
 final class AuditProgress extends SparkListener implements AutoCloseable {
   private final SparkSession spark;
@@ -28,7 +31,12 @@ final class AuditProgress extends SparkListener implements AutoCloseable {
   private volatile long stepStart = System.nanoTime();
   private volatile String step = "starting";
   private volatile int stepNo;
-  private final Map<Integer, long[]> jobTasks = new ConcurrentHashMap<>(); // job -> {total, done, printed}
+  /** What a job's tasks count towards: its own counts, or its group's ({total, done, printed}). */
+  private record Counter(String label, boolean group, long[] tasks) {}
+
+  private final Map<Integer, Counter> jobTasks = new ConcurrentHashMap<>();
+  /** Counts shared by the jobs of one job group in the current step: {total, done, printed}. */
+  private final Map<String, long[]> groupTasks = new ConcurrentHashMap<>();
   private final Map<Integer, Integer> stageToJob = new ConcurrentHashMap<>();
   private final AtomicLong lastPrint = new AtomicLong();
 
@@ -45,6 +53,7 @@ final class AuditProgress extends SparkListener implements AutoCloseable {
     stepNo++;
     step = name;
     stepStart = System.nanoTime();
+    groupTasks.clear();
     spark.sparkContext().setJobDescription("audit " + name);
     line("started");
   }
@@ -79,36 +88,48 @@ final class AuditProgress extends SparkListener implements AutoCloseable {
       total += si.numTasks();
       stageToJob.put(si.stageId(), e.jobId());
     }
-    jobTasks.put(e.jobId(), new long[] {total, 0, 0});
+    String group = e.properties() == null ? null : e.properties().getProperty("spark.jobGroup.id");
+    if (group == null) {
+      jobTasks.put(e.jobId(), new Counter("job " + e.jobId(), false, new long[] {total, 0, 0}));
+    } else {
+      long[] t = groupTasks.computeIfAbsent(group, g -> new long[3]);
+      synchronized (t) {
+        t[0] += total;
+      }
+      jobTasks.put(e.jobId(), new Counter(group, true, t));
+    }
   }
 
   @Override
   public void onTaskEnd(SparkListenerTaskEnd e) {
     Integer job = stageToJob.get(e.stageId());
-    long[] t = job == null ? null : jobTasks.get(job);
-    if (t == null) return;
+    Counter c = job == null ? null : jobTasks.get(job);
+    if (c == null) return;
+    long[] t = c.tasks();
     long done;
+    long total;
     synchronized (t) {
       done = ++t[1];
+      total = t[0];
     }
     long now = System.currentTimeMillis();
     long last = lastPrint.get();
     if (now - last >= minGapMs && lastPrint.compareAndSet(last, now)) {
       // skipped stages (shuffle reuse) never run their tasks, so the percent is a lower bound
       t[2] = 1;
-      line(String.format(Locale.ROOT, "job %d: %d%% (%d/%d tasks)", job, Math.min(100, 100 * done / Math.max(1, t[0])),
-          done, t[0]));
+      line(String.format(Locale.ROOT, "%s: %d%% (%d/%d tasks%s)", c.label(), Math.min(100, 100 * done / Math.max(1, total)),
+          done, total, c.group() ? " submitted so far" : ""));
     }
   }
 
   @Override
   public void onJobEnd(SparkListenerJobEnd e) {
-    long[] t = jobTasks.remove(e.jobId());
+    Counter c = jobTasks.remove(e.jobId());
     stageToJob.values().removeIf(j -> j == e.jobId());
-    // only jobs long enough to have printed progress get an end line
-    if (t != null && t[2] == 1) {
+    // only jobs long enough to have printed progress get an end line; a group's jobs get none
+    if (c != null && !c.group() && c.tasks()[2] == 1) {
       // stages whose shuffle output already exists are skipped, so fewer tasks may run than planned
-      line(String.format(Locale.ROOT, "job %d: done (%d tasks)", e.jobId(), t[1]));
+      line(String.format(Locale.ROOT, "job %d: done (%d tasks)", e.jobId(), c.tasks()[1]));
     }
   }
 
