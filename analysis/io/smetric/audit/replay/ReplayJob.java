@@ -73,6 +73,12 @@ public final class ReplayJob {
   private io.smetric.audit.replay.sweep.Conditions conditionsPlan;
   /** The Spark job group of the sweep's simulations (cancelled as a whole if one batch fails). */
   private static final String JOB_GROUP = "smetric-replay-sweep";
+  /**
+   * Simulation wall time a sweep job should carry: a Spark job costs about 0.25 CPU-s on the
+   * project's 2-core machine (the sample audit run as one job per batch: 640 jobs, +44 CPU-s), so
+   * 5 s keeps that cost near 5% while jobs stay small enough to overlap (docs/lab/benchmarks.md).
+   */
+  static final double JOB_SECONDS = 5;
   private int conditionRuns;
   private int bootstrapRuns;
   private String bootstrapSkipped;
@@ -141,9 +147,11 @@ public final class ReplayJob {
    */
   private final class Runner implements AutoCloseable {
     private final OutputDir out;
-    private final boolean spark;
+    final boolean spark;
     private String traceDir;
     private final List<JavaRDD<RunResult>> rdds = new ArrayList<>();
+    /** The batches with main-sweep runs: the only ones the series tables read. */
+    private final List<JavaRDD<RunResult>> mainRdds = new ArrayList<>();
     private final List<RunResult> local = new ArrayList<>();
     private java.util.concurrent.ExecutorService pool;
     private Sweep.Shared shared;
@@ -190,12 +198,17 @@ public final class ReplayJob {
         JavaRDD<RunResult> full = Sweep.runSpark(ReplayJob.this.spark, shared, numbered);
         synchronized (rdds) {
           rdds.add(full);
+          if (numbered.stream().anyMatch(SimSpec::isMain)) mainRdds.add(full);
         }
         return Sweep.summaries(full);
       }, pool);
     }
 
     /** Writes the series tables of the main sweep's runs, under their final run ids ({@code finalIds}[provisional]). */
+    void cancel() {
+      if (spark && pool != null) JavaSparkContext.fromSparkContext(ReplayJob.this.spark.sparkContext()).cancelJobGroup(JOB_GROUP);
+    }
+
     void writeSeries(int[] finalIds) {
       if (!spark) {
         List<Row> cdf = new ArrayList<>();
@@ -216,8 +229,16 @@ public final class ReplayJob {
         return;
       }
       JavaSparkContext jsc = JavaSparkContext.fromSparkContext(ReplayJob.this.spark.sparkContext());
-      JavaRDD<RunResult> all = rdds.size() == 1 ? rdds.get(0) : jsc.union(rdds.toArray(new JavaRDD[0]));
-      JavaRDD<RunResult> main = all.filter(r -> r.spec().isMain()).map(r -> r.withRunId(finalIds[r.spec().runId()]));
+      if (mainRdds.isEmpty()) {
+        ReplayJob.this.writeSeries(out, jsc.emptyRDD(), jsc.emptyRDD(), jsc.emptyRDD());
+        return;
+      }
+      JavaRDD<RunResult> all = mainRdds.size() == 1 ? mainRdds.get(0) : jsc.union(mainRdds.toArray(new JavaRDD[0]));
+      // a batch per track makes hundreds of one-partition RDDs: a task per partition would write a
+      // file each and deserialize the whole union's lineage each; a few tasks per core read them all
+      int parts = Math.min(all.getNumPartitions(), 8 * jsc.defaultParallelism());
+      JavaRDD<RunResult> main = all.coalesce(parts).filter(r -> r.spec().isMain())
+          .map(r -> r.withRunId(finalIds[r.spec().runId()]));
       ReplayJob.this.writeSeries(out, main.flatMap(new CdfRows()), main.flatMap(new WindowRows(base.imbalanceWindowS)),
           main.flatMap(new InstanceRows()));
     }
@@ -226,10 +247,7 @@ public final class ReplayJob {
     public void close() {
       if (!spark) return;
       JavaSparkContext jsc = JavaSparkContext.fromSparkContext(ReplayJob.this.spark.sparkContext());
-      if (pool != null) {
-        jsc.cancelJobGroup(JOB_GROUP); // nothing is left running after a failed batch
-        pool.shutdownNow();
-      }
+      if (pool != null) pool.shutdownNow();
       for (JavaRDD<RunResult> r : rdds) r.unpersist(false);
       if (shared != null) {
         shared.conf().destroy();
@@ -268,7 +286,8 @@ public final class ReplayJob {
     List<SimSpec> grid = plan == null ? Sweep.grid(runnable, globalRatios, rates, overloads, hitRatios) : null;
     long t0 = System.nanoTime();
     try (Runner runner = new Runner(out, useSpark && (plan != null || grid.size() > 1))) {
-      Schedule schedule = new Schedule(runner::submit);
+      int cores = JavaSparkContext.fromSparkContext(spark.sparkContext()).defaultParallelism();
+      Schedule schedule = runner.spark ? new Schedule(runner::submit, cores, JOB_SECONDS) : new Schedule(runner::submit);
       Schedule.Group first;
       if (plan == null) {
         first = new Schedule.Group(0, List.of(once(grid)), this::afterMainSweep);
@@ -279,7 +298,13 @@ public final class ReplayJob {
         for (var c : plan.curves()) if (ok.contains(c.policy())) curves.add(all -> plan.next(c, all));
         first = new Schedule.Group(0, curves, this::afterMainSweep);
       }
-      List<RunResult> results = new ArrayList<>(schedule.run(List.of(first)));
+      List<RunResult> results;
+      try {
+        results = new ArrayList<>(schedule.run(List.of(first)));
+      } catch (RuntimeException | Error e) {
+        runner.cancel(); // the other batches of a failed sweep stop too
+        throw e;
+      }
       if (plan != null) plan.rounds(schedule.rounds(0));
       if (conditionsPlan != null) {
         conditionsJson = conditionsPlan.describe(results);

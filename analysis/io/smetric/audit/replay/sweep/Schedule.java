@@ -80,18 +80,56 @@ public final class Schedule {
     }
   }
 
-  private record Done(Running track, List<RunResult> results, Throwable error) {}
+  private record Done(List<Running> tracks, int specs, List<RunResult> results, Throwable error) {}
+
+  /** A track's next batch, numbered, waiting to be sent. */
+  private record Ready(Running track, List<SimSpec> specs) {}
 
   private final Engine engine;
   private final List<RunResult> results = new ArrayList<>();
   private final List<Key> keys = new ArrayList<>();
   private final LinkedBlockingQueue<Done> done = new LinkedBlockingQueue<>();
   private final int[] roundsByPhase = new int[8];
+  private final java.util.ArrayDeque<Ready> ready = new java.util.ArrayDeque<>();
+  private final int cores;
+  private final double jobSeconds;
+  private int inFlightSpecs;
   private int groups;
   private int inFlight;
+  private double wallSum;
+  private int wallCount;
 
-  public Schedule(Engine engine) {
+  /**
+   * Submissions sized to the engine: results come back per submission, so small submissions let
+   * tracks move on early, while each one costs the engine a fixed amount (a Spark job: about a
+   * quarter of a CPU-second measured on this project's machine). A submission carries whole
+   * batches worth about {@code jobSeconds} of simulation at the mean wall time per simulation so
+   * far (before any result: a quarter of what is ready per core), and ready batches are held back
+   * while four submissions per core are in flight, so that they merge. On an audit of tiny
+   * simulations this sends about as many jobs as rounds; on long ones, a few simulations per job.
+   */
+  public Schedule(Engine engine, int cores, double jobSeconds) {
+    if (cores < 1 || !(jobSeconds >= 0)) throw new IllegalArgumentException("cores " + cores + ", job seconds " + jobSeconds);
     this.engine = engine;
+    this.cores = cores;
+    this.jobSeconds = jobSeconds;
+  }
+
+  /** One submission per ready batch, none held back (an engine without a fixed cost per submission). */
+  public Schedule(Engine engine) {
+    this(engine, 1, 0);
+  }
+
+  /** Simulations per submission now (at least 1; a batch is never split). */
+  private int chunk() {
+    if (jobSeconds == 0) return 1;
+    if (wallCount == 0) {
+      int readySpecs = 0;
+      for (Ready r : ready) readySpecs += r.specs().size();
+      return Math.max(1, readySpecs / (4 * cores));
+    }
+    double mean = wallSum / wallCount;
+    return (int) Math.max(1, Math.min(1 << 20, Math.ceil(jobSeconds / Math.max(mean, 1e-6))));
   }
 
   /**
@@ -100,28 +138,69 @@ public final class Schedule {
    */
   public List<RunResult> run(List<Group> initial) {
     for (Group g : initial) start(g, 0);
+    flush();
     while (inFlight > 0) {
-      Done d;
+      List<Done> batch = new ArrayList<>();
       try {
-        d = done.take();
+        batch.add(done.take());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException("the sweep was interrupted", e);
       }
-      inFlight--;
-      if (d.error() != null) {
-        Throwable t = d.error();
-        while ((t instanceof ExecutionException || t instanceof java.util.concurrent.CompletionException) && t.getCause() != null) {
-          t = t.getCause();
+      done.drainTo(batch);
+      for (Done d : batch) {
+        inFlight--;
+        inFlightSpecs -= d.specs();
+        if (d.error() != null) throw unwrap(d.error());
+        results.addAll(d.results());
+        for (RunResult r : d.results()) {
+          wallSum += r.wallSeconds();
+          wallCount++;
         }
-        if (t instanceof RuntimeException r) throw r;
-        if (t instanceof Error e) throw e;
-        throw new IllegalStateException(t);
       }
-      results.addAll(d.results());
-      advance(d.track());
+      for (Done d : batch) for (Running t : d.tracks()) advance(t);
+      flush();
     }
+    if (!ready.isEmpty()) throw new IllegalStateException("batches left unsent");
     return renumbered();
+  }
+
+  private static RuntimeException unwrap(Throwable error) {
+    Throwable t = error;
+    while ((t instanceof ExecutionException || t instanceof java.util.concurrent.CompletionException) && t.getCause() != null) {
+      t = t.getCause();
+    }
+    if (t instanceof RuntimeException r) return r;
+    if (t instanceof Error e) throw e;
+    return new IllegalStateException(t);
+  }
+
+  /**
+   * Sends ready batches, whole tracks per submission of about {@link #chunk} simulations, while
+   * fewer than four submissions' worth per core are in flight (all at once without a job cost).
+   */
+  private void flush() {
+    int chunk = chunk();
+    long window = jobSeconds == 0 ? Long.MAX_VALUE : 4L * cores * chunk;
+    while (!ready.isEmpty() && (inFlightSpecs < window || inFlight == 0)) {
+      List<Running> tracks = new ArrayList<>();
+      List<SimSpec> specs = new ArrayList<>();
+      do {
+        Ready r = ready.poll();
+        tracks.add(r.track());
+        specs.addAll(r.specs());
+      } while (!ready.isEmpty() && specs.size() + ready.peek().specs().size() <= chunk);
+      inFlight++;
+      inFlightSpecs += specs.size();
+      CompletableFuture<List<RunResult>> f;
+      try {
+        f = engine.submit(specs);
+      } catch (RuntimeException e) {
+        f = CompletableFuture.failedFuture(e);
+      }
+      int n = specs.size();
+      f.whenComplete((res, e) -> done.add(new Done(tracks, n, res, e)));
+    }
   }
 
   /** The number of rounds a round-by-round sweep would have run in {@code phase}. */
@@ -152,14 +231,7 @@ public final class Schedule {
       numbered.add(next.get(p).withRunId(keys.size()));
       keys.add(new Key(t.in.group.phase(), round, t.in.seq, t.index, p));
     }
-    inFlight++;
-    CompletableFuture<List<RunResult>> f;
-    try {
-      f = engine.submit(numbered);
-    } catch (RuntimeException e) {
-      f = CompletableFuture.failedFuture(e);
-    }
-    f.whenComplete((r, e) -> done.add(new Done(t, r, e)));
+    ready.add(new Ready(t, numbered));
   }
 
   private void finished(Started s) {

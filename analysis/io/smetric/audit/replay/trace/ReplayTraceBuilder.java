@@ -88,6 +88,17 @@ public final class ReplayTraceBuilder {
   public void add(String requestId, String sessionId, String parentId, Integer turnOrNull, double arrivalS,
       int inputTokens, int outputTokens, Integer blockSizeOrNull, long[] blockIds, int blockCount,
       long seq) {
+    add(requestId, sessionId, parentId, turnOrNull, arrivalS, inputTokens, outputTokens, blockSizeOrNull, blockIds, 0,
+        blockCount, seq);
+  }
+
+  /**
+   * As above, with the chained ids at {@code blockIds[blockOff .. blockOff + blockCount)}: a slice
+   * of a decoded Parquet page shared by many rows, read without a copy per request.
+   */
+  public void add(String requestId, String sessionId, String parentId, Integer turnOrNull, double arrivalS,
+      int inputTokens, int outputTokens, Integer blockSizeOrNull, long[] blockIds, int blockOff, int blockCount,
+      long seq) {
     long line = ids.size();
     if (parentId != null && turnOrNull != null && turnOrNull == 0) {
       forkReq.add((int) line);
@@ -134,23 +145,24 @@ public final class ReplayTraceBuilder {
       k = Math.min(blockCount, expected);
     }
     blocks.add(k);
-    endNode.add(k == 0 ? -1 : insert(blockIds, k));
+    endNode.add(k == 0 ? -1 : insert(blockIds, blockOff, k));
   }
 
-  private int insert(long[] c, int k) {
+  /** Inserts the chain {@code c[o .. o + k)} into the segment tree; returns its end node. */
+  private int insert(long[] c, int o, int k) {
     int d = 0;
     int parent = -1;
     int end = -1;
     while (d < k) {
-      int w = childByHead.get(c[d]);
+      int w = childByHead.get(c[o + d]);
       if (w < 0) {
-        end = newNode(parent, c, d, k);
+        end = newNode(parent, c, o + d, o + k);
         break;
       }
       int len = segLen.getInt(w);
       int off = segOff.getInt(w);
       int j = 1;
-      while (j < len && d + j < k && flat.getLong(off + j) == c[d + j]) j++;
+      while (j < len && d + j < k && flat.getLong(off + j) == c[o + d + j]) j++;
       if (j == len) {
         parent = w;
         d += len;
