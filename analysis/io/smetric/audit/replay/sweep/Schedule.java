@@ -94,6 +94,7 @@ public final class Schedule {
   private final int cores;
   private final double jobSeconds;
   private int inFlightSpecs;
+  private int readySpecs;
   private int groups;
   private int inFlight;
   private double wallSum;
@@ -104,9 +105,8 @@ public final class Schedule {
    * tracks move on early, while each one costs the engine a fixed amount (a Spark job: about a
    * quarter of a CPU-second measured on this project's machine). A submission carries whole
    * batches worth about {@code jobSeconds} of simulation at the mean wall time per simulation so
-   * far (before any result: a quarter of what is ready per core), and ready batches are held back
-   * while four submissions per core are in flight, so that they merge. On an audit of tiny
-   * simulations this sends about as many jobs as rounds; on long ones, a few simulations per job.
+   * far (before any result: a quarter of what is ready per core); ready batches short of that
+   * wait for more while no core is about to idle ({@link #flush}).
    */
   public Schedule(Engine engine, int cores, double jobSeconds) {
     if (cores < 1 || !(jobSeconds >= 0)) throw new IllegalArgumentException("cores " + cores + ", job seconds " + jobSeconds);
@@ -123,11 +123,7 @@ public final class Schedule {
   /** Simulations per submission now (at least 1; a batch is never split). */
   private int chunk() {
     if (jobSeconds == 0) return 1;
-    if (wallCount == 0) {
-      int readySpecs = 0;
-      for (Ready r : ready) readySpecs += r.specs().size();
-      return Math.max(1, readySpecs / (4 * cores));
-    }
+    if (wallCount == 0) return Math.max(1, readySpecs / (4 * cores));
     double mean = wallSum / wallCount;
     return (int) Math.max(1, Math.min(1 << 20, Math.ceil(jobSeconds / Math.max(mean, 1e-6))));
   }
@@ -176,17 +172,20 @@ public final class Schedule {
   }
 
   /**
-   * Sends ready batches, whole tracks per submission of about {@link #chunk} simulations, while
-   * fewer than four submissions' worth per core are in flight (all at once without a job cost).
+   * Sends ready batches, whole tracks per submission of about {@link #chunk} simulations. Fewer
+   * ready than a chunk wait for more while at least two simulations per core are in flight (no
+   * core is about to idle): with simulations much shorter than a job's fixed cost this sends
+   * about one job per round, as a round-by-round sweep does; with long ones, a job every few
+   * simulations.
    */
   private void flush() {
     int chunk = chunk();
-    long window = jobSeconds == 0 ? Long.MAX_VALUE : 4L * cores * chunk;
-    while (!ready.isEmpty() && (inFlightSpecs < window || inFlight == 0)) {
+    while (!ready.isEmpty() && (readySpecs >= chunk || inFlightSpecs < 2 * cores)) {
       List<Running> tracks = new ArrayList<>();
       List<SimSpec> specs = new ArrayList<>();
       do {
         Ready r = ready.poll();
+        readySpecs -= r.specs().size();
         tracks.add(r.track());
         specs.addAll(r.specs());
       } while (!ready.isEmpty() && specs.size() + ready.peek().specs().size() <= chunk);
@@ -232,6 +231,7 @@ public final class Schedule {
       keys.add(new Key(t.in.group.phase(), round, t.in.seq, t.index, p));
     }
     ready.add(new Ready(t, numbered));
+    readySpecs += numbered.size();
   }
 
   private void finished(Started s) {
