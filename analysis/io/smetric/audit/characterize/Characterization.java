@@ -1,5 +1,7 @@
 package io.smetric.audit.characterize;
 
+import io.smetric.audit.contract.parquet.CanonicalParquet;
+import io.smetric.audit.contract.parquet.TraceBatch;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.floor;

@@ -1,5 +1,6 @@
 package io.smetric.audit.characterize;
 
+import io.smetric.audit.contract.parquet.TraceBatch;
 import io.smetric.audit.contract.Source;
 import it.unimi.dsi.fastutil.doubles.DoubleArrayList;
 import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;

@@ -1,5 +1,6 @@
 package io.smetric.audit.characterize;
 
+import io.smetric.audit.contract.parquet.TraceBatch;
 import static org.apache.spark.sql.functions.col;
 
 import io.smetric.audit.contract.Canonical;

@@ -1,5 +1,6 @@
 package io.smetric.audit.characterize;
 
+import io.smetric.audit.contract.parquet.TraceBatch;
 import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import java.io.Serializable;

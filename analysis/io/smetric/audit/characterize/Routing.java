@@ -1,5 +1,6 @@
 package io.smetric.audit.characterize;
 
+import io.smetric.audit.contract.parquet.TraceBatch;
 import io.smetric.audit.contract.BlockChain;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;

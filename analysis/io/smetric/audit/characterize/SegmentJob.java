@@ -1,5 +1,6 @@
 package io.smetric.audit.characterize;
 
+import io.smetric.audit.contract.parquet.CanonicalParquet;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.sum;
 

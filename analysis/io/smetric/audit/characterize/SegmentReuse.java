@@ -1,5 +1,6 @@
 package io.smetric.audit.characterize;
 
+import io.smetric.audit.contract.parquet.TraceBatch;
 import io.smetric.audit.common.BadInputException;
 import io.smetric.audit.contract.Canonical;
 import java.util.ArrayList;
@@ -75,9 +76,21 @@ final class SegmentReuse {
     return java.util.Arrays.copyOf(out, k);
   }
 
+  /** The 64-bit session key of the block passes (a request without a session is a session of its own). */
+  static long sessionKey(TraceBatch b, int i) {
+    return b.sessionId[i] == null ? Hashing.lonelyRequest(b.requestId[i].getBytes(java.nio.charset.StandardCharsets.UTF_8))
+        : Hashing.session(b.sessionId[i].getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  /** A root session's turn-0 request: turn 0, no parent, not a sub-agent (forks never make templates). */
+  static boolean rootTurn0(TraceBatch b, int i) {
+    return b.sessionId[i] != null && b.turn[i] == 0 && b.parentId[i] == null
+        && !io.smetric.audit.contract.Canonical.TRIGGER_SUBAGENT.equals(b.trigger[i]);
+  }
+
   static long[] sessionKeys(TraceBatch b) {
     long[] keys = new long[b.n];
-    for (int i = 0; i < b.n; i++) if (b.usedBlocks(i) > 0) keys[i] = b.sessionKey(i);
+    for (int i = 0; i < b.n; i++) if (b.usedBlocks(i) > 0) keys[i] = sessionKey(b, i);
     return keys;
   }
 

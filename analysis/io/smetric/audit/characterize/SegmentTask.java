@@ -1,5 +1,6 @@
 package io.smetric.audit.characterize;
 
+import io.smetric.audit.contract.parquet.TraceBatch;
 import it.unimi.dsi.fastutil.ints.IntArrays;
 import it.unimi.dsi.fastutil.ints.IntRBTreeSet;
 import it.unimi.dsi.fastutil.ints.IntSortedSet;
@@ -65,7 +66,7 @@ final class SegmentTask {
     sess[r] = sessionKey;
     input[r] = b.input[i];
     bsize[r] = b.blockSize[i];
-    root[r] = b.rootTurn0(i);
+    root[r] = SegmentReuse.rootTurn0(b, i);
   }
 
   private int insert(long[] a, int base, int from, int to, int req) {

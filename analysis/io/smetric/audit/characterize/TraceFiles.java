@@ -1,5 +1,6 @@
 package io.smetric.audit.characterize;
 
+import io.smetric.audit.contract.parquet.CanonicalParquet;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -23,25 +24,9 @@ public record TraceFiles(CanonicalParquet parquet, String location, JsonNode ing
     }
   }
 
-  /**
-   * The file system of {@code path}: for local paths a raw local file system made directly (no
-   * checksum files, and none of the service scanning and user login of {@code FileSystem.get},
-   * about half a second of CPU), else the configured one.
-   */
+  /** The file system of {@code path} ({@link CanonicalParquet#fileSystem}). */
   public static FileSystem fileSystem(String path, Configuration conf) throws IOException {
-    Path p = new Path(path);
-    if (isLocal(path)) {
-      org.apache.hadoop.fs.RawLocalFileSystem fs = new org.apache.hadoop.fs.RawLocalFileSystem();
-      fs.initialize(java.net.URI.create("file:///"), conf);
-      return fs;
-    }
-    return p.getFileSystem(conf);
-  }
-
-  /** A path without a scheme, or a file: URI. */
-  static boolean isLocal(String path) {
-    String scheme = new Path(path).toUri().getScheme();
-    return scheme == null || scheme.equals("file");
+    return CanonicalParquet.fileSystem(path, conf);
   }
 
   /** Block ids in the dataset (from the footers). */

@@ -1,5 +1,6 @@
 package io.smetric.audit.characterize;
 
+import io.smetric.audit.contract.parquet.CanonicalParquet;
 import static io.smetric.audit.contract.AuditLayout.INGEST_SUMMARY_FILE;
 import static io.smetric.audit.contract.AuditLayout.TRACE_DIR;
 

@@ -1,6 +1,8 @@
 package io.smetric.audit.replay.trace;
 
 import io.smetric.audit.common.BadInputException;
+import io.smetric.audit.contract.parquet.CanonicalParquet;
+import io.smetric.audit.contract.parquet.TraceBatch;
 import io.smetric.audit.contract.AuditLayout;
 import io.smetric.audit.contract.Canonical;
 import java.io.Serializable;
@@ -48,6 +50,8 @@ public final class TraceLoader {
         Canonical.OUTPUT_TOKENS, Canonical.SEQ}) {
       if (!List.of(df.columns()).contains(c)) throw new BadInputException(dir, -1, c, "column missing (not a canonical dataset?)");
     }
+    ReplayTraceBuilder direct = readInFileOrder(spark, dir, keepBlocks);
+    if (direct != null) return direct.build();
     spark.sparkContext().setJobGroup("smetric-replay-load", "replay: load canonical trace " + dir, false);
     ReplayTraceBuilder inOrder = streamInFileOrder(spark, df, dir, keepBlocks);
     if (inOrder != null) {
@@ -68,6 +72,45 @@ public final class TraceLoader {
     spark.sparkContext().clearJobGroup();
     return b.build();
   }
+
+  /**
+   * The fastest path, for a dataset with the full canonical schema already in replay order, as
+   * ingest writes it: its Parquet files read in the driver, in name order, straight from their
+   * column pages by the contract's {@link CanonicalParquet} (the characterization's reader), block
+   * ids folded into the segment tree as slices of the decoded pages. No Spark job, no row objects,
+   * no serialization: on the 200k agent trace (2.1 GB of Parquet) the Spark paths below spent
+   * 67 s in nine one-task jobs. Returns null when the dataset lacks a canonical column (the Spark
+   * paths fill optional ones with nulls) or at the first row out of (arrival_s, seq) order.
+   */
+  static ReplayTraceBuilder readInFileOrder(SparkSession spark, String dir, boolean keepBlocks) {
+    CanonicalParquet cp;
+    try {
+      cp = CanonicalParquet.open(dir, spark.sparkContext().hadoopConfiguration());
+    } catch (BadInputException e) {
+      return null; // not the full canonical schema: the Spark paths read what there is, or say what is wrong
+    }
+    ReplayTraceBuilder b = new ReplayTraceBuilder(dir, keepBlocks);
+    double lastArrival = Double.NEGATIVE_INFINITY;
+    long lastSeq = Long.MIN_VALUE;
+    for (java.util.Iterator<TraceBatch> it = cp.batches(BATCH_ROWS); it.hasNext();) {
+      TraceBatch t = it.next();
+      for (int i = 0; i < t.n; i++) {
+        double a = t.arrival[i];
+        long q = t.seq[i];
+        if (a < lastArrival || (a == lastArrival && q <= lastSeq)) return null;
+        lastArrival = a;
+        lastSeq = q;
+        boolean blocks = t.idLen[i] >= 0;
+        b.add(t.requestId[i], t.sessionId[i], t.parentId[i], t.turn[i] == TraceBatch.NULL_INT ? null : t.turn[i], a,
+            t.input[i], t.output[i], t.blockSize[i] == TraceBatch.NULL_INT ? null : t.blockSize[i],
+            blocks ? t.ids[i] : null, blocks ? t.idOff[i] : 0, blocks ? t.idLen[i] : 0, q);
+      }
+    }
+    return b;
+  }
+
+  /** Rows per batch of the direct read (the block ids stay in the decoded pages). */
+  static final int BATCH_ROWS = 4096;
 
   /**
    * The fast path for a dataset already in replay order, as ingest writes it (parts named in

@@ -84,12 +84,43 @@ class TraceLoaderTest {
     assertArrayEquals(t.requestIds, loaded.requestIds);
     assertEquals(t.segments, loaded.segments);
     assertArrayEquals(t.estHitBlocks, loaded.estHitBlocks);
+    // the direct read (no Spark job) folds the same trace, block ids included
+    ReplayTraceBuilder direct = TraceLoader.readInFileOrder(TestSpark.get(), dir, true);
+    assertNotNull(direct, "a canonical dataset in replay order is read directly");
+    assertSameTrace(TraceLoader.streamInFileOrder(TestSpark.get(), read(dir), dir, true).build(), direct.build());
+  }
+
+  private static void assertSameTrace(ReplayTrace a, ReplayTrace b) {
+    assertEquals(a.n, b.n);
+    assertEquals(a.blockSize, b.blockSize);
+    assertEquals(a.sessions, b.sessions);
+    assertEquals(a.segments, b.segments);
+    assertEquals(a.blockCountMismatches, b.blockCountMismatches);
+    assertArrayEquals(a.requestIds, b.requestIds);
+    assertArrayEquals(a.arrival, b.arrival, 0.0);
+    assertArrayEquals(a.input, b.input);
+    assertArrayEquals(a.output, b.output);
+    assertArrayEquals(a.turn, b.turn);
+    assertArrayEquals(a.session, b.session);
+    assertArrayEquals(a.sessionHash, b.sessionHash);
+    assertArrayEquals(a.blocks, b.blocks);
+    assertArrayEquals(a.estHitBlocks, b.estHitBlocks);
+    assertArrayEquals(a.prevInSession, b.prevInSession);
+    assertArrayEquals(a.forkParent, b.forkParent);
+    assertArrayEquals(a.segParent, b.segParent);
+    assertArrayEquals(a.segStart, b.segStart);
+    assertArrayEquals(a.segLen, b.segLen);
+    assertArrayEquals(a.pathOff, b.pathOff);
+    assertArrayEquals(a.pathNodes, b.pathNodes);
+    assertArrayEquals(a.segBlocks, b.segBlocks);
+    assertArrayEquals(a.segBlockOff, b.segBlockOff);
   }
 
   @Test
   void filesOutOfOrder_fallBackToTheSort() throws IOException {
     String dir = dataset("swapped", late(), early()); // part-00000 holds the later half
     assertNull(TraceLoader.streamInFileOrder(TestSpark.get(), read(dir), dir, false));
+    assertNull(TraceLoader.readInFileOrder(TestSpark.get(), dir, false));
     ReplayTrace t = TraceLoader.load(TestSpark.get(), dir, false);
     assertArrayEquals(new String[] {"a0", "b0", "a1", "b1", "a2", "b2"}, t.requestIds);
     assertArrayEquals(new double[] {0, 1, 2, 2, 4, 5}, t.arrival, 0.0);
@@ -102,6 +133,7 @@ class TraceLoaderTest {
     java.util.Collections.swap(b.records(), 2, 3);
     String dir = dataset("tie", b);
     assertNull(TraceLoader.streamInFileOrder(TestSpark.get(), read(dir), dir, false));
+    assertNull(TraceLoader.readInFileOrder(TestSpark.get(), dir, false));
     assertArrayEquals(new String[] {"a0", "b0", "a1", "b1"}, TraceLoader.load(TestSpark.get(), dir, false).requestIds);
   }
 }

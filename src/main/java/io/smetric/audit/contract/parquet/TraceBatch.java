@@ -1,7 +1,6 @@
-package io.smetric.audit.characterize;
+package io.smetric.audit.contract.parquet;
 
 import io.smetric.audit.contract.Canonical;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Consecutive canonical requests, in trace order, as plain columns: what the segment passes and
@@ -9,28 +8,28 @@ import java.nio.charset.StandardCharsets;
  * ids are {@code ids[i][idOff[i] .. idOff[i] + idLen[i])}, usually a slice of one decoded Parquet
  * page shared by many rows ({@code idLen[i] < 0}: the row has no block list).
  */
-final class TraceBatch {
+public final class TraceBatch {
   /** Stands for a null int column value. */
-  static final int NULL_INT = Integer.MIN_VALUE;
+  public static final int NULL_INT = Integer.MIN_VALUE;
 
-  final int n;
-  final double[] arrival;
-  final long[] seq;
+  public final int n;
+  public final double[] arrival;
+  public final long[] seq;
   /** turn, or {@link #NULL_INT}. */
-  final int[] turn;
-  final int[] input;
-  final int[] output;
+  public final int[] turn;
+  public final int[] input;
+  public final int[] output;
   /** block_size, or {@link #NULL_INT}. */
-  final int[] blockSize;
-  final String[] requestId;
-  final String[] sessionId;
-  final String[] parentId;
-  final String[] trigger;
-  final long[][] ids;
-  final int[] idOff;
-  final int[] idLen;
+  public final int[] blockSize;
+  public final String[] requestId;
+  public final String[] sessionId;
+  public final String[] parentId;
+  public final String[] trigger;
+  public final long[][] ids;
+  public final int[] idOff;
+  public final int[] idLen;
 
-  TraceBatch(int n) {
+  public TraceBatch(int n) {
     this.n = n;
     arrival = new double[n];
     seq = new long[n];
@@ -48,7 +47,7 @@ final class TraceBatch {
   }
 
   /** Blocks the analyses use: the first min(count, ceil(input / B)) (trace-model section 1); 0 without blocks. */
-  int usedBlocks(int i) {
+  public int usedBlocks(int i) {
     int b = blockSize[i];
     if (idLen[i] < 0 || b == NULL_INT || b <= 0) return 0;
     return Math.min(idLen[i], expectedBlocks(input[i], b));
@@ -59,28 +58,16 @@ final class TraceBatch {
    * Spark schema constant pulls in Spark's type system (a few hundred classes) on the path that
    * runs without Spark.
    */
-  static int expectedBlocks(int inputTokens, int blockSize) {
+  public static int expectedBlocks(int inputTokens, int blockSize) {
     return (int) ((inputTokens + (long) blockSize - 1) / blockSize);
   }
 
   /** Whether the request carries blocks at all (a block list and a positive block size). */
-  boolean hasBlocks(int i) {
+  public boolean hasBlocks(int i) {
     return idLen[i] >= 0 && blockSize[i] != NULL_INT && blockSize[i] > 0;
   }
 
-  long id(int i, int k) {
+  public long id(int i, int k) {
     return ids[i][idOff[i] + k];
-  }
-
-  /** The 64-bit session key of the block passes (a request without a session is a session of its own). */
-  long sessionKey(int i) {
-    return sessionId[i] == null ? Hashing.lonelyRequest(requestId[i].getBytes(StandardCharsets.UTF_8))
-        : Hashing.session(sessionId[i].getBytes(StandardCharsets.UTF_8));
-  }
-
-  /** A root session's turn-0 request: turn 0, no parent, not a sub-agent (forks never make templates). */
-  boolean rootTurn0(int i) {
-    return sessionId[i] != null && turn[i] == 0 && parentId[i] == null
-        && !Canonical.TRIGGER_SUBAGENT.equals(trigger[i]);
   }
 }

@@ -1,4 +1,4 @@
-package io.smetric.audit.characterize;
+package io.smetric.audit.contract.parquet;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

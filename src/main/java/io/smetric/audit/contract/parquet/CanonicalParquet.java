@@ -1,4 +1,4 @@
-package io.smetric.audit.characterize;
+package io.smetric.audit.contract.parquet;
 
 import io.smetric.audit.common.BadInputException;
 import io.smetric.audit.contract.Canonical;
@@ -48,7 +48,7 @@ import org.apache.parquet.schema.Type;
  * parquet-mr's column reader, the block lists through {@link BlockColumn}). Serializable, so that
  * Spark tasks can open the same files themselves; the Hadoop configuration travels as bytes.
  */
-final class CanonicalParquet implements Serializable {
+public final class CanonicalParquet implements Serializable {
   private static final long serialVersionUID = 1L;
 
   /** Scalar columns read, in this order. */
@@ -61,13 +61,13 @@ final class CanonicalParquet implements Serializable {
   /** Required (non-null) in the canonical schema. */
   private static final boolean[] REQUIRED = {true, false, false, false, true, true, true, true, false, true};
 
-  final String folder;
-  final List<String> files;
+  public final String folder;
+  public final List<String> files;
   /** Rows per file, and entries of the block lists per file (the ids, plus one per null or empty list), from the footers. */
-  final long[] fileRows;
-  final long[] fileBlockValues;
+  public final long[] fileRows;
+  public final long[] fileBlockValues;
   /** Row groups per file. */
-  final int[] fileGroups;
+  public final int[] fileGroups;
   private final byte[] conf;
   private transient Configuration hadoopConf;
 
@@ -80,21 +80,21 @@ final class CanonicalParquet implements Serializable {
     this.conf = conf;
   }
 
-  long requests() {
+  public long requests() {
     long n = 0;
     for (long r : fileRows) n += r;
     return n;
   }
 
   /** Block ids in the dataset, from the footers (counting one more for each null or empty list). */
-  long blockValues() {
+  public long blockValues() {
     long n = 0;
     for (long r : fileBlockValues) n += r;
     return n;
   }
 
   /** The Parquet files of {@code folder} (a folder of part files, or one file), footers checked. */
-  static CanonicalParquet open(String folder, Configuration conf) {
+  public static CanonicalParquet open(String folder, Configuration conf) {
     return ofFiles(folder, list(folder, conf), conf);
   }
 
@@ -102,7 +102,7 @@ final class CanonicalParquet implements Serializable {
     Path dir = new Path(folder);
     List<String> files = new ArrayList<>();
     try {
-      FileSystem fs = TraceFiles.fileSystem(folder, conf);
+      FileSystem fs = fileSystem(folder, conf);
       FileStatus st = fs.getFileStatus(dir);
       if (st.isDirectory()) {
         for (FileStatus f : fs.listStatus(dir)) {
@@ -120,14 +120,34 @@ final class CanonicalParquet implements Serializable {
     return files;
   }
 
+  /**
+   * The file system of {@code path}: for local paths a raw local file system made directly (no
+   * checksum files, and none of the service scanning and user login of {@code FileSystem.get},
+   * about half a second of CPU), else the configured one.
+   */
+  public static FileSystem fileSystem(String path, Configuration conf) throws IOException {
+    if (isLocal(path)) {
+      org.apache.hadoop.fs.RawLocalFileSystem fs = new org.apache.hadoop.fs.RawLocalFileSystem();
+      fs.initialize(java.net.URI.create("file:///"), conf);
+      return fs;
+    }
+    return new Path(path).getFileSystem(conf);
+  }
+
+  /** A path without a scheme, or a file: URI. */
+  public static boolean isLocal(String path) {
+    String scheme = new Path(path).toUri().getScheme();
+    return scheme == null || scheme.equals("file");
+  }
+
   /** Named files (sorted here by file name: ingest numbers its parts in trace order), footers checked. */
-  static CanonicalParquet ofFiles(String folder, List<String> fileList, Configuration conf) {
+  public static CanonicalParquet ofFiles(String folder, List<String> fileList, Configuration conf) {
     List<String> files = new ArrayList<>(fileList);
     files.sort((a, b) -> new Path(a).getName().compareTo(new Path(b).getName()));
     long[] rows = new long[files.size()];
     long[] values = new long[files.size()];
     // the configuration travels only where a task needs it: files on a Hadoop file system
-    boolean allLocal = files.stream().allMatch(TraceFiles::isLocal);
+    boolean allLocal = files.stream().allMatch(CanonicalParquet::isLocal);
     CanonicalParquet cp = new CanonicalParquet(folder, files, rows, values, allLocal ? null : confBytes(conf));
     cp.hadoopConf = conf;
     for (int i = 0; i < files.size(); i++) {
@@ -257,10 +277,10 @@ final class CanonicalParquet implements Serializable {
   }
 
   /**
-   * A sample for {@link Routing}: the first {@code rowsEach} rows of up to {@code groups} row groups
+   * A sample (the characterization's routing decision reads one): the first {@code rowsEach} rows of up to {@code groups} row groups
    * spread evenly over the dataset (deterministic).
    */
-  List<TraceBatch> sample(int groups, int rowsEach) {
+  public List<TraceBatch> sample(int groups, int rowsEach) {
     List<int[]> all = new ArrayList<>();
     for (int f = 0; f < files.size(); f++) for (int g = 0; g < fileGroups[f]; g++) all.add(new int[] {f, g});
     List<TraceBatch> out = new ArrayList<>();
@@ -297,7 +317,7 @@ final class CanonicalParquet implements Serializable {
   }
 
   /** Batches of at most {@code maxRows} requests of every file, in file order (the caller checks the order). */
-  Iterator<TraceBatch> batches(int maxRows) {
+  public Iterator<TraceBatch> batches(int maxRows) {
     return new Reader(maxRows);
   }
 

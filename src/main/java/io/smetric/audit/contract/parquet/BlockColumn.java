@@ -1,4 +1,4 @@
-package io.smetric.audit.characterize;
+package io.smetric.audit.contract.parquet;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
