@@ -23,6 +23,8 @@ public final class AuditReport {
   /** What the report read and decided; {@link #write} returns its verdict. */
   public record Result(Verdict verdict, ObjectNode auditJson, List<ReportCharts.Entry> charts) {}
 
+  public static final String JOB_GROUP = "smetric-report";
+
   /**
    * Judges the audit in {@code auditDir} against {@code criteria} and writes index.html, the
    * charts and audit.json into it.
@@ -49,6 +51,16 @@ public final class AuditReport {
   }
 
   public static Result render(SparkSession spark, String auditDir, String displayName, List<Criterion> criteria) {
+    // the report's few Spark reads (small tables) under one named group in the Spark UI
+    spark.sparkContext().setJobGroup(JOB_GROUP, "report: " + displayName, false);
+    try {
+      return renderIn(spark, auditDir, displayName, criteria);
+    } finally {
+      spark.sparkContext().clearJobGroup();
+    }
+  }
+
+  private static Result renderIn(SparkSession spark, String auditDir, String displayName, List<Criterion> criteria) {
     AuditFolder f = AuditFolder.open(spark, auditDir, displayName);
     StageOutputs in = StageOutputs.read(f);
     String replayAbsent = AuditJudge.replayAbsentReason(in);

@@ -2,17 +2,14 @@ package io.smetric.audit.cli;
 
 import io.smetric.audit.characterize.Characterization;
 import io.smetric.audit.characterize.Characterization.Engine;
+import io.smetric.audit.characterize.CharacterizationJob;
 import io.smetric.audit.characterize.Phases;
-import io.smetric.audit.characterize.Table;
 import io.smetric.audit.characterize.TraceFiles;
 import io.smetric.audit.characterize.TraceInput;
-import io.smetric.audit.common.Json;
 import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.common.UsageException;
-import io.smetric.audit.contract.AuditLayout;
 import java.io.PrintWriter;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
@@ -87,10 +84,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
             // files not in (arrival_s, seq) order: Spark sorts them (below)
           }
           if (r != null) {
-            writeInto(r, dir);
+            CharacterizationJob.Result written = CharacterizationJob.write(r, dir);
             dir.commit();
             Phases.mark("tables written");
-            w.println(summary(r));
+            w.println(written.line());
             return 0;
           }
           e = Engine.LOCAL;
@@ -100,11 +97,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
     SparkSession spark = sparkOptions.session("analyze");
     try (OutputDir dir = OutputDir.open(out, overwrite, spark.sparkContext().hadoopConfiguration())) {
       TraceInput in = TraceInput.load(spark, input);
-      try (Characterization.Result r = new Characterization(spark, in, opt).engine(e).execute()) {
-        writeInto(r, dir);
-        dir.commit();
-        w.println(summary(r));
-      }
+      CharacterizationJob.Result r = new CharacterizationJob(spark, in, opt).engine(e).run(dir);
+      dir.commit();
+      w.println(r.line());
     }
     return 0;
   }
@@ -119,22 +114,5 @@ public final class AnalyzeCommand implements Callable<Integer> {
       case "legacy" -> Engine.LEGACY;
       default -> throw new UsageException("--engine: unknown value '" + name + "' (one of: auto, local, spark)");
     };
-  }
-
-  /** The file the headline numbers go to, beside the tables. */
-
-  /** Writes the tables and characterization.json of a result into {@code dir} (not committed). */
-  static void writeInto(Characterization.Result r, OutputDir dir) throws java.io.IOException {
-    for (Map.Entry<String, Table> t : r.tables().entrySet()) {
-      t.getValue().write(dir.child(t.getKey()), dir.fs().getConf());
-    }
-    dir.writeString(AuditLayout.CHARACTERIZATION_FILE, Json.MAPPER.writeValueAsString(r.json()) + "\n");
-  }
-
-  static String summary(Characterization.Result r) {
-    var j = r.json();
-    return String.format(java.util.Locale.ROOT, "analyzed %d requests: ideal reuse (token-weighted) %s; written %d tables + characterization.json",
-        j.path("trace").path("requests").asLong(), j.path("reuse").path("token_weighted").path("value").asText("n/a"),
-        r.tables().size());
   }
 }

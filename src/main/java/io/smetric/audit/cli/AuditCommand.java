@@ -10,7 +10,7 @@ import static io.smetric.audit.contract.AuditLayout.REPLAY;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.smetric.audit.characterize.Characterization;
+import io.smetric.audit.characterize.CharacterizationJob;
 import io.smetric.audit.characterize.TraceInput;
 import io.smetric.audit.common.BadInputException;
 import io.smetric.audit.common.BuildInfo;
@@ -25,20 +25,19 @@ import io.smetric.audit.hasher.HashJob;
 import io.smetric.audit.hasher.HashKey;
 import io.smetric.audit.hasher.HashSettings;
 import io.smetric.audit.hasher.LogFormat;
+import io.smetric.audit.infer.InferenceJob;
 import io.smetric.audit.infer.InferenceOptions;
-import io.smetric.audit.infer.InferenceOutput;
-import io.smetric.audit.infer.SessionInference;
 import io.smetric.audit.ingest.IngestJob;
 import io.smetric.audit.ingest.InputFiles;
 import io.smetric.audit.ingest.TraceFormat;
 import io.smetric.audit.measured.MeasuredCache;
+import io.smetric.audit.measured.MeasuredCacheJob;
 import io.smetric.audit.replay.ReplayJob;
 import io.smetric.audit.replay.ReplaySettings;
 import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.sweep.AuditPlan;
 import io.smetric.audit.replay.trace.TraceLoader;
 import io.smetric.audit.report.AuditReport;
-import io.smetric.audit.report.MeasuredCacheReport;
 import io.smetric.audit.report.verdict.AuditCriteria;
 import io.smetric.audit.report.verdict.Criterion;
 import io.smetric.audit.report.verdict.Outcome;
@@ -83,8 +82,6 @@ import picocli.CommandLine.Spec;
       "DIR/characterization and DIR/replay. Progress goes to stderr; the verdict to stdout."
     })
 public final class AuditCommand implements Callable<Integer> {
-  /** Sub-folders of an audit, the contract the report reads (docs/report.md). */
-
   @Spec CommandSpec spec;
   @Mixin SparkOptions sparkOptions;
 
@@ -184,11 +181,10 @@ public final class AuditCommand implements Callable<Integer> {
           progress.note("the trace has " + (ds.get("sessions").isNull() ? "no session ids" : "session ids (--infer-sessions always)")
               + ": inferring sessions by prefix continuation (docs/session-inference.md)");
           try (OutputDir inf = OutputDir.open(dir.child(INFERRED), false, conf)) {
-            SessionInference.Result res = InferSessionsCommand.inferInto(spark, input.trace(),
-                new InferenceOptions(InferenceOptions.DEFAULT_WINDOW_S, InferenceOptions.DEFAULT_TEMPLATE_FANOUT), inf);
+            InferenceJob.Result res = new InferenceJob(spark, input.trace(),
+                new InferenceOptions(InferenceOptions.DEFAULT_WINDOW_S, InferenceOptions.DEFAULT_TEMPLATE_FANOUT), null).run(inf);
             inf.commit();
-            res.links().unpersist();
-            progress.note("sessions inferred: " + InferenceOutput.summary(res).get("sessions").asLong());
+            progress.note("sessions inferred: " + res.summary().get("sessions").asLong());
           }
           canonical = dir.child(INFERRED) + "/" + AuditLayout.TRACE_DIR;
           input = new TraceInput(spark.read().schema(Canonical.SCHEMA).parquet(canonical), canonical, input.ingestSummary());
@@ -201,27 +197,22 @@ public final class AuditCommand implements Callable<Integer> {
       String temp = dir.tempPath().toString();
       String label = canonical.startsWith(temp) ? dir.targetPath() + canonical.substring(temp.length()) : canonical;
       input = new TraceInput(input.trace(), label, input.ingestSummary());
-      try (Characterization.Result c = new Characterization(spark, input,
-              characterization.options(instances)).execute();
-          OutputDir cdir = OutputDir.open(dir.child(CHARACTERIZATION), false, conf)) {
-        AnalyzeCommand.writeInto(c, cdir);
+      try (OutputDir cdir = OutputDir.open(dir.child(CHARACTERIZATION), false, conf)) {
+        CharacterizationJob.Result c = new CharacterizationJob(spark, input, characterization.options(instances)).run(cdir);
         cdir.commit();
-        progress.done(AnalyzeCommand.summary(c));
+        progress.done(c.line());
       }
 
       if (MeasuredCache.hasAccounting(input.trace())) {
         // the provider's own cache accounting: predicted against measured hits (trace-model section 9)
-        MeasuredCache.Result mc = MeasuredCache.compute(input.trace());
-        try {
-          mc.perRequest().write().parquet(dir.child(AuditLayout.MEASURED_CACHE_REQUESTS));
-          dir.writeString(AuditLayout.MEASURED_CACHE_SUMMARY, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(mc.summary()) + "\n");
+        try (OutputDir mdir = OutputDir.open(dir.child(AuditLayout.MEASURED_CACHE), false, conf)) {
+          MeasuredCacheJob.Result mc = new MeasuredCacheJob(spark, input.trace()).run(mdir);
+          mdir.commit();
           for (JsonNode k : mc.summary().path("by_provider")) {
             progress.note(String.format(Locale.ROOT, "provider cache (%s): measured hit ratio %.2f%%, predicted %.2f%% at its granularity (%d requests)",
                 k.path("provider_cache").asText(), 100 * k.path("measured_ratio").asDouble(),
                 100 * k.path("predicted_granular_ratio").asDouble(), k.path("requests").asLong()));
           }
-        } finally {
-          mc.perRequest().unpersist();
         }
       }
 

@@ -109,14 +109,14 @@ public final class CalibrateCommand implements Callable<Integer> {
     try {
       r = Calibrator.fit(fitSet, start, opt);
     } catch (Calibrator.FitRejected e) {
-      printTable(w, "fitted numbers (rejected fit)", e.result.points());
+      StagePrint.calibrationTable(w, "fitted numbers (rejected fit)", e.result.points());
       throw e;
     }
-    printTable(w, "fitted numbers", r.points());
+    StagePrint.calibrationTable(w, "fitted numbers", r.points());
     List<Calibrator.PointFit> held = new ArrayList<>();
     if (!heldSet.isEmpty()) {
       held.addAll(Calibrator.evaluate(heldSet, r.profile(), ro));
-      printTable(w, "held-out numbers (not fitted)", held);
+      StagePrint.calibrationTable(w, "held-out numbers (not fitted)", held);
     }
     if (leaveOneOut) {
       List<Calibrator.PointFit> loo = new ArrayList<>();
@@ -127,11 +127,11 @@ public final class CalibrateCommand implements Callable<Integer> {
         Calibrator.Result rk = Calibrator.fit(rest, r.profile(), looOpt);
         loo.addAll(Calibrator.evaluate(List.of(left), rk.profile(), ro));
       }
-      printTable(w, "leave-one-out numbers (each predicted by a fit without it)", loo);
+      StagePrint.calibrationTable(w, "leave-one-out numbers (each predicted by a fit without it)", loo);
       held.addAll(loo);
     }
     if (!overloaded.isEmpty()) {
-      printTable(w, "overloaded stages (client gave up on requests; the replay has no client aborts; not in the medians)",
+      StagePrint.calibrationTable(w, "overloaded stages (client gave up on requests; the replay has no client aborts; not in the medians)",
           Calibrator.evaluate(overloaded, r.profile(), ro));
     }
     w.println("coefficients:");
@@ -155,14 +155,5 @@ public final class CalibrateCommand implements Callable<Integer> {
     Files.writeString(out, text, StandardCharsets.UTF_8);
     w.println("wrote " + out + " (use it with --profile " + out + ")");
     return 0;
-  }
-
-  static void printTable(PrintWriter w, String title, List<Calibrator.PointFit> points) {
-    w.println(title + ":");
-    w.printf(Locale.ROOT, "  %-58s %-10s %12s %12s %8s%n", "measurement", "metric", "measured", "modelled", "error");
-    for (Calibrator.PointFit f : points) {
-      w.printf(Locale.ROOT, "  %-58s %-10s %12.5g %12.5g %+7.1f%%%n", f.id(), f.metric(), f.measured(), f.modelled(),
-          100 * f.error());
-    }
   }
 }

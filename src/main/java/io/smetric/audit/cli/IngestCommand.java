@@ -5,6 +5,7 @@ import static io.smetric.audit.contract.AuditLayout.INFERRED;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.ExitCodes;
 import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.infer.InferenceJob;
 import io.smetric.audit.ingest.IngestJob;
 import io.smetric.audit.ingest.TraceFormat;
 import java.io.PrintWriter;
@@ -69,8 +70,6 @@ public final class IngestCommand implements Callable<Integer> {
       description = "Session inference: distinct continuations that make a block a shared template (default: ${DEFAULT-VALUE}).")
   int inferTemplateFanout;
 
-  /** Sub-folder of the ingest output that holds the session-inferred dataset. */
-
   @Mixin SparkOptions sparkOptions;
 
   @Override
@@ -89,10 +88,10 @@ public final class IngestCommand implements Callable<Integer> {
             spark.read().schema(io.smetric.audit.contract.Canonical.SCHEMA).parquet(r.out() + "/" + AuditLayout.TRACE_DIR);
         try (io.smetric.audit.common.OutputDir dir = io.smetric.audit.common.OutputDir.open(
             r.out() + "/" + INFERRED, false, spark.sparkContext().hadoopConfiguration())) {
-          io.smetric.audit.infer.SessionInference.Result inf = InferSessionsCommand.inferInto(spark, canonical,
-              new io.smetric.audit.infer.InferenceOptions(inferWindowS, inferTemplateFanout), dir);
+          InferenceJob.Result inf = new InferenceJob(spark, canonical,
+              new io.smetric.audit.infer.InferenceOptions(inferWindowS, inferTemplateFanout), null).run(dir);
           dir.commit();
-          InferSessionsCommand.print(w, io.smetric.audit.infer.InferenceOutput.summary(inf), null);
+          StagePrint.inference(w, inf.summary(), null);
           w.println("wrote " + dir.targetPath() + " (sessions inferred)");
           w.flush();
         }

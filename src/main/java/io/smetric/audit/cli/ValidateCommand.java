@@ -76,16 +76,16 @@ public final class ValidateCommand implements Callable<Integer> {
       w.println("== " + p.name + " (" + p.model + " on " + p.hardware + ", " + p.engine + ") against " + String.join(" ", data)
           + (g == null ? "" : " group " + g));
       List<Calibrator.PointFit> f = Calibrator.evaluate(fit, p, ro);
-      CalibrateCommand.printTable(w, held.isEmpty() ? "numbers" : "fitted numbers", f);
+      StagePrint.calibrationTable(w, held.isEmpty() ? "numbers" : "fitted numbers", f);
       if (!held.isEmpty()) {
         List<Calibrator.PointFit> h = Calibrator.evaluate(held, p, ro);
-        CalibrateCommand.printTable(w, "held-out numbers", h);
+        StagePrint.calibrationTable(w, "held-out numbers", h);
         w.println("held-out median |error|: " + ProfileCalibration.summarize(h).describe());
       } else {
         w.println("median |error|: " + ProfileCalibration.summarize(f).describe());
       }
       if (!over.isEmpty()) {
-        CalibrateCommand.printTable(w, "overloaded stages (client gave up on requests; not in the medians)",
+        StagePrint.calibrationTable(w, "overloaded stages (client gave up on requests; not in the medians)",
             Calibrator.evaluate(over, p, ro));
       }
       checked++;

@@ -1,0 +1,56 @@
+package io.smetric.audit.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.smetric.audit.replay.calibrate.Calibrator;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Console lines that several commands print for the same stage result (moved out of the commands
+ * so that no command calls another, docs/architecture.md).
+ */
+final class StagePrint {
+  private StagePrint() {}
+
+  /** infer-sessions (and ingest --infer-sessions): the inference summary and, with a ground truth, its accuracy. */
+  static void inference(PrintWriter w, JsonNode s, JsonNode acc) {
+    JsonNode f = s.get("fork_sessions");
+    w.printf(Locale.ROOT, "infer-sessions (%s): %d requests -> %d sessions (%d roots, %d forks), %d continuations%n",
+        s.get("method").asText(), s.get("requests").asLong(), s.get("sessions").asLong(),
+        s.get("root_sessions").asLong(), f.get("total").asLong(), s.get("continuations").asLong());
+    w.printf(Locale.ROOT, "  roots that share only template blocks with earlier requests: %d%n",
+        s.get("roots_sharing_only_template_blocks").asLong());
+    if (acc == null) return;
+    w.printf(Locale.ROOT, "accuracy vs %s (%d requests):%n", acc.get("truth").asText(), acc.get("requests").asLong());
+    w.printf(Locale.ROOT, "  %-22s %9s %9s %9s %9s %9s %9s %9s%n", "method", "P(all)", "R(all)", "P(reveal)", "R(reveal)",
+        "R(fork)", "R(compact)", "sessions=");
+    for (String m : new String[] {"rule", "naive_longest_prefix"}) {
+      JsonNode x = acc.get(m);
+      w.printf(Locale.ROOT, "  %-22s %9s %9s %9s %9s %9s %9s %9s%n", m,
+          pct(x.get("overall").get("precision")), pct(x.get("overall").get("recall")),
+          pct(x.get("revealable").get("precision")), pct(x.get("revealable").get("recall")),
+          pct(x.get("fork").get("recall")), pct(x.get("compacted").get("recall")),
+          pct(x.get("sessions").get("exact_share")));
+    }
+    JsonNode rule = acc.get("rule");
+    w.printf(Locale.ROOT, "  rule: visible-link precision %s recall %s; fork-link precision %s; template-only links %d (recall %s)%n",
+        pct(rule.get("visible").get("precision")), pct(rule.get("visible").get("recall")),
+        pct(rule.get("fork").get("precision")), rule.get("template_only").get("links").asLong(),
+        pct(rule.get("template_only").get("recall")));
+  }
+
+  /** calibrate and validate: measured against modelled numbers, one row per measurement point. */
+  static void calibrationTable(PrintWriter w, String title, List<Calibrator.PointFit> points) {
+    w.println(title + ":");
+    w.printf(Locale.ROOT, "  %-58s %-10s %12s %12s %8s%n", "measurement", "metric", "measured", "modelled", "error");
+    for (Calibrator.PointFit f : points) {
+      w.printf(Locale.ROOT, "  %-58s %-10s %12.5g %12.5g %+7.1f%%%n", f.id(), f.metric(), f.measured(), f.modelled(),
+          100 * f.error());
+    }
+  }
+
+  private static String pct(JsonNode v) {
+    return v == null || v.isNull() ? "-" : String.format(Locale.ROOT, "%.2f%%", 100 * v.asDouble());
+  }
+}
