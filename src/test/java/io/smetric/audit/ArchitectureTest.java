@@ -9,6 +9,8 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -23,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -30,8 +33,9 @@ import org.junit.jupiter.api.Test;
  * The hub-and-spoke rule of docs/architecture.md, checked on the compiled main classes (tests
  * excluded, imported once): the hub (contract, common) imports no stage; each stage imports only
  * the hub and libraries, never another stage; the generator imports only the hub and only the CLI
- * imports it; only the CLI imports stages; no cycles between top-level packages. A last test keeps
- * each package in the source folder the layout gives it, so the folders show the rule.
+ * imports it; only the CLI imports stages, and no command uses another command; no cycles between
+ * top-level packages. A last test keeps each package in the source folder the layout gives it, so
+ * the folders show the rule.
  */
 class ArchitectureTest {
   static final String ROOT = "io.smetric.audit";
@@ -119,6 +123,22 @@ class ArchitectureTest {
         .map(stage -> classes().that().resideInAPackage(pkg(stage))
             .should().onlyHaveDependentClassesThat().resideInAnyPackage(pkg(stage), CLI)
             .because("the CLI is the top: it alone composes stages"))
+        .toList());
+  }
+
+  @Test
+  void commands_doNotCallOtherCommands() {
+    // the audit composes stage jobs, not commands; what two commands print alike is in StagePrint
+    List<JavaClass> commands = MAIN.stream()
+        .filter(c -> c.getPackageName().equals(ROOT + ".cli") && c.getSimpleName().endsWith("Command") && c.isTopLevelClass())
+        .toList();
+    assertTrue(commands.size() > 5, "found " + commands.size() + " commands");
+    holdAll(commands.stream()
+        .map(c -> noClasses().that().resideInAPackage(ROOT + ".cli").and().haveNameMatching(Pattern.quote(c.getName()) + "(\\$.*)?")
+            .should().dependOnClassesThat(DescribedPredicate.describe("another command",
+                (JavaClass t) -> t.getPackageName().equals(ROOT + ".cli") && t.getSimpleName().endsWith("Command")
+                    && !t.getName().equals(c.getName())))
+            .because("commands never call commands: the CLI composes stage jobs"))
         .toList());
   }
 
