@@ -93,7 +93,6 @@ public final class Schedule {
   private final java.util.ArrayDeque<Ready> ready = new java.util.ArrayDeque<>();
   private final int cores;
   private final double jobSeconds;
-  private int inFlightSpecs;
   private int readySpecs;
   private int groups;
   private int inFlight;
@@ -146,7 +145,6 @@ public final class Schedule {
       done.drainTo(batch);
       for (Done d : batch) {
         inFlight--;
-        inFlightSpecs -= d.specs();
         if (d.error() != null) throw unwrap(d.error());
         results.addAll(d.results());
         for (RunResult r : d.results()) {
@@ -173,14 +171,15 @@ public final class Schedule {
 
   /**
    * Sends ready batches, whole tracks per submission of about {@link #chunk} simulations. Fewer
-   * ready than a chunk wait for more while at least two simulations per core are in flight (no
-   * core is about to idle): with simulations much shorter than a job's fixed cost this sends
-   * about one job per round, as a round-by-round sweep does; with long ones, a job every few
-   * simulations.
+   * ready than a chunk wait for more while at least two submissions per core are in flight (no
+   * core is about to idle). Submissions, not simulations: a submission comes back whole, so one
+   * whose last simulation is still running holds a single core however many simulations it
+   * carries (counting simulations held ready batches back while a core idled: the 200k audit of
+   * 14:30, docs/lab/benchmarks.md).
    */
   private void flush() {
     int chunk = chunk();
-    while (!ready.isEmpty() && (readySpecs >= chunk || inFlightSpecs < 2 * cores)) {
+    while (!ready.isEmpty() && (readySpecs >= chunk || inFlight < 2 * cores)) {
       List<Running> tracks = new ArrayList<>();
       List<SimSpec> specs = new ArrayList<>();
       do {
@@ -190,7 +189,6 @@ public final class Schedule {
         specs.addAll(r.specs());
       } while (!ready.isEmpty() && specs.size() + ready.peek().specs().size() <= chunk);
       inFlight++;
-      inFlightSpecs += specs.size();
       CompletableFuture<List<RunResult>> f;
       try {
         f = engine.submit(specs);
