@@ -7,6 +7,8 @@ import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.common.UsageException;
 import io.smetric.audit.contract.AuditLayout;
 import io.smetric.audit.replay.policy.Policies;
+import io.smetric.audit.replay.sweep.AuditPlan;
+import io.smetric.audit.replay.sweep.Conditions;
 import io.smetric.audit.replay.sweep.RunResult;
 import io.smetric.audit.replay.sweep.Schedule;
 import io.smetric.audit.replay.sweep.SimSpec;
@@ -20,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeSet;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -32,14 +35,33 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * The replay action (Iceberg-actions style): options in, {@link #execute()} runs the sweep and
- * writes its tables, an immutable {@link Result} out. Policies whose needs the trace cannot meet
- * are skipped with the reason; the output folder holds runs, headline, latency_cdf,
- * imbalance_windows and instance_load Parquet tables plus replay.json (docs/replay.md).
+ * The replay stage as one job (docs/architecture.md, "Stage jobs"; Iceberg's Spark actions are
+ * the model): a loaded trace and one immutable {@link Options} record in; {@link #run} runs the
+ * sweep (its batches under the job group {@link #SWEEP_GROUP}) and writes the stage's output into
+ * the folder it is given, under the job group {@link #WRITE_GROUP}: replay.json and the Parquet
+ * tables named in the contract's {@link AuditLayout} ({@link AuditLayout#REPLAY_TABLES}); an
+ * immutable {@link Result} out. The folder is not committed: the caller owns it. Policies whose
+ * needs the trace cannot meet are skipped with the reason (docs/replay.md).
+ *
+ * <p>A job runs once: to keep nothing trace-sized in the driver it lets its trace go as soon as the
+ * sweep's tasks can read it from the output folder.
  */
 public final class ReplayJob {
-  /** {@code results} are {@link RunResult#summary()}s: the window series are only in the tables. */
-  public record Result(int runs, List<String> skipped, List<RunResult> results, double wallSeconds) {}
+  /**
+   * What the stage wrote.
+   *
+   * @param runs how many simulations ran
+   * @param skipped the policies not replayed, each with why
+   * @param results their {@link RunResult#summary()}s: the window series are only in the tables
+   * @param wallSeconds the sweep's wall time
+   * @param json replay.json as written
+   */
+  public record Result(int runs, List<String> skipped, List<RunResult> results, double wallSeconds, ObjectNode json) {
+    public Result {
+      skipped = List.copyOf(skipped);
+      results = List.copyOf(results);
+    }
+  }
 
   /** What replay.json says about the trace (kept after the driver lets the trace itself go). */
   public record TraceSummary(int requests, int sessions, int sessionTrees, int blockSize, int segments,
@@ -50,29 +72,139 @@ public final class ReplayJob {
     }
   }
 
+  /** Which simulations a replay runs. */
+  public enum Plan {
+    /** The product of the axes (policies x global ratios x offered rates x OVERLOAD x HIT_RATIO), as given. */
+    GRID,
+    /**
+     * The audit sweep (docs/replay.md, "The audit sweep"): production policies, SMetric, its 2x2
+     * guard ablation at the paper's five global ratios, OVERLOAD and HIT_RATIO sensitivity at 1.6,
+     * offered rates found per curve from the trace to bracket saturation ({@link AuditPlan#of}).
+     */
+    AUDIT,
+    /** The audit sweep's curves for the given policies and global ratios only, rates found per curve ({@link AuditPlan#custom}). */
+    CUSTOM
+  }
+
+  /**
+   * Everything a replay is asked to do, immutable; built by {@link #grid}, {@link #audit} or
+   * {@link #custom} and the {@code with...} methods (the commands build it from the
+   * {@code ReplayOptions} mixin). {@link #settings()} is a copy: the record keeps its own.
+   *
+   * @param settings the base settings of every simulation (a sweep varies some of their fields)
+   * @param plan which simulations run
+   * @param rateGrid how the audit and custom plans find each curve's offered rates; null for a grid
+   * @param policies the policies asked for (those the trace cannot serve are skipped with the reason)
+   * @param globalRatios the global-tier capacities: the grid's axis, or the custom plan's ratios
+   *     (the audit plan's are {@link AuditPlan#GLOBAL_RATIOS})
+   * @param rates the grid's offered-rate multipliers; empty for the audit and custom plans (found per curve)
+   * @param overloads the OVERLOAD values swept (the first is the comparison's reference unless the base's is among them)
+   * @param hitRatios the HIT_RATIO values swept (the same)
+   * @param traceLabel the trace as replay.json names it
+   * @param currentRouter the router the verdict judges SMetric against (--current-router); null =
+   *     the best paper baseline per ratio
+   * @param bootstrap bootstrap replicates for the gains' intervals (0 = none)
+   * @param conditions the conditions sweep's parameters (empty = none); run only with the audit or custom plan
+   * @param useSpark simulations as Spark tasks (false: one after another in the driver)
+   */
+  public record Options(ReplaySettings settings, Plan plan, AuditPlan.RateGrid rateGrid, List<Policies> policies,
+      List<Double> globalRatios, List<Double> rates, List<Double> overloads, List<Double> hitRatios, String traceLabel,
+      String currentRouter, int bootstrap, List<Conditions.Param> conditions, boolean useSpark) {
+    public Options {
+      settings = Objects.requireNonNull(settings, "settings").copy();
+      Objects.requireNonNull(plan, "plan");
+      if ((rateGrid == null) != (plan == Plan.GRID)) throw new IllegalArgumentException("a rate grid goes with the audit and custom plans only");
+      policies = List.copyOf(policies);
+      globalRatios = List.copyOf(globalRatios);
+      rates = List.copyOf(rates);
+      overloads = List.copyOf(overloads);
+      hitRatios = List.copyOf(hitRatios);
+      if (policies.isEmpty() || overloads.isEmpty() || hitRatios.isEmpty()) {
+        throw new IllegalArgumentException("policies, overloads and hit ratios must not be empty");
+      }
+      if (plan != Plan.AUDIT && globalRatios.isEmpty()) throw new IllegalArgumentException("no global ratio");
+      if (plan == Plan.GRID && rates.isEmpty()) throw new IllegalArgumentException("no offered rate");
+      traceLabel = traceLabel == null ? "" : traceLabel;
+      if (bootstrap < 0) throw new IllegalArgumentException("bootstrap must be >= 0, got " + bootstrap);
+      conditions = conditions == null ? List.of() : List.copyOf(conditions);
+    }
+
+    /** A copy of the base settings (the record's own cannot be changed through it). */
+    @Override
+    public ReplaySettings settings() {
+      return settings.copy();
+    }
+
+    /**
+     * The product of the given axes; a null axis is the base settings' single value (global
+     * ratio, rate scale, OVERLOAD, HIT_RATIO) and null policies are all of them.
+     */
+    public static Options grid(ReplaySettings s, List<Policies> policies, List<Double> globalRatios, List<Double> rates,
+        List<Double> overloads, List<Double> hitRatios) {
+      return new Options(s, Plan.GRID, null, policies != null ? policies : List.of(Policies.values()),
+          globalRatios != null ? globalRatios : List.of(s.globalRatio), rates != null ? rates : List.of(s.rateScale),
+          overloads != null ? overloads : List.of(s.overload), hitRatios != null ? hitRatios : List.of(s.hitRatio),
+          "", null, 0, null, true);
+    }
+
+    /** The audit sweep ({@link Plan#AUDIT}). */
+    public static Options audit(ReplaySettings s, AuditPlan.RateGrid grid) {
+      List<Policies> pol = new ArrayList<>(AuditPlan.POLICIES);
+      pol.addAll(AuditPlan.ABLATION);
+      List<Double> os = new ArrayList<>(AuditPlan.OVERLOADS);
+      os.add(0, s.overload);
+      List<Double> hs = new ArrayList<>(AuditPlan.HIT_RATIOS);
+      hs.add(0, s.hitRatio);
+      return new Options(s, Plan.AUDIT, grid, pol, AuditPlan.GLOBAL_RATIOS, List.of(), os, hs, "", null, 0, null, true);
+    }
+
+    /** The audit sweep's curves for {@code policies} x {@code globalRatios} ({@link Plan#CUSTOM}). */
+    public static Options custom(ReplaySettings s, AuditPlan.RateGrid grid, List<Policies> policies, List<Double> globalRatios) {
+      return new Options(s, Plan.CUSTOM, grid, policies, globalRatios, List.of(), List.of(s.overload), List.of(s.hitRatio),
+          "", null, 0, null, true);
+    }
+
+    public Options withTraceLabel(String label) {
+      return new Options(settings, plan, rateGrid, policies, globalRatios, rates, overloads, hitRatios, label, currentRouter,
+          bootstrap, conditions, useSpark);
+    }
+
+    public Options withCurrentRouter(String router) {
+      return new Options(settings, plan, rateGrid, policies, globalRatios, rates, overloads, hitRatios, traceLabel, router,
+          bootstrap, conditions, useSpark);
+    }
+
+    public Options withBootstrap(int replicates) {
+      return new Options(settings, plan, rateGrid, policies, globalRatios, rates, overloads, hitRatios, traceLabel,
+          currentRouter, replicates, conditions, useSpark);
+    }
+
+    /** The conditions sweep's parameters (null or empty = no conditions sweep). */
+    public Options withConditions(List<Conditions.Param> params) {
+      return new Options(settings, plan, rateGrid, policies, globalRatios, rates, overloads, hitRatios, traceLabel,
+          currentRouter, bootstrap, params, useSpark);
+    }
+
+    public Options withUseSpark(boolean spark) {
+      return new Options(settings, plan, rateGrid, policies, globalRatios, rates, overloads, hitRatios, traceLabel,
+          currentRouter, bootstrap, conditions, spark);
+    }
+  }
+
+  /** The Spark job group of the sweep's simulations (cancelled as a whole if one batch fails). */
+  public static final String SWEEP_GROUP = "smetric-replay-sweep";
+  /** The Spark job group of the jobs that write the stage's tables once the sweep has run. */
+  public static final String WRITE_GROUP = "smetric-replay-write";
+
   private final SparkSession spark;
   /** Dropped (null) once written to the sweep's Arrow folder, so the driver holds nothing trace-sized. */
   private ReplayTrace trace;
   private final TraceSummary summary;
+  private final Options options;
+  /** The job's own copy of the options' settings. */
   private final ReplaySettings base;
-  private List<Policies> policies = List.of(Policies.values());
-  private List<Double> globalRatios = List.of(0.0);
-  private List<Double> rates = List.of(1.0);
-  private List<Double> overloads;
-  private List<Double> hitRatios;
-  private boolean useSpark = true;
-  /** A preset (the audit sweep) instead of the product of the axes above; run in rounds. */
-  private io.smetric.audit.replay.sweep.AuditPlan plan;
-  private String traceLabel = "";
-  /** The router the verdict judges SMetric against (--current-router); null = the best paper baseline per ratio. */
-  private String currentRouter;
-  /** Bootstrap replicates for the gains' intervals (0 = none); only with a plan (the audit sweep). */
-  private int bootstrap;
-  private List<io.smetric.audit.replay.sweep.Conditions.Param> conditionParams;
-  private ObjectNode conditionsJson;
-  private io.smetric.audit.replay.sweep.Conditions conditionsPlan;
-  /** The Spark job group of the sweep's simulations (cancelled as a whole if one batch fails). */
-  private static final String JOB_GROUP = "smetric-replay-sweep";
+  /** The audit or custom plan (run in rounds); null for a grid. */
+  private final AuditPlan plan;
   /**
    * Simulation wall time a sweep job should carry, against the fixed cost of a Spark job (task
    * set, closure, persisted block, collect: a fraction of a CPU-second in local mode). An
@@ -81,64 +213,33 @@ public final class ReplayJob {
    * sends and how soon a track moves on.
    */
   static final double JOB_SECONDS = 10;
+  private boolean ran;
   private int conditionRuns;
   private int bootstrapRuns;
   private String bootstrapSkipped;
+  private ObjectNode conditionsJson;
+  private Conditions conditionsPlan;
 
-  public ReplayJob(SparkSession spark, ReplayTrace trace, ReplaySettings base) {
+  /** Builds the plan the options ask for (the audit and custom plans derive their rates from the trace). */
+  public ReplayJob(SparkSession spark, ReplayTrace trace, Options options) {
     this.spark = spark;
     this.trace = trace;
     this.summary = TraceSummary.of(trace);
-    this.base = base;
-    this.overloads = List.of(base.overload);
-    this.hitRatios = List.of(base.hitRatio);
+    this.options = options;
+    this.base = options.settings();
+    this.plan = switch (options.plan()) {
+      case AUDIT -> AuditPlan.of(trace, base, options.rateGrid());
+      case CUSTOM -> AuditPlan.custom(trace, base, options.rateGrid(), options.policies(), options.globalRatios());
+      case GRID -> null;
+    };
   }
 
-  public ReplayJob policies(List<Policies> p) { this.policies = p; return this; }
-  public ReplayJob globalRatios(List<Double> g) { this.globalRatios = g; return this; }
-  public ReplayJob rates(List<Double> r) { this.rates = r; return this; }
-  public ReplayJob overloads(List<Double> o) { this.overloads = o; return this; }
-  public ReplayJob hitRatios(List<Double> h) { this.hitRatios = h; return this; }
-  public ReplayJob useSpark(boolean b) { this.useSpark = b; return this; }
-  public ReplayJob traceLabel(String l) { this.traceLabel = l; return this; }
-  public ReplayJob currentRouter(String r) { this.currentRouter = r; return this; }
-  public ReplayJob bootstrap(int b) { this.bootstrap = b; return this; }
-  /** The conditions sweep's parameters (null or empty = no conditions sweep); needs the audit sweep's plan. */
-  public ReplayJob conditions(List<io.smetric.audit.replay.sweep.Conditions.Param> c) { this.conditionParams = c; return this; }
-
-  public TraceSummary traceSummary() { return summary; }
-
-  /**
-   * The audit preset (docs/replay.md, "The audit sweep"): production policies, SMetric, its 2x2
-   * guard ablation at the paper's five global ratios, OVERLOAD and HIT_RATIO sensitivity at 1.6,
-   * offered rates derived from the trace to bracket saturation; one Spark job.
-   */
-  public static ReplayJob auditPlan(SparkSession spark, ReplayTrace trace, ReplaySettings base) {
-    return auditPlan(spark, trace, base, io.smetric.audit.replay.sweep.AuditPlan.RateGrid.ADAPTIVE);
+  public Options options() {
+    return options;
   }
 
-  public static ReplayJob auditPlan(SparkSession spark, ReplayTrace trace, ReplaySettings base,
-      io.smetric.audit.replay.sweep.AuditPlan.RateGrid grid) {
-    io.smetric.audit.replay.sweep.AuditPlan p = io.smetric.audit.replay.sweep.AuditPlan.of(trace, base, grid);
-    ReplayJob j = new ReplayJob(spark, trace, base);
-    List<Policies> pol = new ArrayList<>(io.smetric.audit.replay.sweep.AuditPlan.POLICIES);
-    pol.addAll(io.smetric.audit.replay.sweep.AuditPlan.ABLATION);
-    j.policies = pol;
-    j.plan = p;
-    j.overloads = new ArrayList<>(io.smetric.audit.replay.sweep.AuditPlan.OVERLOADS);
-    j.overloads.add(0, base.overload);
-    j.hitRatios = new ArrayList<>(io.smetric.audit.replay.sweep.AuditPlan.HIT_RATIOS);
-    j.hitRatios.add(0, base.hitRatio);
-    return j;
-  }
-
-  /** A job over the curves of {@link io.smetric.audit.replay.sweep.AuditPlan#custom}: given policies and ratios, rates found per curve. */
-  public static ReplayJob customPlan(SparkSession spark, ReplayTrace trace, ReplaySettings base,
-      io.smetric.audit.replay.sweep.AuditPlan.RateGrid grid, List<Policies> policies, List<Double> globalRatios) {
-    ReplayJob j = new ReplayJob(spark, trace, base);
-    j.policies = policies;
-    j.plan = io.smetric.audit.replay.sweep.AuditPlan.custom(trace, base, grid, policies, globalRatios);
-    return j;
+  public TraceSummary traceSummary() {
+    return summary;
   }
 
   /**
@@ -196,7 +297,7 @@ public final class ReplayJob {
       }
       return CompletableFuture.supplyAsync(() -> {
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(ReplayJob.this.spark.sparkContext());
-        jsc.setJobGroup(JOB_GROUP, "replay: " + numbered.size() + " simulation(s)", true);
+        jsc.setJobGroup(SWEEP_GROUP, "replay: " + numbered.size() + " simulation(s)", true);
         JavaRDD<RunResult> full = Sweep.runSpark(ReplayJob.this.spark, shared, numbered);
         synchronized (rdds) {
           rdds.add(full);
@@ -208,7 +309,7 @@ public final class ReplayJob {
 
     /** Writes the series tables of the main sweep's runs, under their final run ids ({@code finalIds}[provisional]). */
     void cancel() {
-      if (spark && pool != null) JavaSparkContext.fromSparkContext(ReplayJob.this.spark.sparkContext()).cancelJobGroup(JOB_GROUP);
+      if (spark && pool != null) JavaSparkContext.fromSparkContext(ReplayJob.this.spark.sparkContext()).cancelJobGroup(SWEEP_GROUP);
     }
 
     void writeSeries(int[] finalIds) {
@@ -251,10 +352,7 @@ public final class ReplayJob {
       JavaSparkContext jsc = JavaSparkContext.fromSparkContext(ReplayJob.this.spark.sparkContext());
       if (pool != null) pool.shutdownNow();
       for (JavaRDD<RunResult> r : rdds) r.unpersist(false);
-      if (shared != null) {
-        shared.conf().destroy();
-        shared.base().destroy();
-      }
+      if (shared != null) shared.destroy();
       jsc.clearJobGroup();
       if (traceDir != null) {
         TraceCache.evict(traceDir);
@@ -263,8 +361,19 @@ public final class ReplayJob {
     }
   }
 
-  public Result execute(OutputDir out) {
+  /**
+   * Runs the sweep and writes the stage's output into {@code out} (not committed): replay.json and
+   * the tables of {@link AuditLayout#REPLAY_TABLES}. The sweep's scratch copy of the trace is
+   * deleted again.
+   *
+   * @throws UsageException when no asked-for policy can run on the trace, or the current router is not replayed
+   */
+  public Result run(OutputDir out) {
+    if (ran) throw new IllegalStateException("a ReplayJob runs once: it has let its trace go");
+    ran = true;
     base.validate();
+    List<Policies> policies = options.policies();
+    String currentRouter = options.currentRouter();
     List<Policies> runnable = new ArrayList<>();
     List<String> skipped = new ArrayList<>();
     for (Policies p : policies) {
@@ -285,9 +394,10 @@ public final class ReplayJob {
     }
     java.util.Set<String> ok = new java.util.HashSet<>();
     for (Policies p : runnable) ok.add(p.cliName());
-    List<SimSpec> grid = plan == null ? Sweep.grid(runnable, globalRatios, rates, overloads, hitRatios) : null;
+    List<SimSpec> grid = plan == null
+        ? Sweep.grid(runnable, options.globalRatios(), options.rates(), options.overloads(), options.hitRatios()) : null;
     long t0 = System.nanoTime();
-    try (Runner runner = new Runner(out, useSpark && (plan != null || grid.size() > 1))) {
+    try (Runner runner = new Runner(out, options.useSpark() && (plan != null || grid.size() > 1))) {
       int cores = JavaSparkContext.fromSparkContext(spark.sparkContext()).defaultParallelism();
       Schedule schedule = runner.spark ? new Schedule(runner::submit, cores, JOB_SECONDS) : new Schedule(runner::submit);
       Schedule.Group first;
@@ -313,9 +423,13 @@ public final class ReplayJob {
         conditionsJson.put("simulations", conditionRuns);
       }
       double wall = (System.nanoTime() - t0) / 1e9;
-      runner.writeSeries(schedule.finalIds());
-      write(out, results, skipped, wall);
-      return new Result(results.size(), skipped, results, wall);
+      spark.sparkContext().setJobGroup(WRITE_GROUP, "replay: writing the tables of " + results.size() + " simulations", false);
+      try {
+        runner.writeSeries(schedule.finalIds());
+        return new Result(results.size(), skipped, results, wall, write(out, results, skipped, wall));
+      } finally {
+        spark.sparkContext().clearJobGroup();
+      }
     }
   }
 
@@ -332,6 +446,8 @@ public final class ReplayJob {
   /** What follows the main sweep: the bootstrap replicates (phase 1) and the conditions sweep (phase 2). */
   private List<Schedule.Group> afterMainSweep(List<RunResult> main) {
     List<Schedule.Group> next = new ArrayList<>();
+    int bootstrap = options.bootstrap();
+    String currentRouter = options.currentRouter();
     if (bootstrap > 0) {
       if (base.kvModel == ReplaySettings.KvModel.REFERENCE) {
         bootstrapSkipped = "the block-by-block reference KV model cannot resample session trees";
@@ -344,10 +460,9 @@ public final class ReplayJob {
         if (!reps.isEmpty()) next.add(Schedule.Group.of(1, List.of(once(reps))));
       }
     }
-    if (conditionParams != null && !conditionParams.isEmpty() && plan != null) {
+    if (!options.conditions().isEmpty() && plan != null) {
       SweepSummary mainSum = new SweepSummary(main, referenceOverload(), referenceHitRatio());
-      conditionsPlan = io.smetric.audit.replay.sweep.Conditions.plan(mainSum, base, currentRouter, plan.rateReference(),
-          conditionParams);
+      conditionsPlan = Conditions.plan(mainSum, base, currentRouter, plan.rateReference(), options.conditions());
       next.add(new Schedule.Group(2, conditionTracks(conditionsPlan.pointKeys()), all -> {
         List<String> before = conditionsPlan.pointKeys();
         conditionsPlan.planGrid(all);
@@ -373,10 +488,12 @@ public final class ReplayJob {
 
   /** The thresholds the comparison and ablation read: the base's, or the first swept value if the base's was not swept. */
   private double referenceOverload() {
+    List<Double> overloads = options.overloads();
     return overloads.contains(base.overload) ? base.overload : overloads.get(0);
   }
 
   private double referenceHitRatio() {
+    List<Double> hitRatios = options.hitRatios();
     return hitRatios.contains(base.hitRatio) ? base.hitRatio : hitRatios.get(0);
   }
 
@@ -396,11 +513,11 @@ public final class ReplayJob {
     // one file per table (small), sorted by run for the reader; the instance series can be large
     // (instances x windows per run) and is written in parallel, sorted within each file
     spark.createDataFrame(cdf, CDF_SCHEMA).coalesce(1).sortWithinPartitions("run_id", "metric", "quantile")
-        .write().mode(SaveMode.ErrorIfExists).parquet(out.child("latency_cdf"));
+        .write().mode(SaveMode.ErrorIfExists).parquet(out.child(AuditLayout.REPLAY_LATENCY_CDF_DIR));
     spark.createDataFrame(windows, WINDOW_SCHEMA).coalesce(1).sortWithinPartitions("run_id", "window")
-        .write().mode(SaveMode.ErrorIfExists).parquet(out.child("imbalance_windows"));
+        .write().mode(SaveMode.ErrorIfExists).parquet(out.child(AuditLayout.REPLAY_IMBALANCE_WINDOWS_DIR));
     spark.createDataFrame(instances, INSTANCE_SCHEMA).write().mode(SaveMode.ErrorIfExists)
-        .parquet(out.child("instance_load"));
+        .parquet(out.child(AuditLayout.REPLAY_INSTANCE_LOAD_DIR));
   }
 
   private static final class CdfRows implements FlatMapFunction<RunResult, Row> {
@@ -468,7 +585,8 @@ public final class ReplayJob {
 
   // ------------------------------------------------------------------ output
 
-  private void write(OutputDir out, List<RunResult> results, List<String> skipped, double wall) {
+  /** Writes the runs and headline tables and replay.json; returns replay.json. */
+  private ObjectNode write(OutputDir out, List<RunResult> results, List<String> skipped, double wall) {
     TreeSet<String> metricNames = new TreeSet<>();
     for (RunResult r : results) metricNames.addAll(r.metrics().keySet());
     metricNames.addAll(List.of("stickiness", "session_migrations", "local_hit_ratio", "tpot_p50_s"));
@@ -507,7 +625,7 @@ public final class ReplayJob {
       for (String m : metricNames) v.add(r.metrics().get(m));
       runRows.add(RowFactory.create(v.toArray()));
     }
-    save(runRows, runs, out.child("runs"));
+    save(runRows, runs, out.child(AuditLayout.REPLAY_RUNS_DIR));
 
     // headline: max TPS within SLO over the offered-rate sweep, per (policy, global ratio, O, H)
     SweepSummary sum = new SweepSummary(results, referenceOverload(), referenceHitRatio());
@@ -533,11 +651,11 @@ public final class ReplayJob {
       else h.put("at_edge", hl.edge());
       h.put("run_id", s.runId());
     }
-    save(headRows, head, out.child("headline"));
+    save(headRows, head, out.child(AuditLayout.REPLAY_HEADLINE_DIR));
 
     ObjectNode root = Json.object();
     root.put("tool", "smetric-audit replay");
-    root.put("trace", traceLabel);
+    root.put("trace", options.traceLabel());
     ObjectNode tr = root.putObject("trace_summary");
     tr.put("requests", summary.requests());
     tr.put("sessions", summary.sessions());
@@ -556,7 +674,7 @@ public final class ReplayJob {
       throw new IllegalStateException(e);
     }
     ArrayNode pol = root.putArray("policies");
-    for (Policies p : policies) {
+    for (Policies p : options.policies()) {
       ObjectNode o = pol.addObject();
       o.put("name", p.cliName());
       o.put("source", p.info().source());
@@ -570,16 +688,16 @@ public final class ReplayJob {
     root.set("comparison", sum.comparison());
     root.set("paper_claim", sum.paperClaim());
     root.set("best_router", sum.bestRouter());
-    root.set("judged", sum.judged(currentRouter));
+    root.set("judged", sum.judged(options.currentRouter()));
     if (conditionsJson != null) root.set("conditions", conditionsJson);
     else root.putObject("conditions").put("not_applicable", "the conditions sweep was not run (--no-conditions, or not the audit sweep)");
     ObjectNode unc = root.putObject("uncertainty");
-    unc.put("replicates", bootstrap);
+    unc.put("replicates", options.bootstrap());
     unc.put("simulations", bootstrapRuns);
     unc.put("resampled", "session trees (a root session with its forks), with replacement, on the trace's tree starts");
     unc.put("method", "bootstrap interval: gain +- 1.96 x sqrt(SE^2 + bias^2), SE the standard deviation of the replicate "
         + "gains, bias their mean - the gain; each policy at its headline's offered rate");
-    if (bootstrap == 0) unc.put("not_applicable", "no bootstrap replicates were replayed (--bootstrap 0, or not the audit sweep)");
+    if (options.bootstrap() == 0) unc.put("not_applicable", "no bootstrap replicates were replayed (--bootstrap 0, or not the audit sweep)");
     else if (bootstrapSkipped != null) unc.put("not_applicable", bootstrapSkipped);
     root.set("preconditions", sum.preconditions(base.reuseIntervalThresholdS));
     ObjectNode abl = sum.ablation();
@@ -617,6 +735,7 @@ public final class ReplayJob {
     } catch (java.io.IOException e) {
       throw new IllegalStateException(e);
     }
+    return root;
   }
 
   private static String overridesJson(SimSpec s) {

@@ -25,6 +25,8 @@ public final class AuditFolder {
   private final FileSystem fs;
   private final Path root;
   private final String label;
+  /** The names written through this handle, in order. */
+  private final List<String> written = new java.util.ArrayList<>();
 
   private AuditFolder(SparkSession spark, FileSystem fs, Path root, String label) {
     this.spark = spark;
@@ -135,6 +137,16 @@ public final class AuditFolder {
       out.write(bytes);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + p + ": " + e.getMessage(), e);
+    }
+    synchronized (written) {
+      written.add(name);
+    }
+  }
+
+  /** The names written into the folder through this handle so far, in order. */
+  public List<String> written() {
+    synchronized (written) {
+      return List.copyOf(written);
     }
   }
 

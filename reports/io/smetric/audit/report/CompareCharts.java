@@ -161,7 +161,7 @@ final class CompareCharts {
     int drawn = 0;
     for (CompareReport.Audit a : audits) {
       Color color = Charts.PALETTE[k++ % Charts.PALETTE.length];
-      List<Row> rows = a.replay() == null ? null : a.folder().table(AuditLayout.REPLAY + "/runs");
+      List<Row> rows = a.replay() == null ? null : a.folder().table(AuditLayout.REPLAY_RUNS);
       if (rows == null || rows.isEmpty()) {
         missing.add(a.label() + ": no replay");
         continue;

@@ -61,7 +61,7 @@ final class PolicyCharts {
     if (charts.replayMissing(title, fig)) return;
     Map<String, ReplayRuns.Run> best = runs.bestByPolicy(focusRatio);
     List<Integer> ids = best.values().stream().map(ReplayRuns.Run::runId).toList();
-    List<Row> rows = folder.table(AuditLayout.REPLAY + "/instance_load", col("run_id").isin(ids.toArray()));
+    List<Row> rows = folder.table(AuditLayout.REPLAY_INSTANCE_LOAD, col("run_id").isin(ids.toArray()));
     if (rows == null || rows.isEmpty()) {
       charts.missing(ReportCharts.REPLAY, title, fig, rows == null ? "the replay has no instance_load table" : "no run recorded a window with load");
       return;
@@ -172,7 +172,7 @@ final class PolicyCharts {
     if (charts.replayMissing(title, fig)) return;
     Map<String, ReplayRuns.Run> best = runs.bestByPolicy(focusRatio);
     List<Integer> ids = best.values().stream().map(ReplayRuns.Run::runId).toList();
-    List<Row> rows = folder.table(AuditLayout.REPLAY + "/latency_cdf",
+    List<Row> rows = folder.table(AuditLayout.REPLAY_LATENCY_CDF,
         col("run_id").isin(ids.toArray()).and(col("metric").equalTo(metric)));
     if (rows == null || rows.isEmpty()) {
       charts.missing(ReportCharts.REPLAY, title, fig, rows == null ? "the replay has no latency_cdf table"

@@ -41,7 +41,7 @@ public record StageOutputs(AuditFolder folder, JsonNode characterization, JsonNo
   /** The replay's runs table, or null without a replay or without that table. */
   ReplayRuns replayRuns() {
     if (replay == null) return null;
-    List<Row> rows = folder.table(AuditLayout.REPLAY + "/runs");
+    List<Row> rows = folder.table(AuditLayout.REPLAY_RUNS);
     return rows == null ? null : new ReplayRuns(rows, replay);
   }
 }

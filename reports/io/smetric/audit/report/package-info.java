@@ -1,5 +1,5 @@
 /**
- * Reports: {@link io.smetric.audit.report.AuditReport} judges an audit folder and writes its
+ * Reports: {@link io.smetric.audit.report.ReportJob} judges an audit folder and writes its
  * self-contained index.html (inline style, no script, no network), the XChart PNG charts beside
  * it and audit.json; {@link io.smetric.audit.report.CompareReport} sets several audits side by
  * side. One class per job: reading the stage outputs (StageOutputs), judging (AuditJudge), one

@@ -81,19 +81,6 @@ public final class Sweep {
   }
 
   /**
-   * Runs every spec as a Spark task (one simulation per task). The tasks read the trace from the
-   * {@link TraceFile} folder {@code traceDir} (on a file system every executor can reach), once
-   * per executor JVM ({@link TraceCache}); nothing trace-sized passes through the driver. The
-   * full results (with their window series) are persisted on the executors' disks, so the caller
-   * can write several tables from them without re-running a simulation, collect
-   * {@link RunResult#summary()}s, and must {@code unpersist} the RDD when done.
-   */
-  public static JavaRDD<RunResult> runSpark(SparkSession spark, String traceDir, ReplaySettings base,
-      List<SimSpec> specs) {
-    return runSpark(spark, Shared.of(spark, traceDir, base), specs);
-  }
-
-  /**
    * What every task of a sweep needs besides its specs, broadcast once: the trace folder, the
    * Hadoop configuration and the base settings. A sweep run as many small jobs ({@link Schedule})
    * unions their RDDs to write the series tables, and each task of a union deserializes every
@@ -107,9 +94,22 @@ public final class Sweep {
       return new Shared(traceDir, jsc.broadcast(new SerializableConf(spark.sparkContext().hadoopConfiguration())),
           jsc.broadcast(base));
     }
+
+    /** Removes the broadcasts from the driver and the executors, once no task of the sweep will run. */
+    public void destroy() {
+      conf.destroy();
+      base.destroy();
+    }
   }
 
-  /** As {@link #runSpark(SparkSession, String, ReplaySettings, List)}, with what the tasks share broadcast already. */
+  /**
+   * Runs every spec as a Spark task (one simulation per task). The tasks read the trace from the
+   * {@link TraceFile} folder {@code shared.traceDir()} (on a file system every executor can reach), once
+   * per executor JVM ({@link TraceCache}); nothing trace-sized passes through the driver. The
+   * full results (with their window series) are persisted on the executors' disks, so the caller
+   * can write several tables from them without re-running a simulation, collect
+   * {@link RunResult#summary()}s, and must {@code unpersist} the RDD when done.
+   */
   public static JavaRDD<RunResult> runSpark(SparkSession spark, Shared shared, List<SimSpec> specs) {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     // One simulation per task when the cluster has the cores for it; otherwise about 8 tasks per
@@ -151,11 +151,13 @@ public final class Sweep {
   public static List<RunResult> runSparkSummaries(SparkSession spark, ReplayTrace trace, ReplaySettings base,
       List<SimSpec> specs, String scratchDir) {
     TraceFile.write(trace, scratchDir, spark.sparkContext().hadoopConfiguration());
-    JavaRDD<RunResult> rdd = runSpark(spark, scratchDir, base, specs);
+    Shared shared = Shared.of(spark, scratchDir, base);
+    JavaRDD<RunResult> rdd = runSpark(spark, shared, specs);
     try {
       return summaries(rdd);
     } finally {
       rdd.unpersist(false);
+      shared.destroy();
       TraceCache.evict(scratchDir);
       deleteQuietly(spark, scratchDir);
     }

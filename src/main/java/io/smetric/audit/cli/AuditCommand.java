@@ -37,9 +37,7 @@ import io.smetric.audit.replay.ReplaySettings;
 import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.sweep.AuditPlan;
 import io.smetric.audit.replay.trace.TraceLoader;
-import io.smetric.audit.report.AuditReport;
-import io.smetric.audit.report.verdict.AuditCriteria;
-import io.smetric.audit.report.verdict.Criterion;
+import io.smetric.audit.report.ReportJob;
 import io.smetric.audit.report.verdict.Outcome;
 import io.smetric.audit.report.verdict.Verdict;
 import java.io.IOException;
@@ -137,7 +135,7 @@ public final class AuditCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     validate();
-    List<Criterion> criteria = AuditCriteria.withOverrides(AuditCriteria.defaults(), criterionOverrides);
+    ReportJob.Options report = new ReportJob.Options(null, criterionOverrides); // an unknown criterion fails here, before any work
     List<Outcome> failOutcomes = failOn.stream().map(Outcome::parse).toList();
     PrintWriter w = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
@@ -225,7 +223,7 @@ public final class AuditCommand implements Callable<Integer> {
       dir.writeString(PROVENANCE, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(prov) + "\n");
 
       progress.step("report");
-      Verdict v = AuditReport.write(spark, dir.tempPath().toString(), dir.targetPath().toString(), criteria);
+      Verdict v = new ReportJob(spark, report.withDisplayName(dir.targetPath().toString())).run(dir.tempPath().toString()).verdict();
       progress.done("verdict " + v.outcome().id());
       dir.commit();
       w.println("verdict: " + v.outcome().id());
@@ -300,16 +298,16 @@ public final class AuditCommand implements Callable<Integer> {
     // the rate grid (--rate-grid), with it they are exactly those
     List<Policies> pol = replay.policies != null ? replay.policyList() : AuditPlan.POLICIES;
     List<Double> gs = replay.globalRatios != null ? replay.globalRatios : AuditPlan.GLOBAL_RATIOS;
-    ReplayJob job = !custom ? ReplayJob.auditPlan(spark, loaded, s, replay.rateGridMode())
-        : replay.rates == null ? ReplayJob.customPlan(spark, loaded, s, replay.rateGridMode(), pol, gs)
-        : new ReplayJob(spark, loaded, s).policies(pol).globalRatios(gs).rates(replay.rates);
+    ReplayJob.Options options = !custom ? ReplayJob.Options.audit(s, replay.rateGridMode())
+        : replay.rates == null ? ReplayJob.Options.custom(s, replay.rateGridMode(), pol, gs)
+        : ReplayJob.Options.grid(s, pol, gs, replay.rates, null, null);
+    ReplayJob job = new ReplayJob(spark, loaded, replay.judging(options.withTraceLabel(label), true));
     loaded = null; // the job drops the trace once the sweep's tasks can read it from storage
     ReplayJob.TraceSummary ts = job.traceSummary();
     progress.note(String.format(Locale.ROOT, "trace loaded: %d requests, %d sessions, %d segments%s", ts.requests(),
         ts.sessions(), ts.segments(), custom ? "" : "; running the audit sweep"));
     try (OutputDir rd = OutputDir.open(replayOut, false, spark.sparkContext().hadoopConfiguration())) {
-      ReplayJob.Result r = job.traceLabel(label).currentRouter(replay.currentRouter).bootstrap(replay.replicates(true))
-          .conditions(replay.noConditions ? null : io.smetric.audit.replay.sweep.Conditions.DEFAULTS).execute(rd);
+      ReplayJob.Result r = job.run(rd);
       rd.commit();
       for (String sk : r.skipped()) progress.note("skipped " + sk);
       progress.done(String.format(Locale.ROOT, "%d simulations in %.1f s", r.runs(), r.wallSeconds()));

@@ -4,12 +4,10 @@ import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.common.UsageException;
 import io.smetric.audit.replay.ReplayJob;
 import io.smetric.audit.replay.ReplaySettings;
-import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.sweep.RunResult;
 import io.smetric.audit.replay.trace.TraceLoader;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -104,9 +102,6 @@ public final class ReplayCommand implements Callable<Integer> {
     if (architecture != null) s.architecture = ReplayOptions.enumOf(ReplaySettings.Architecture.class, architecture, "--architecture");
     if (kvModel != null) s.kvModel = ReplayOptions.enumOf(ReplaySettings.KvModel.class, kvModel, "--kv-model");
     s.validate();
-    List<Policies> pol = new ArrayList<>();
-    if (replay.policies == null) pol.addAll(List.of(Policies.values()));
-    else pol.addAll(replay.policyList());
     boolean local = switch (executor.toLowerCase(Locale.ROOT)) {
       case "local" -> true;
       case "spark" -> false;
@@ -120,29 +115,24 @@ public final class ReplayCommand implements Callable<Integer> {
       }
       audit = true;
     }
+    ReplayJob.Options options = (audit ? ReplayJob.Options.audit(s, replay.rateGridMode())
+        : ReplayJob.Options.grid(s, replay.policyList(), replay.globalRatios, replay.rates, overloads, hitRatios))
+        .withUseSpark(!local).withTraceLabel(input);
+    options = replay.judging(options, audit);
     PrintWriter o = spec.commandLine().getOut();
     SparkSession spark = sparkOptions.session("replay");
     try (OutputDir dir = OutputDir.open(out, overwrite, spark.sparkContext().hadoopConfiguration())) {
       long t0 = System.nanoTime();
       // no local variable keeps the trace: the job drops it once the sweep's tasks can read it from storage
       var loaded = TraceLoader.load(spark, input, s.kvModel == ReplaySettings.KvModel.REFERENCE);
-      ReplayJob job = audit ? ReplayJob.auditPlan(spark, loaded, s, replay.rateGridMode()) : new ReplayJob(spark, loaded, s);
+      ReplayJob job = new ReplayJob(spark, loaded, options);
       loaded = null;
       ReplayJob.TraceSummary ts = job.traceSummary();
       double loadS = (System.nanoTime() - t0) / 1e9;
       o.printf(Locale.ROOT, "loaded %d requests, %d sessions, %d segments for %d block slots in %.1f s%n",
           ts.requests(), ts.sessions(), ts.segments(), ts.blocksReferenced(), loadS);
       o.flush();
-      if (!audit) {
-        job.policies(pol)
-            .globalRatios(replay.globalRatios == null ? List.of(s.globalRatio) : replay.globalRatios)
-            .rates(replay.rates == null ? List.of(s.rateScale) : replay.rates)
-            .overloads(overloads == null ? List.of(s.overload) : overloads)
-            .hitRatios(hitRatios == null ? List.of(s.hitRatio) : hitRatios);
-      }
-      job.useSpark(!local).traceLabel(input).currentRouter(replay.currentRouter).bootstrap(replay.replicates(audit))
-          .conditions(audit && !replay.noConditions ? io.smetric.audit.replay.sweep.Conditions.DEFAULTS : null);
-      ReplayJob.Result r = job.execute(dir);
+      ReplayJob.Result r = job.run(dir);
       dir.commit();
       for (String sk : r.skipped()) o.println("skipped " + sk);
       long simulated = 0;

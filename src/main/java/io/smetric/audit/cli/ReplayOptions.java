@@ -2,9 +2,11 @@ package io.smetric.audit.cli;
 
 import io.smetric.audit.common.UsageException;
 import io.smetric.audit.replay.ModelProfile;
+import io.smetric.audit.replay.ReplayJob;
 import io.smetric.audit.replay.ReplaySettings;
 import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.sweep.AuditPlan;
+import io.smetric.audit.replay.sweep.Conditions;
 import io.smetric.audit.replay.sweep.SweepSummary;
 import io.smetric.audit.replay.sweep.Uncertainty;
 import java.util.ArrayList;
@@ -156,6 +158,16 @@ public final class ReplayOptions {
   /** The bootstrap replicates: as given, else the audit sweep's default with it and none without. */
   int replicates(boolean auditSweep) {
     return bootstrap != null ? bootstrap : auditSweep ? Uncertainty.DEFAULT_REPLICATES : 0;
+  }
+
+  /**
+   * What both commands take from this mixin into the replay job's options: the router SMetric is
+   * judged against, the bootstrap replicates and the conditions sweep; with {@code auditSweep} the
+   * audit sweep's defaults (replicates, conditions unless --no-conditions), else none.
+   */
+  ReplayJob.Options judging(ReplayJob.Options o, boolean auditSweep) {
+    return o.withCurrentRouter(currentRouter).withBootstrap(replicates(auditSweep))
+        .withConditions(auditSweep && !noConditions ? Conditions.DEFAULTS : null);
   }
 
   /**

@@ -1,5 +1,7 @@
 package io.smetric.audit.contract;
 
+import java.util.List;
+
 /**
  * The names of the files and folders through which the stages meet (docs/report.md "Folder
  * layout"), written here once: every stage writes its output under these names and every reader
@@ -26,6 +28,19 @@ public final class AuditLayout {
   // ---- inside a stage's result folder
   public static final String CHARACTERIZATION_FILE = "characterization.json";
   public static final String REPLAY_FILE = "replay.json";
+  /** The replay's Parquet tables beside replay.json (docs/replay.md, "Output"): one row per simulation. */
+  public static final String REPLAY_RUNS_DIR = "runs";
+  /** Maximum TPS within SLO per policy, global ratio and thresholds. */
+  public static final String REPLAY_HEADLINE_DIR = "headline";
+  /** TTFT and TPOT CDF points per run. */
+  public static final String REPLAY_LATENCY_CDF_DIR = "latency_cdf";
+  /** Max/mean token load per window per run. */
+  public static final String REPLAY_IMBALANCE_WINDOWS_DIR = "imbalance_windows";
+  /** Token load per instance per window per run. */
+  public static final String REPLAY_INSTANCE_LOAD_DIR = "instance_load";
+  /** Every table the replay writes beside replay.json. */
+  public static final List<String> REPLAY_TABLES = List.of(REPLAY_RUNS_DIR, REPLAY_HEADLINE_DIR,
+      REPLAY_LATENCY_CDF_DIR, REPLAY_IMBALANCE_WINDOWS_DIR, REPLAY_INSTANCE_LOAD_DIR);
   public static final String MEASURED_CACHE_SUMMARY_FILE = "summary.json";
   /** The measured-cache per-request table (Parquet). */
   public static final String MEASURED_CACHE_REQUESTS_DIR = "requests";
@@ -46,6 +61,9 @@ public final class AuditLayout {
   public static final String INFERENCE_SUMMARY = INFERRED + "/" + INFERENCE_SUMMARY_FILE;
   public static final String CHARACTERIZATION_JSON = CHARACTERIZATION + "/" + CHARACTERIZATION_FILE;
   public static final String REPLAY_JSON = REPLAY + "/" + REPLAY_FILE;
+  public static final String REPLAY_RUNS = REPLAY + "/" + REPLAY_RUNS_DIR;
+  public static final String REPLAY_LATENCY_CDF = REPLAY + "/" + REPLAY_LATENCY_CDF_DIR;
+  public static final String REPLAY_INSTANCE_LOAD = REPLAY + "/" + REPLAY_INSTANCE_LOAD_DIR;
   public static final String MEASURED_CACHE_SUMMARY = MEASURED_CACHE + "/" + MEASURED_CACHE_SUMMARY_FILE;
   public static final String MEASURED_CACHE_REQUESTS = MEASURED_CACHE + "/" + MEASURED_CACHE_REQUESTS_DIR;
 

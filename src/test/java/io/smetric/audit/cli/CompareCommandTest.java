@@ -8,9 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.ExitCodes;
 import io.smetric.audit.common.Json;
-import io.smetric.audit.report.AuditReport;
+import io.smetric.audit.report.ReportJob;
 import io.smetric.audit.report.CompareFixtures;
-import io.smetric.audit.report.verdict.AuditCriteria;
 import io.smetric.audit.testing.TestSpark;
 import java.awt.image.BufferedImage;
 import java.io.PrintWriter;
@@ -41,7 +40,7 @@ class CompareCommandTest {
   private List<Path> twoAudits() throws Exception {
     Path a = CompareFixtures.agentAudit(tmp.resolve("week1"));
     Path b = CompareFixtures.chatAuditWithoutReplay(tmp.resolve("week2"));
-    for (Path p : List.of(a, b)) AuditReport.write(TestSpark.get(), p.toString(), AuditCriteria.defaults());
+    for (Path p : List.of(a, b)) new ReportJob(TestSpark.get(), ReportJob.Options.defaults()).run(p.toString());
     return List.of(a, b);
   }
 

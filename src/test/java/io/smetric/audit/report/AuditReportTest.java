@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.report.verdict.AuditCriteria;
-import io.smetric.audit.report.verdict.Criterion;
 import io.smetric.audit.report.verdict.Outcome;
 import io.smetric.audit.report.verdict.Verdict;
 import io.smetric.audit.testing.TestSpark;
@@ -46,7 +45,7 @@ class AuditReportTest {
   @Test
   void report_handMadeFolder_verdictSentenceAndLevelInHtmlAndJson() throws IOException {
     Path dir = fixture(new AuditFixture());
-    Verdict v = AuditReport.write(TestSpark.get(), dir.toString(), AuditCriteria.defaults());
+    Verdict v = new ReportJob(TestSpark.get(), ReportJob.Options.defaults()).run(dir.toString()).verdict();
     assertEquals(Outcome.FITS_WITH_CONDITIONS, v.outcome());
     assertEquals(CONDITION_SENTENCE, v.sentence());
     String html = Files.readString(dir.resolve("index.html"));
@@ -61,7 +60,7 @@ class AuditReportTest {
   @Test
   void report_handMadeFolder_everyCriterionRowWithHandComputedStatus() throws IOException {
     Path dir = fixture(new AuditFixture());
-    AuditReport.write(TestSpark.get(), dir.toString(), AuditCriteria.defaults());
+    new ReportJob(TestSpark.get(), ReportJob.Options.defaults()).run(dir.toString());
     String html = Files.readString(dir.resolve("index.html"));
     JsonNode crit = Json.MAPPER.readTree(dir.resolve("audit.json").toFile()).path("criteria");
     // see AuditFixture: every criterion passes except the gain without a global tier (-10% < -2%)
@@ -92,7 +91,7 @@ class AuditReportTest {
   @Test
   void report_handMadeFolder_everyImageExistsAndIsAValidPng() throws IOException {
     Path dir = fixture(new AuditFixture());
-    AuditReport.Result r = AuditReport.render(TestSpark.get(), dir.toString(), AuditCriteria.defaults());
+    ReportJob.Result r = new ReportJob(TestSpark.get(), ReportJob.Options.defaults()).run(dir.toString());
     String html = Files.readString(dir.resolve("index.html"));
     List<String> srcs = imgSources(html);
     // 4 workload charts; replay: hit ratio, TPS by capacity, TPS by rate at 0 and 0.4, 3 heatmaps (one per policy),
@@ -116,7 +115,7 @@ class AuditReportTest {
   @Test
   void report_handMadeFolder_selfContainedWithoutScriptsOrExternalUrls() throws IOException {
     Path dir = fixture(new AuditFixture());
-    AuditReport.write(TestSpark.get(), dir.toString(), AuditCriteria.defaults());
+    new ReportJob(TestSpark.get(), ReportJob.Options.defaults()).run(dir.toString());
     String html = Files.readString(dir.resolve("index.html")).toLowerCase(java.util.Locale.ROOT);
     for (String bad : List.of("http:", "https:", "//", "<script", "<link", "url(", "@import", "<iframe", "src=\"/")) {
       assertFalse(html.contains(bad), "found " + bad);
@@ -128,7 +127,7 @@ class AuditReportTest {
     AuditFixture f = new AuditFixture();
     f.withReplay = false;
     Path dir = fixture(f);
-    Verdict v = AuditReport.write(TestSpark.get(), dir.toString(), AuditCriteria.defaults());
+    Verdict v = new ReportJob(TestSpark.get(), ReportJob.Options.defaults()).run(dir.toString()).verdict();
     assertEquals(Outcome.INCONCLUSIVE, v.outcome());
     // provenance records no_replay = true
     assertEquals("Inconclusive: the audit cannot judge SMetric vs the judged router, TPS within SLO, with a global tier "
@@ -147,7 +146,7 @@ class AuditReportTest {
   @Test
   void report_findingsQuarantineAndNotApplicableListed() throws IOException {
     Path dir = fixture(new AuditFixture());
-    AuditReport.write(TestSpark.get(), dir.toString(), AuditCriteria.defaults());
+    new ReportJob(TestSpark.get(), ReportJob.Options.defaults()).run(dir.toString());
     String html = Files.readString(dir.resolve("index.html"));
     assertTrue(html.contains("5 of 275 records were quarantined (malformed_json 4, missing_field 1)"), "quarantine");
     assertTrue(html.contains("analysis: block count mismatch requests: 2"));
@@ -168,8 +167,7 @@ class AuditReportTest {
   void report_overriddenThreshold_changesTheVerdict() throws IOException {
     Path dir = fixture(new AuditFixture());
     // raising the reuse bound above the measured 0.82 makes a critical criterion fail
-    List<Criterion> c = AuditCriteria.withOverrides(AuditCriteria.defaults(), Map.of("ideal_reuse", 0.9));
-    Verdict v = AuditReport.write(TestSpark.get(), dir.toString(), c);
+    Verdict v = new ReportJob(TestSpark.get(), new ReportJob.Options(null, Map.of("ideal_reuse", 0.9))).run(dir.toString()).verdict();
     assertEquals(Outcome.DOES_NOT_FIT, v.outcome());
     assertEquals("Session-first routing does not fit this workload: ideal prefix reuse fails.", v.sentence());
   }
@@ -183,7 +181,7 @@ class AuditReportTest {
     f.inputPath = "/data/in" + evil + ".jsonl";
     f.finding = "file" + evil + ": 1 records arrive out of order";
     Path dir = fixture(f);
-    AuditReport.write(TestSpark.get(), dir.toString(), AuditCriteria.defaults());
+    new ReportJob(TestSpark.get(), ReportJob.Options.defaults()).run(dir.toString());
     String html = Files.readString(dir.resolve("index.html"));
     assertFalse(html.contains("<script"), "raw markup");
     assertFalse(html.contains("\"&'"), "raw quote/ampersand/apostrophe");
@@ -199,7 +197,7 @@ class AuditReportTest {
   @Test
   void report_writtenIntoATemporaryFolder_namesTheFinalFolder() throws IOException {
     Path dir = fixture(new AuditFixture());
-    AuditReport.write(TestSpark.get(), dir.toString(), "s3a://bucket/audits/week1", AuditCriteria.defaults());
+    new ReportJob(TestSpark.get(), new ReportJob.Options("s3a://bucket/audits/week1", Map.of())).run(dir.toString());
     String html = Files.readString(dir.resolve("index.html"));
     assertTrue(html.contains("audit folder s3a://bucket/audits/week1."), html);
     assertFalse(html.contains(dir.toString()), "the temporary path leaks into the page");
@@ -214,7 +212,7 @@ class AuditReportTest {
     f.withReplay = false;
     f.withProvenance = false;
     Path dir = fixture(f);
-    AuditReport.Result r = AuditReport.render(TestSpark.get(), dir.toString(), AuditCriteria.defaults());
+    ReportJob.Result r = new ReportJob(TestSpark.get(), ReportJob.Options.defaults()).run(dir.toString());
     assertEquals(Outcome.INCONCLUSIVE, r.verdict().outcome());
     String nb = "trace has no block hashes (blocks or block_size null in every request)";
     // no provenance: the replay's absence is explained by the characterization's has_blocks = false
@@ -233,7 +231,7 @@ class AuditReportTest {
     AuditFixture f = new AuditFixture();
     f.inferred = true;
     Path dir = fixture(f);
-    AuditReport.write(TestSpark.get(), dir.toString(), AuditCriteria.defaults());
+    new ReportJob(TestSpark.get(), ReportJob.Options.defaults()).run(dir.toString());
     String html = Files.readString(dir.resolve("index.html"));
     assertTrue(html.contains("Sessions were inferred from prompt content (no session ids in the trace): method "
         + "prefix-continuation, 20 sessions over 270 requests, 3 forks."), "finding");
@@ -252,7 +250,7 @@ class AuditReportTest {
         + "\"tokenizer\":\"o200k_base\",\"block_size\":16,\"output_tokens_missing\":2,"
         + "\"skipped\":{\"count\":2,\"reasons\":[\"a.jsonl:4: no messages\"]},"
         + "\"arrivals\":{\"synthesised\":10,\"rule\":\"conversation i starts at i*60 s\"}}");
-    AuditReport.write(TestSpark.get(), dir.toString(), AuditCriteria.defaults());
+    new ReportJob(TestSpark.get(), ReportJob.Options.defaults()).run(dir.toString());
     String html = Files.readString(dir.resolve("index.html"));
     assertTrue(html.contains("Raw chat logs were hashed (tokenizer o200k_base, 16-token blocks): 12 records read, 10 requests in 3 sessions."));
     assertTrue(html.contains("2 log records were skipped, e.g. a.jsonl:4: no messages."));
@@ -272,7 +270,7 @@ class AuditReportTest {
     f.withAnswers = true;
     f.currentRouter = "least-load";
     Path dir = fixture(f);
-    AuditReport.write(TestSpark.get(), dir.toString(), AuditCriteria.defaults());
+    new ReportJob(TestSpark.get(), ReportJob.Options.defaults()).run(dir.toString());
     JsonNode a = Json.MAPPER.readTree(dir.resolve("audit.json").toFile());
     assertEquals("trace.jsonl", a.path("trace").asText());
     JsonNode pc = a.path("answers").path("paper_claim");

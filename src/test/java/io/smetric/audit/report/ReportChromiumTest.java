@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.smetric.audit.report.verdict.AuditCriteria;
 import io.smetric.audit.testing.TestSpark;
 import java.awt.image.BufferedImage;
 import java.io.File;
@@ -73,7 +72,7 @@ class ReportChromiumTest {
     deleteTree(work);
     Files.createDirectories(work);
     Path dir = new AuditFixture().write(work.resolve("audit"));
-    AuditReport.write(TestSpark.get(), dir.toString(), AuditCriteria.defaults());
+    new ReportJob(TestSpark.get(), ReportJob.Options.defaults()).run(dir.toString());
     Path index = dir.resolve("index.html");
     String html = Files.readString(index);
     List<String> srcs = AuditReportTest.imgSources(html);

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.cli.Main;
 import io.smetric.audit.common.Json;
-import io.smetric.audit.report.verdict.AuditCriteria;
 import io.smetric.audit.testing.TestSpark;
 import io.smetric.audit.testing.Traces;
 import java.io.PrintWriter;
@@ -54,7 +53,7 @@ class ReportPipelineTest {
     cli("replay", canon, "--instances", "2", "--local-blocks", "unbounded", "--policies", "smetric,smetric-basic,least-load",
         "--global-ratio", "0,0.4", "--rate-scale", "1,2", "--executor", "local", "--out", audit.resolve("replay").toString());
 
-    AuditReport.Result r = AuditReport.render(TestSpark.get(), audit.toString(), AuditCriteria.defaults());
+    ReportJob.Result r = new ReportJob(TestSpark.get(), ReportJob.Options.defaults()).run(audit.toString());
     Set<String> drawn = r.charts().stream().filter(ReportCharts.Entry::drawn).map(ReportCharts.Entry::file)
         .collect(Collectors.toSet());
     for (String f : List.of("reuse_over_time.png", "reuse_interval_cdf.png", "session_lorenz.png", "request_instance_ratio.png",

@@ -1,0 +1,62 @@
+package io.smetric.audit.infer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import io.smetric.audit.common.OutputDir;
+import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.contract.Canonical;
+import io.smetric.audit.testing.StageJobs;
+import io.smetric.audit.testing.TestSpark;
+import io.smetric.audit.testing.Traces;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The session-inference stage job's shape; what it infers is SessionInferenceTest's. */
+class InferenceJobTest {
+  @TempDir Path tmp;
+
+  @Test
+  void run_writesTheInferredDatasetIntoTheGivenFolderUnderItsGroup_andReturnsWhatItWrote() throws Exception {
+    SparkSession spark = TestSpark.get();
+    // two requests without session ids; the second extends the first's whole prompt
+    Traces.Builder b = Traces.builder().blockSize(16);
+    b.req("0", null, null, null, Canonical.TRIGGER_UNKNOWN, 0, 40, 10, 1, 2, 3);
+    b.req("1", null, null, null, Canonical.TRIGGER_UNKNOWN, 5, 56, 10, 1, 2, 4, 5);
+    Dataset<Row> trace = b.toDataset(spark);
+    Path truth = tmp.resolve("t.truth.jsonl");
+    Files.writeString(truth,
+        "{\"line\":0,\"session_id\":\"s0\",\"parent_line\":null,\"turn\":0,\"trigger\":\"user\",\"fork\":false,\"compacted\":false}\n"
+            + "{\"line\":1,\"session_id\":\"s0\",\"parent_line\":0,\"turn\":1,\"trigger\":\"tool\",\"fork\":false,\"compacted\":false}\n");
+    Path target = tmp.resolve("inferred");
+    try (OutputDir out = OutputDir.open(target.toString(), false, spark.sparkContext().hadoopConfiguration())) {
+      StageJobs.Recorded<InferenceJob.Result> rec = StageJobs.recordGroups(spark,
+          () -> new InferenceJob(spark, trace, new InferenceOptions(3600, 4), truth.toString()).run(out));
+      assertEquals(Set.of(SessionInference.JOB_GROUP), rec.groupSet(), "every Spark job of the stage in its group");
+      assertFalse(Files.exists(target), "run does not commit: the caller owns the folder");
+      out.commit();
+      assertEquals(new TreeSet<>(List.of(AuditLayout.TRACE_DIR, InferenceOutput.LINKS_DIR, AuditLayout.INFERENCE_SUMMARY_FILE,
+          AuditLayout.INFERENCE_ACCURACY_FILE)), StageJobs.names(target));
+      InferenceJob.Result r = rec.value();
+      StageJobs.assertWritten(r.summary(), target.resolve(AuditLayout.INFERENCE_SUMMARY_FILE));
+      assertNotNull(r.accuracy());
+      StageJobs.assertWritten(r.accuracy(), target.resolve(AuditLayout.INFERENCE_ACCURACY_FILE));
+      assertEquals(1, r.summary().get("sessions").asLong());
+      // the written trace is the input with its sessions filled in: one session of two turns
+      List<Row> rows = spark.read().parquet(target.resolve(AuditLayout.TRACE_DIR).toString()).orderBy(Canonical.REQUEST_ID)
+          .select(Canonical.SESSION_ID, Canonical.TURN).collectAsList();
+      assertEquals(2, rows.size());
+      assertEquals(rows.get(0).getString(0), rows.get(1).getString(0));
+      assertEquals(List.of(0, 1), List.of(rows.get(0).getInt(1), rows.get(1).getInt(1)));
+    }
+  }
+}

@@ -1,0 +1,143 @@
+package io.smetric.audit.replay;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.smetric.audit.common.Json;
+import io.smetric.audit.common.OutputDir;
+import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.replay.policy.Policies;
+import io.smetric.audit.replay.sweep.AuditPlan;
+import io.smetric.audit.testing.StageJobs;
+import io.smetric.audit.testing.TestSpark;
+import io.smetric.audit.testing.Traces;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The replay stage job's shape (docs/architecture.md, "Stage jobs"): one options record in, the
+ * stage's output written into the folder it is given under its job groups, what it wrote out. What
+ * a replay computes is the other replay tests'.
+ */
+class ReplayJobTest {
+  @TempDir Path tmp;
+
+  /** Two sessions of three turns; each follow-up extends its session's previous prompt. */
+  static Traces.Builder trace() {
+    return Traces.builder().blockSize(16)
+        .simple("a0", "A", 0, 0.0, 1, 2).simple("b0", "B", 0, 0.1, 5, 6)
+        .simple("a1", "A", 1, 1.0, 1, 2, 3).simple("b1", "B", 1, 1.1, 5, 6, 7)
+        .simple("a2", "A", 2, 2.0, 1, 2, 3, 4).simple("b2", "B", 2, 2.1, 5, 6, 7, 8);
+  }
+
+  /** smetric and least-load at two offered rates: four simulations. */
+  static ReplayJob.Options grid() {
+    return ReplayJob.Options.grid(ReplayFixtures.settings(2, -1), List.of(Policies.SMETRIC, Policies.LEAST_LOAD), null,
+        List.of(1.0, 2.0), null, null).withTraceLabel("tiny");
+  }
+
+  private record Run(ReplayJob.Result result, Set<String> groups, Path folder) {}
+
+  private Run run(ReplayJob.Options o, String name) {
+    SparkSession spark = TestSpark.get();
+    Path target = tmp.resolve(name);
+    try (OutputDir out = OutputDir.open(target.toString(), false, spark.sparkContext().hadoopConfiguration())) {
+      ReplayJob job = new ReplayJob(spark, ReplayFixtures.trace(trace(), false), o);
+      StageJobs.Recorded<ReplayJob.Result> rec = StageJobs.recordGroups(spark, () -> job.run(out));
+      assertFalse(Files.exists(target), "run does not commit: the caller owns the folder");
+      assertThrows(IllegalStateException.class, () -> job.run(out), "a job runs once");
+      out.commit();
+      return new Run(rec.value(), rec.groupSet(), target);
+    }
+  }
+
+  @Test
+  void run_writesReplayJsonAndTheContractTablesOnly_underItsGroups_andReturnsWhatItWrote() throws IOException {
+    Run spark = run(grid(), "spark");
+    assertEquals(Set.of(ReplayJob.SWEEP_GROUP, ReplayJob.WRITE_GROUP), spark.groups(), "every Spark job of the stage in its groups");
+    TreeSet<String> expected = new TreeSet<>(AuditLayout.REPLAY_TABLES);
+    expected.add(AuditLayout.REPLAY_FILE);
+    assertEquals(expected, StageJobs.names(spark.folder()), "the sweep's scratch copy of the trace is gone");
+    ReplayJob.Result r = spark.result();
+    StageJobs.assertWritten(r.json(), spark.folder().resolve(AuditLayout.REPLAY_FILE));
+    assertEquals(4, r.runs());
+    assertEquals(4, r.results().size());
+    assertEquals(4, r.json().get("runs").size());
+    assertEquals("tiny", r.json().get("trace").asText());
+    assertEquals(4, TestSpark.get().read().parquet(spark.folder().resolve(AuditLayout.REPLAY_RUNS_DIR).toString()).count());
+
+    // the same options in the driver: no sweep jobs, the same output
+    Run local = run(grid().withUseSpark(false), "local");
+    assertEquals(Set.of(ReplayJob.WRITE_GROUP), local.groups());
+    assertEquals(expected, StageJobs.names(local.folder()));
+    assertEquals(withoutTimes(r.json()), withoutTimes(local.result().json()));
+    for (String t : AuditLayout.REPLAY_TABLES) {
+      assertEquals(rows(spark.folder(), t), rows(local.folder(), t), t);
+    }
+  }
+
+  @Test
+  void options_keepTheirOwnSettings_andThePlansTheirAxes() {
+    ReplaySettings s = ReplayFixtures.settings(2, -1);
+    ReplayJob.Options o = ReplayJob.Options.grid(s, null, null, null, null, null);
+    s.instances = 7;
+    assertEquals(2, o.settings().instances, "a later change to the settings given does not reach the options");
+    o.settings().instances = 9;
+    assertEquals(2, o.settings().instances, "nor a change to the copy they hand out");
+    // a grid's absent axes are the base settings' single values, all policies
+    assertEquals(List.of(Policies.values()), o.policies());
+    assertEquals(List.of(s.globalRatio), o.globalRatios());
+    assertEquals(List.of(s.rateScale), o.rates());
+    assertEquals(List.of(s.overload), o.overloads());
+    // the audit plan: production policies and the ablation; OVERLOAD and HIT_RATIO sensitivity after the base values
+    ReplayJob.Options a = ReplayJob.Options.audit(s, AuditPlan.RateGrid.ADAPTIVE);
+    assertEquals(AuditPlan.POLICIES.size() + AuditPlan.ABLATION.size(), a.policies().size());
+    assertEquals(s.overload, a.overloads().get(0));
+    assertEquals(AuditPlan.OVERLOADS, a.overloads().subList(1, a.overloads().size()));
+    assertEquals(s.hitRatio, a.hitRatios().get(0));
+    assertEquals(List.of(), a.rates(), "found per curve");
+    assertThrows(IllegalArgumentException.class, () -> a.withBootstrap(-1));
+    assertThrows(IllegalArgumentException.class,
+        () -> new ReplayJob.Options(s, ReplayJob.Plan.GRID, AuditPlan.RateGrid.FIXED, List.of(Policies.SMETRIC), List.of(0.0),
+            List.of(1.0), List.of(1.5), List.of(0.5), "", null, 0, null, true), "a rate grid with a grid plan");
+  }
+
+  /** replay.json without its wall and CPU times (the only fields that differ from run to run). */
+  private static JsonNode withoutTimes(JsonNode j) {
+    JsonNode c = j.deepCopy();
+    strip(c);
+    return c;
+  }
+
+  private static void strip(JsonNode n) {
+    if (n instanceof ObjectNode o) {
+      o.remove(List.of("wall_s", "cpu_s"));
+      for (Iterator<Map.Entry<String, JsonNode>> it = o.fields(); it.hasNext();) strip(it.next().getValue());
+    } else if (n.isArray()) {
+      for (JsonNode x : n) strip(x);
+    }
+  }
+
+  private static List<String> rows(Path folder, String table) {
+    List<String> out = new ArrayList<>();
+    for (Row r : TestSpark.get().read().parquet(folder.resolve(table).toString()).drop("wall_s", "cpu_s").collectAsList()) {
+      out.add(r.toString());
+    }
+    out.sort(null);
+    return out;
+  }
+}
