@@ -5,6 +5,7 @@
 // Without -Dtrace it ingests the shipped Mooncake sample into a temporary folder first.
 import org.apache.spark.sql.*;
 import static org.apache.spark.sql.functions.*;
+import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.contract.*;
 import io.smetric.audit.ingest.*;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
@@ -24,8 +25,12 @@ Files.createDirectories(outDir);
 String tracePath = System.getProperty("trace");
 if (tracePath == null) {
   String canon = outDir.resolve("canonical").toString();
-  new IngestJob(spark).execute(new IngestJob.Options(List.of(repo + "/sample-traces/mooncake/synthetic_trace.jsonl"),
-      null, null, IngestJob.DEFAULT_MAX_LINE_BYTES, canon, true));
+  IngestJob job = new IngestJob(spark, new IngestJob.Options(List.of(repo + "/sample-traces/mooncake/synthetic_trace.jsonl"),
+      null, null, IngestJob.DEFAULT_MAX_LINE_BYTES));
+  try (OutputDir dir = OutputDir.open(canon, true, spark.sparkContext().hadoopConfiguration())) {
+    job.run(dir);
+    dir.commit();
+  }
   tracePath = canon + "/trace";
 }
 Dataset<Row> trace = spark.read().parquet(tracePath);

@@ -57,9 +57,17 @@ import scala.Tuple2;
  * staging Parquet inside the output's temporary folder; the driver-side steps then read that
  * staging data only: previous-request parents per session, arrivals rebased to the first logged
  * timestamp, optional dense ids, BlockChain chaining, and the sort by (arrival_s, seq).
+ *
+ * <p>The stage as one job (docs/architecture.md, "Stage jobs"): {@link Options} in; the
+ * constructor resolves the log files (a missing one fails before any output is opened);
+ * {@link #run} writes {@code trace/}, {@code hash-summary.json} and, on request, {@code trace.jsonl}
+ * into the folder it is given, under the job group {@link #JOB_GROUP}; an immutable {@link Result}
+ * out. The folder is not committed: the caller owns it (the hash command commits it, the audit
+ * commits its whole folder once).
  */
 public final class HashJob {
-  private HashJob() {}
+  /** The Spark job group the stage's jobs run under (the Spark UI names them by it). */
+  public static final String JOB_GROUP = "smetric-hash";
 
   public static final String JSONL_FILE = "trace.jsonl";
   private static final String STAGING = "staging";
@@ -78,20 +86,33 @@ public final class HashJob {
       double timestampUnitS,
       int sessionCacheSize,
       boolean denseIds,
-      boolean jsonl,
-      String out,
-      boolean overwrite) {}
+      boolean jsonl) {}
 
   /** What the run produced; {@code summary} is the content of hash-summary.json. */
   public record Result(ObjectNode summary, long requests, long skipped) {}
 
-  public static Result execute(SparkSession spark, Options o) {
-    Configuration conf = spark.sparkContext().hadoopConfiguration();
-    List<String> files = expand(o.inputs(), conf);
-    HashSettings settings = new HashSettings(o.tokenizer(), o.key(), o.blockSize(), o.format(), o.sessionGapS(),
+  private final SparkSession spark;
+  private final Options o;
+  private final List<String> files;
+  private final HashSettings settings;
+
+  /**
+   * Resolves the log files (files, folders, globs) and the settings; a missing file or a bad
+   * setting fails here, before any output is opened.
+   */
+  public HashJob(SparkSession spark, Options options) {
+    this.spark = spark;
+    this.o = options;
+    this.files = expand(options.inputs(), spark.sparkContext().hadoopConfiguration());
+    this.settings = new HashSettings(o.tokenizer(), o.key(), o.blockSize(), o.format(), o.sessionGapS(),
         o.thinkTimeS(), o.timestampUnitS(), files.size(), o.sessionCacheSize());
-    spark.sparkContext().setJobGroup("smetric-hash", "block-hasher: " + files.size() + " log file(s)", false);
-    try (OutputDir dir = OutputDir.open(o.out(), o.overwrite(), conf)) {
+  }
+
+  /** Hashes the logs and writes the stage's output into {@code dir} (not committed). */
+  public Result run(OutputDir dir) {
+    Configuration conf = spark.sparkContext().hadoopConfiguration();
+    spark.sparkContext().setJobGroup(JOB_GROUP, "block-hasher: " + files.size() + " log file(s)", false);
+    try {
       String staging = dir.child(STAGING);
       hashFiles(spark, files, settings, conf).write().parquet(staging);
 
@@ -139,7 +160,6 @@ public final class HashJob {
         ObjectNode summary = summary(o, settings, files, fileRows, skipCount, firstSkips, totals);
         dir.writeString(HASH_SUMMARY_FILE, Json.MAPPER.writeValueAsString(summary) + "\n");
         dir.fs().delete(new Path(staging), true);
-        dir.commit();
         return new Result(summary, totals.getLong(0), skipCount);
       } catch (IOException e) {
         throw new UncheckedIOException(e);

@@ -47,7 +47,13 @@ import org.apache.spark.sql.types.StructType;
  * line-count pre-pass that keeps line numbers exact) parses it once, streaming, straight into
  * Parquet parts (no Spark Row per record). Only when the data needs it does a second, Spark-SQL pass rewrite
  * the parts: to drop duplicate request ids, to derive Bailian sessions from parent chains, or to
- * sort out-of-order arrivals. The output folder appears only when everything is written.
+ * sort out-of-order arrivals.
+ *
+ * <p>The stage as one job (docs/architecture.md, "Stage jobs"): {@link Options} in; the
+ * constructor resolves the input files (a missing one fails before any output is opened);
+ * {@link #run} writes the three entries above into the folder it is given, under the job group
+ * {@link #JOB_GROUP}; an immutable {@link Result} out. The folder is not committed: the caller
+ * owns it (the ingest command commits it, the audit commits its whole folder once).
  */
 public final class IngestJob {
   public static final int DEFAULT_MAX_LINE_BYTES = 64 << 20;
@@ -64,13 +70,11 @@ public final class IngestJob {
           });
 
   /**
-   * What to ingest and where. {@code format} null means auto-detect per file. {@code splitBytes}
+   * What to ingest and how. {@code format} null means auto-detect per file. {@code splitBytes}
    * is the size of the byte ranges a large uncompressed text file is cut into, parsed in
    * parallel; null means Spark's rule for file sources (see {@link TextRanges}).
    */
-  public record Options(
-      List<String> inputs, TraceFormat format, Integer blockSize, int maxLineBytes, String out, boolean overwrite,
-      Long splitBytes) {
+  public record Options(List<String> inputs, TraceFormat format, Integer blockSize, int maxLineBytes, Long splitBytes) {
     public Options {
       if (inputs == null || inputs.isEmpty()) throw new io.smetric.audit.common.UsageException("no input files given");
       if (blockSize != null && blockSize <= 0) throw new io.smetric.audit.common.UsageException("--block-size must be > 0");
@@ -78,26 +82,39 @@ public final class IngestJob {
       if (splitBytes != null && splitBytes <= 0) throw new io.smetric.audit.common.UsageException("--split-bytes must be > 0");
     }
 
-    public Options(List<String> inputs, TraceFormat format, Integer blockSize, int maxLineBytes, String out, boolean overwrite) {
-      this(inputs, format, blockSize, maxLineBytes, out, overwrite, null);
+    public Options(List<String> inputs, TraceFormat format, Integer blockSize, int maxLineBytes) {
+      this(inputs, format, blockSize, maxLineBytes, null);
     }
   }
 
-  /** The committed output and its accounting. */
-  public record Result(String out, ObjectNode summary, long read, long accepted, long quarantined) {}
+  /**
+   * What the stage wrote and its accounting.
+   *
+   * @param summary ingest-summary.json
+   * @param read records read, over all files: {@code accepted + quarantined}
+   */
+  public record Result(ObjectNode summary, long read, long accepted, long quarantined) {}
+
+  /** The Spark job group the stage's jobs run under (the Spark UI names them by it). */
+  public static final String JOB_GROUP = "smetric-ingest";
 
   private final SparkSession spark;
+  private final Options o;
+  private final List<Path> files;
 
-  public IngestJob(SparkSession spark) {
+  /** Resolves the input files (files, folders, globs); fails on a missing one before any output exists. */
+  public IngestJob(SparkSession spark, Options options) {
     this.spark = spark;
+    this.o = options;
+    this.files = InputFiles.expand(options.inputs(), spark.sparkContext().hadoopConfiguration());
   }
 
-  public Result execute(Options o) {
+  /** Ingests the inputs and writes the stage's output into {@code out} (not committed). */
+  public Result run(OutputDir out) {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    jsc.setJobGroup("smetric-ingest", "smetric-audit ingest: " + String.join(" ", o.inputs()), false);
+    jsc.setJobGroup(JOB_GROUP, "smetric-audit ingest: " + String.join(" ", o.inputs()), false);
     Configuration conf = spark.sparkContext().hadoopConfiguration();
-    List<Path> files = InputFiles.expand(o.inputs(), conf);
-    try (OutputDir out = OutputDir.open(o.out(), o.overwrite(), conf)) {
+    try {
       String stTrace = out.child("_staging/" + TRACE_DIR);
       String stQuar = out.child("_staging/" + QUARANTINE_DIR);
       mkdirs(out, stTrace);
@@ -223,13 +240,14 @@ public final class IngestJob {
       ObjectNode summary = Summaries.build(fin, stats, fx, originUs, o, rewrite ? null : ids[1]);
       out.writeString(INGEST_SUMMARY_FILE, Json.MAPPER.writeValueAsString(summary));
       progress("summarised in %.1f s", secondsSince(t2));
-      out.commit();
       long read = stats.stream().mapToLong(s -> s.read).sum();
       long acc = stats.stream().mapToLong(s -> s.accepted).sum();
       long q = stats.stream().mapToLong(FileStats::quarantinedTotal).sum();
-      return new Result(out.targetPath().toString(), summary, read, acc, q);
+      return new Result(summary, read, acc, q);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new UncheckedIOException(e);
+    } finally {
+      jsc.clearJobGroup();
     }
   }
 

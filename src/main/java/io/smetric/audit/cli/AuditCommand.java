@@ -156,17 +156,29 @@ public final class AuditCommand implements Callable<Integer> {
       String sessionsMode;
       if (logs) {
         progress.step("hash raw logs");
-        HashJob.Result h = HashJob.execute(spark, hashOptions(spark, dir.child(HASHED)));
+        HashJob.Result h;
+        HashJob job = new HashJob(spark, hashOptions(spark));
+        try (OutputDir hdir = OutputDir.open(dir.child(HASHED), false, conf)) {
+          h = job.run(hdir);
+          hdir.commit();
+        }
         progress.done(String.format(Locale.ROOT, "%d requests hashed, %d record(s) skipped", h.requests(), h.skipped()));
         canonical = dir.child(HASHED) + "/" + AuditLayout.TRACE_DIR;
         input = TraceInput.load(spark, canonical);
         sessionsMode = "given";
       } else {
         progress.step("ingest");
-        IngestJob.Result r = new IngestJob(spark).execute(new IngestJob.Options(inputs, TraceFormat.parse(format), blockSize,
-            IngestJob.DEFAULT_MAX_LINE_BYTES, dir.child(INGEST), false));
+        IngestJob.Result r;
+        String ingested;
+        IngestJob job = new IngestJob(spark, new IngestJob.Options(inputs, TraceFormat.parse(format), blockSize,
+            IngestJob.DEFAULT_MAX_LINE_BYTES));
+        try (OutputDir idir = OutputDir.open(dir.child(INGEST), false, conf)) {
+          r = job.run(idir);
+          idir.commit();
+          ingested = idir.targetPath().toString();
+        }
         progress.done(String.format(Locale.ROOT, "%d read, %d accepted, %d quarantined", r.read(), r.accepted(), r.quarantined()));
-        input = TraceInput.load(spark, r.out());
+        input = TraceInput.load(spark, ingested);
         canonical = input.location();
         JsonNode ds = r.summary().get("dataset");
         sessionsMode = ds.get("sessions").isNull() ? "absent" : ds.get("sessions_mode").asText();
@@ -272,11 +284,10 @@ public final class AuditCommand implements Callable<Integer> {
     return false;
   }
 
-  private HashJob.Options hashOptions(SparkSession spark, String hashedOut) {
+  private HashJob.Options hashOptions(SparkSession spark) {
     Configuration conf = spark.sparkContext().hadoopConfiguration();
     HashKey key = hashing.salt.key(hashing.salt.envKeyOrNull(), conf);
-    return hashing.job(inputs, key, conf, blockSize == null ? HashSettings.DEFAULT_BLOCK_SIZE : blockSize, false, false, hashedOut,
-        false);
+    return hashing.job(inputs, key, conf, blockSize == null ? HashSettings.DEFAULT_BLOCK_SIZE : blockSize, false, false);
   }
 
   private void replay(SparkSession spark, String canonical, String label, String replayOut, AuditProgress progress) {

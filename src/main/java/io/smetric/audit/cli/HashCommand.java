@@ -1,6 +1,7 @@
 package io.smetric.audit.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.common.UsageException;
 import io.smetric.audit.contract.AuditLayout;
 import io.smetric.audit.contract.Canonical;
@@ -70,7 +71,12 @@ public final class HashCommand implements Callable<Integer> {
     SparkSession spark = sparkOptions.session("hash");
     org.apache.hadoop.conf.Configuration conf = spark.sparkContext().hadoopConfiguration();
     HashKey key = hashing.salt.key(envKey, conf);
-    HashJob.Result r = HashJob.execute(spark, hashing.job(logs, key, conf, blockSize, dense, jsonl, out, overwrite));
+    HashJob job = new HashJob(spark, hashing.job(logs, key, conf, blockSize, dense, jsonl));
+    HashJob.Result r;
+    try (OutputDir dir = OutputDir.open(out, overwrite, conf)) {
+      r = job.run(dir);
+      dir.commit();
+    }
     PrintWriter w = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     w.printf(Locale.ROOT, "hashed %d requests (%d tokens, %d blocks) from %d file(s); %d record(s) skipped -> %s%n",

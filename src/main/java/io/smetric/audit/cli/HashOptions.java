@@ -75,9 +75,8 @@ public final class HashOptions {
   }
 
   /** The hash job's options; the key and tokenizer are resolved with the cluster's configuration. */
-  HashJob.Options job(List<String> inputs, HashKey key, Configuration conf, int blockSize, boolean denseIds, boolean jsonl,
-      String out, boolean overwrite) {
+  HashJob.Options job(List<String> inputs, HashKey key, Configuration conf, int blockSize, boolean denseIds, boolean jsonl) {
     return new HashJob.Options(inputs, TokenizerSpec.parse(tokenizer, conf), key, blockSize, format(), sessionGap, thinkTime,
-        timestampUnitS(), sessionCache, denseIds, jsonl, out, overwrite);
+        timestampUnitS(), sessionCache, denseIds, jsonl);
   }
 }

@@ -4,6 +4,7 @@ import static io.smetric.audit.contract.AuditLayout.INFERRED;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.ExitCodes;
+import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.contract.AuditLayout;
 import io.smetric.audit.infer.InferenceJob;
 import io.smetric.audit.ingest.IngestJob;
@@ -74,20 +75,25 @@ public final class IngestCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    IngestJob.Options o = new IngestJob.Options(inputs, TraceFormat.parse(format), blockSize, maxLineBytes, out, overwrite,
-        splitBytes);
+    IngestJob.Options o = new IngestJob.Options(inputs, TraceFormat.parse(format), blockSize, maxLineBytes, splitBytes);
     SparkSession spark = sparkOptions.session("ingest");
-    IngestJob.Result r = new IngestJob(spark).execute(o);
-    print(spec.commandLine().getOut(), r);
+    IngestJob job = new IngestJob(spark, o);
+    IngestJob.Result r;
+    String written;
+    try (OutputDir dir = OutputDir.open(out, overwrite, spark.sparkContext().hadoopConfiguration())) {
+      r = job.run(dir);
+      dir.commit();
+      written = dir.targetPath().toString();
+    }
+    print(spec.commandLine().getOut(), r, written);
     if (inferSessions) {
       PrintWriter w = spec.commandLine().getOut();
       if (!r.summary().get("dataset").get("sessions").isNull()) {
         w.println("infer-sessions: the trace has session ids; nothing to infer");
       } else {
         org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> canonical =
-            spark.read().schema(io.smetric.audit.contract.Canonical.SCHEMA).parquet(r.out() + "/" + AuditLayout.TRACE_DIR);
-        try (io.smetric.audit.common.OutputDir dir = io.smetric.audit.common.OutputDir.open(
-            r.out() + "/" + INFERRED, false, spark.sparkContext().hadoopConfiguration())) {
+            spark.read().schema(io.smetric.audit.contract.Canonical.SCHEMA).parquet(written + "/" + AuditLayout.TRACE_DIR);
+        try (OutputDir dir = OutputDir.open(written + "/" + INFERRED, false, spark.sparkContext().hadoopConfiguration())) {
           InferenceJob.Result inf = new InferenceJob(spark, canonical,
               new io.smetric.audit.infer.InferenceOptions(inferWindowS, inferTemplateFanout), null).run(dir);
           dir.commit();
@@ -100,7 +106,8 @@ public final class IngestCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
-  static void print(PrintWriter w, IngestJob.Result r) {
+  /** The ingest's console lines; {@code written} is the committed output folder. */
+  static void print(PrintWriter w, IngestJob.Result r, String written) {
     JsonNode s = r.summary();
     JsonNode ds = s.get("dataset");
     w.printf(Locale.ROOT, "ingest: %d files, %d records read, %d accepted, %d quarantined%n",
@@ -112,7 +119,7 @@ public final class IngestCommand implements Callable<Integer> {
         ds.get("sessions_mode").asText(), ds.get("input_tokens").asLong(), ds.get("span_s").asDouble(),
         ds.get("block_sizes").toString());
     for (JsonNode f : s.get("findings")) w.println("finding: " + f.asText());
-    w.println("wrote " + r.out());
+    w.println("wrote " + written);
     w.flush();
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.smetric.audit.ingest.IngestJob;
+import io.smetric.audit.testing.StageRuns;
 import io.smetric.audit.testing.TestSpark;
 import java.nio.file.Path;
 import java.util.List;
@@ -21,9 +22,9 @@ class MooncakeSampleTest {
 
   @Test
   void mooncakeSynthetic_idealReuse_within1p5PointsOfThePaper() {
-    IngestJob.Result ing = new IngestJob(TestSpark.get()).execute(new IngestJob.Options(
+    StageRuns.Ingested ing = StageRuns.ingest(new IngestJob.Options(
         List.of(REPO.resolve("sample-traces/mooncake/synthetic_trace.jsonl").toString()), null, null,
-        IngestJob.DEFAULT_MAX_LINE_BYTES, tmp.resolve("canon").toString(), false));
+        IngestJob.DEFAULT_MAX_LINE_BYTES), tmp.resolve("canon").toString());
     assertEquals(3993, ing.accepted());
     TraceInput in = TraceInput.load(TestSpark.get(), ing.out());
     try (Characterization.Result r =

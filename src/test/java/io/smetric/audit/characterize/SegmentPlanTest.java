@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.characterize.Characterization.Engine;
 import io.smetric.audit.contract.Canonical;
 import io.smetric.audit.ingest.IngestJob;
+import io.smetric.audit.testing.StageRuns;
 import io.smetric.audit.testing.TestSpark;
 import io.smetric.audit.testing.Traces;
 import java.nio.file.Path;
@@ -43,8 +44,8 @@ class SegmentPlanTest {
   }
 
   private static String ingest(String file, String name) {
-    return new IngestJob(TestSpark.get()).execute(new IngestJob.Options(List.of(REPO.resolve(file).toString()), null,
-        null, IngestJob.DEFAULT_MAX_LINE_BYTES, tmp.resolve(name).toString(), false)).out();
+    return StageRuns.ingest(new IngestJob.Options(List.of(REPO.resolve(file).toString()), null,
+        null, IngestJob.DEFAULT_MAX_LINE_BYTES), tmp.resolve(name).toString()).out();
   }
 
   static Characterization.Result run(TraceInput in, Engine e, int tasks) {

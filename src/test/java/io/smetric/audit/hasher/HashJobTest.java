@@ -13,6 +13,8 @@ import io.smetric.audit.contract.AuditLayout;
 import io.smetric.audit.contract.BlockChain;
 import io.smetric.audit.contract.Canonical;
 import io.smetric.audit.contract.TraceRecord;
+import io.smetric.audit.testing.StageJobs;
+import io.smetric.audit.testing.StageRuns;
 import io.smetric.audit.testing.TestSpark;
 import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import java.nio.charset.StandardCharsets;
@@ -43,9 +45,9 @@ class HashJobTest {
   static Map<String, JsonNode> byId;
   static JsonNode summary;
 
-  static HashJob.Options options(List<String> inputs, boolean dense, Path o) {
+  static HashJob.Options options(List<String> inputs, boolean dense) {
     return new HashJob.Options(inputs, TokenizerSpec.parse("o200k", new Configuration()), KEY, 16, LogFormat.AUTO,
-        10, 5, 1, 256, dense, true, o.toString(), false);
+        10, 5, 1, 256, dense, true);
   }
 
   static List<JsonNode> readJsonl(Path p) throws Exception {
@@ -57,8 +59,8 @@ class HashJobTest {
   @BeforeAll
   static void hashSamples() throws Exception {
     out = dir.resolve("hashed");
-    HashJob.execute(TestSpark.get(), options(List.of(REPO.resolve("sample-traces/raw-logs/glaive-sharegpt").toString(),
-        REPO.resolve("sample-traces/raw-logs/swe-agent").toString(), FileHasherTest.OPENAI.toString()), false, out));
+    StageRuns.hash(options(List.of(REPO.resolve("sample-traces/raw-logs/glaive-sharegpt").toString(),
+        REPO.resolve("sample-traces/raw-logs/swe-agent").toString(), FileHasherTest.OPENAI.toString()), false), out.toString());
     jsonl = readJsonl(out.resolve(HashJob.JSONL_FILE));
     byId = new HashMap<>();
     for (JsonNode n : jsonl) byId.put(n.get("request_id").asText(), n);
@@ -247,9 +249,9 @@ class HashJobTest {
   @Test
   void denseIds_areFirstAppearanceOrderAndABijectionOfTheKeyedHashes() throws Exception {
     Path d = dir.resolve("dense");
-    HashJob.execute(TestSpark.get(), options(List.of(FileHasherTest.OPENAI.toString()), true, d));
+    StageRuns.hash(options(List.of(FileHasherTest.OPENAI.toString()), true), d.toString());
     Path k1 = dir.resolve("keyed-openai-only");
-    HashJob.execute(TestSpark.get(), options(List.of(FileHasherTest.OPENAI.toString()), false, k1));
+    StageRuns.hash(options(List.of(FileHasherTest.OPENAI.toString()), false), k1.toString());
     List<JsonNode> dense = readJsonl(d.resolve(HashJob.JSONL_FILE));
     Map<String, JsonNode> keyed = new HashMap<>();
     for (JsonNode n : readJsonl(k1.resolve(HashJob.JSONL_FILE))) keyed.put(n.get("request_id").asText(), n);
@@ -275,9 +277,9 @@ class HashJobTest {
   @Test
   void ingestingTheJsonl_givesTheSameDatasetAsTheParquet() {
     // the project rule: ingest chains the JSONL's source ids; only seq (input order) differs
-    var r = new io.smetric.audit.ingest.IngestJob(TestSpark.get()).execute(new io.smetric.audit.ingest.IngestJob.Options(
+    var r = StageRuns.ingest(new io.smetric.audit.ingest.IngestJob.Options(
         List.of(out.resolve(HashJob.JSONL_FILE).toString()), io.smetric.audit.ingest.TraceFormat.parse("smetric"), null,
-        io.smetric.audit.ingest.IngestJob.DEFAULT_MAX_LINE_BYTES, dir.resolve("ingested").toString(), false));
+        io.smetric.audit.ingest.IngestJob.DEFAULT_MAX_LINE_BYTES), dir.resolve("ingested").toString());
     assertEquals(0, r.quarantined());
     Map<String, TraceRecord> mine = new HashMap<>();
     for (Row x : TestSpark.get().read().parquet(out.resolve(AuditLayout.TRACE_DIR).toString()).collectAsList()) {
@@ -301,10 +303,31 @@ class HashJobTest {
     }
   }
 
+  /**
+   * The stage-job shape (docs/architecture.md, "Stage jobs"): run(out) writes the entries
+   * AuditLayout and HashJob name into the caller's folder and nothing else, commits nothing, runs
+   * every Spark job under its group, and returns the counts its summary file holds.
+   */
+  @Test
+  void run_writesTheStageOutputIntoTheCallersFolderUnderItsGroup_andCommitsNothing() throws Exception {
+    HashJob job = new HashJob(TestSpark.get(), options(List.of(FileHasherTest.OPENAI.toString()), false));
+    StageRuns.assertShape(Files.createDirectory(dir.resolve("owned-parent")), HashJob.JOB_GROUP,
+        Set.of(AuditLayout.TRACE_DIR, AuditLayout.HASH_SUMMARY_FILE, HashJob.JSONL_FILE), job::run, (r, written) -> {
+          // the OpenAI fixture: 7 requests, 2 records skipped (HashCommandTest)
+          assertEquals(7, r.requests());
+          assertEquals(2, r.skipped());
+          StageJobs.assertWritten(r.summary(), written.resolve(AuditLayout.HASH_SUMMARY_FILE));
+          assertEquals(r.requests(), r.summary().get("requests").asLong());
+          assertEquals(r.skipped(), r.summary().get("skipped").get("count").asLong());
+          assertEquals(r.requests(), TestSpark.get().read().parquet(written.resolve(AuditLayout.TRACE_DIR).toString()).count());
+          assertEquals(r.requests(), Files.readAllLines(written.resolve(HashJob.JSONL_FILE)).size());
+        });
+  }
+
   @Test
   void existingOutput_withoutOverwrite_isRefused() {
     assertThrows(OutputExistsException.class,
-        () -> HashJob.execute(TestSpark.get(), options(List.of(FileHasherTest.OPENAI.toString()), false, out)));
+        () -> StageRuns.hash(options(List.of(FileHasherTest.OPENAI.toString()), false), out.toString()));
   }
 
   @Test

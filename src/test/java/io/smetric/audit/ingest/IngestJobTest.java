@@ -11,9 +11,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.BadInputException;
 import io.smetric.audit.common.OutputExistsException;
+import io.smetric.audit.contract.AuditLayout;
 import io.smetric.audit.contract.BlockChain;
 import io.smetric.audit.contract.Canonical;
 import io.smetric.audit.contract.TraceRecord;
+import io.smetric.audit.testing.StageJobs;
+import io.smetric.audit.testing.StageRuns;
 import io.smetric.audit.testing.TestSpark;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -24,6 +27,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.zip.GZIPOutputStream;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -40,22 +44,22 @@ class IngestJobTest {
     return p;
   }
 
-  private IngestJob.Result ingest(String format, Integer blockSize, int maxLine, Path... files) {
+  private StageRuns.Ingested ingest(String format, Integer blockSize, int maxLine, Path... files) {
     List<String> in = Arrays.stream(files).map(Path::toString).toList();
-    return new IngestJob(spark).execute(new IngestJob.Options(in, TraceFormat.parse(format), blockSize, maxLine,
-        tmp.resolve("out-" + System.nanoTime()).toString(), false));
+    return StageRuns.ingest(new IngestJob.Options(in, TraceFormat.parse(format), blockSize, maxLine),
+        tmp.resolve("out-" + System.nanoTime()).toString());
   }
 
-  private IngestJob.Result ingest(Path... files) {
+  private StageRuns.Ingested ingest(Path... files) {
     return ingest("auto", null, IngestJob.DEFAULT_MAX_LINE_BYTES, files);
   }
 
-  private List<TraceRecord> trace(IngestJob.Result r) {
+  private List<TraceRecord> trace(StageRuns.Ingested r) {
     return spark.read().parquet(r.out() + "/trace").orderBy(Canonical.ARRIVAL_S, Canonical.SEQ).collectAsList()
         .stream().map(TraceRecord::fromRow).toList();
   }
 
-  private List<Row> quarantine(IngestJob.Result r) {
+  private List<Row> quarantine(StageRuns.Ingested r) {
     return spark.read().parquet(r.out() + "/quarantine").orderBy("source_file", "line").collectAsList();
   }
 
@@ -76,7 +80,7 @@ class IngestJobTest {
         String.format(GOOD, "a", "3.0"),                                                   // 9 duplicate of line 1
         String.format(GOOD, "g", "0.5"),                                                   // 10 ok, out of order
         "[1,2]");                                                                           // 11 malformed_json (not an object)
-    IngestJob.Result r = ingest(f);
+    StageRuns.Ingested r = ingest(f);
     // 10 non-blank lines: accepted a (line 1), g (line 10); the other 8 quarantined
     assertEquals(10, r.read());
     assertEquals(2, r.accepted());
@@ -125,7 +129,7 @@ class IngestJobTest {
         String.format(fmt, 7, 99, "5.5", 3, 7), // parent 99 not in the trace -> own session
         String.format(fmt, 20, 21, "6", 2, 8), // names 21, which arrives later: link dropped
         String.format(fmt, 21, 20, "7", 3, 9)); // 20 arrived earlier: session of 21 = 20
-    IngestJob.Result r = ingest(f);
+    StageRuns.Ingested r = ingest(f);
     Map<String, TraceRecord> byId = new HashMap<>();
     for (TraceRecord t : trace(r)) byId.put(t.requestId(), t);
     for (String id : List.of("1", "2", "3", "4", "5")) assertEquals("1", byId.get(id).sessionId(), "session of " + id);
@@ -152,7 +156,7 @@ class IngestJobTest {
         "{\"timestamp\": 0, \"input_length\": 600, \"output_length\": 6, \"hash_ids\": [0, 1]}",
         "{\"timestamp\": 1500, \"input_length\": 1000, \"output_length\": 4, \"hash_ids\": [0, 1]}",
         "{\"timestamp\": 2500, \"input_length\": 1100, \"output_length\": 4, \"hash_ids\": [0, 2, 3]}");
-    IngestJob.Result r = ingest(f);
+    StageRuns.Ingested r = ingest(f);
     List<TraceRecord> t = trace(r);
     assertEquals(List.of("0", "1", "2"), t.stream().map(TraceRecord::requestId).toList());
     assertEquals(1.5, t.get(1).arrivalS());
@@ -170,7 +174,7 @@ class IngestJobTest {
     // 40 tokens at 16 per block need ceil(40/16) = 3 blocks; the record has 2
     Path f = write("bm.jsonl",
         "{\"request_id\":\"x\",\"arrival_s\":0,\"input_tokens\":40,\"output_tokens\":1,\"block_size\":16,\"hash_ids\":[5,6]}");
-    IngestJob.Result r = ingest(f);
+    StageRuns.Ingested r = ingest(f);
     assertEquals(1, r.accepted());
     assertEquals(1, r.summary().get("dataset").get("block_count_mismatch").asLong());
     assertEquals(1, r.summary().get("files").get(0).get("block_count_mismatch").asLong());
@@ -187,7 +191,7 @@ class IngestJobTest {
     byte[] all = bos.toByteArray();
     Path f = tmp.resolve("cut.jsonl.gz");
     Files.write(f, Arrays.copyOf(all, all.length / 2));
-    IngestJob.Result r = ingest(f);
+    StageRuns.Ingested r = ingest(f);
     assertTrue(r.accepted() > 0 && r.accepted() < 2000, "some but not all records: " + r.accepted());
     assertEquals(r.read(), r.accepted() + r.quarantined());
     String findings = r.summary().get("findings").toString();
@@ -198,7 +202,7 @@ class IngestJobTest {
   void emptyFile_isAFinding_besideAGoodFile() throws IOException {
     Path empty = write("empty.jsonl", "");
     Path good = write("good.jsonl", String.format(GOOD, "a", "1"));
-    IngestJob.Result r = ingest(empty, good);
+    StageRuns.Ingested r = ingest(empty, good);
     assertEquals(1, r.accepted());
     assertTrue(r.summary().get("findings").toString().contains("empty.jsonl: empty file"));
   }
@@ -232,7 +236,7 @@ class IngestJobTest {
         "2023-11-16 18:15:50.9951690,396,109",
         "yesterday,1,1",
         "2023-11-16 18:16:01.5,10,-2");
-    IngestJob.Result r = ingest(f);
+    StageRuns.Ingested r = ingest(f);
     assertEquals(4, r.read());
     assertEquals(2, r.accepted());
     List<TraceRecord> t = trace(r);
@@ -252,7 +256,7 @@ class IngestJobTest {
   void lineTooLong_isQuarantinedWithAPrefixOfTheLine() throws IOException {
     String longLine = "{\"request_id\":\"big\",\"arrival_s\":1,\"input_tokens\":1,\"output_tokens\":1,\"pad\":\"" + "x".repeat(500) + "\"}";
     Path f = write("long.jsonl", String.format(GOOD, "a", "0"), longLine);
-    IngestJob.Result r = ingest("auto", null, 300, f);
+    StageRuns.Ingested r = ingest("auto", null, 300, f);
     assertEquals(1, r.accepted());
     Row q = quarantine(r).get(0);
     assertEquals("line_too_long", q.getAs("reason"));
@@ -262,8 +266,8 @@ class IngestJobTest {
   @Test
   void canonicalParquet_reingestsUnchanged() throws IOException {
     Path f = write("s.jsonl", String.format(GOOD, "a", "1"), String.format(GOOD, "b", "2"));
-    IngestJob.Result first = ingest(f);
-    IngestJob.Result second = ingest("parquet", null, IngestJob.DEFAULT_MAX_LINE_BYTES, Path.of(first.out().replace("file:", "") + "/trace"));
+    StageRuns.Ingested first = ingest(f);
+    StageRuns.Ingested second = ingest("parquet", null, IngestJob.DEFAULT_MAX_LINE_BYTES, Path.of(first.out().replace("file:", "") + "/trace"));
     List<TraceRecord> a = trace(first);
     List<TraceRecord> b = trace(second);
     assertEquals(a.size(), b.size());
@@ -274,14 +278,39 @@ class IngestJobTest {
     }
   }
 
+  /**
+   * The stage-job shape (docs/architecture.md, "Stage jobs"): run(out) writes the three entries
+   * AuditLayout names into the caller's folder and nothing else, commits nothing, runs every Spark
+   * job under its group, and returns the counts its summary file holds.
+   */
+  @Test
+  void run_writesTheStageOutputIntoTheCallersFolderUnderItsGroup_andCommitsNothing() throws Exception {
+    // 3 non-blank lines: a and b accepted, the malformed one quarantined
+    Path f = write("run.jsonl", String.format(GOOD, "a", "1.0"), "{not json", String.format(GOOD, "b", "2.0"));
+    IngestJob job = new IngestJob(spark, new IngestJob.Options(List.of(f.toString()), null, null, 1000));
+    StageRuns.assertShape(Files.createDirectory(tmp.resolve("owned-parent")), IngestJob.JOB_GROUP,
+        Set.of(AuditLayout.TRACE_DIR, AuditLayout.QUARANTINE_DIR, AuditLayout.INGEST_SUMMARY_FILE), job::run, (r, written) -> {
+          assertEquals(3, r.read());
+          assertEquals(2, r.accepted());
+          assertEquals(1, r.quarantined());
+          StageJobs.assertWritten(r.summary(), written.resolve(AuditLayout.INGEST_SUMMARY_FILE));
+          JsonNode totals = r.summary().get("totals");
+          assertEquals(r.read(), totals.get("read").asLong());
+          assertEquals(r.accepted(), totals.get("accepted").asLong());
+          assertEquals(r.quarantined(), totals.get("quarantined").asLong());
+          assertEquals(2, spark.read().parquet(written.resolve(AuditLayout.TRACE_DIR).toString()).count());
+          assertEquals(1, spark.read().parquet(written.resolve(AuditLayout.QUARANTINE_DIR).toString()).count());
+        });
+  }
+
   @Test
   void existingOutput_isRefusedWithoutOverwrite() throws IOException {
     Path f = write("s.jsonl", String.format(GOOD, "a", "1"));
     String out = tmp.resolve("o").toString();
-    IngestJob.Options o = new IngestJob.Options(List.of(f.toString()), null, null, 1000, out, false);
-    new IngestJob(spark).execute(o);
-    assertThrows(OutputExistsException.class, () -> new IngestJob(spark).execute(o));
-    IngestJob.Result again = new IngestJob(spark).execute(new IngestJob.Options(List.of(f.toString()), null, null, 1000, out, true));
+    IngestJob.Options o = new IngestJob.Options(List.of(f.toString()), null, null, 1000);
+    StageRuns.ingest(o, out);
+    assertThrows(OutputExistsException.class, () -> StageRuns.ingest(o, out));
+    StageRuns.Ingested again = StageRuns.ingest(o, out, true);
     assertEquals(1, again.accepted());
   }
 
@@ -290,7 +319,7 @@ class IngestJobTest {
     Path f = write("notes.txt", "hello");
     String out = tmp.resolve("never").toString();
     assertThrows(BadInputException.class,
-        () -> new IngestJob(spark).execute(new IngestJob.Options(List.of(f.toString()), null, null, 1000, out, false)));
+        () -> StageRuns.ingest(new IngestJob.Options(List.of(f.toString()), null, null, 1000), out));
     assertFalse(Files.exists(Path.of(out)));
     try (var s = Files.list(tmp)) {
       assertTrue(s.noneMatch(p -> p.getFileName().toString().startsWith(".never")), "temp folder cleaned up");
@@ -301,7 +330,7 @@ class IngestJobTest {
   void twoFilesOverlappingInTime_areMergedInArrivalOrder_withUniqueSeq() throws IOException {
     Path a = write("a.jsonl", String.format(GOOD, "a1", "1"), String.format(GOOD, "a2", "3"));
     Path b = write("b.jsonl", String.format(GOOD, "b1", "2"), String.format(GOOD, "b2", "3"));
-    IngestJob.Result r = ingest(a, b);
+    StageRuns.Ingested r = ingest(a, b);
     // tie at 3.0: input order (file a before file b) decides
     assertEquals(List.of("a1", "b1", "a2", "b2"), trace(r).stream().map(TraceRecord::requestId).toList());
     assertEquals(1, r.summary().get("totals").get("files_overlapping_earlier_files").asLong());

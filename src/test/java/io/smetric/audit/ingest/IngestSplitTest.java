@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.contract.Canonical;
+import io.smetric.audit.testing.StageRuns;
 import io.smetric.audit.testing.TestSpark;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -40,29 +41,28 @@ class IngestSplitTest {
     return p;
   }
 
-  private IngestJob.Result ingest(long split, int maxLine, Path... files) {
+  private StageRuns.Ingested ingest(long split, int maxLine, Path... files) {
     List<String> in = Arrays.stream(files).map(Path::toString).toList();
-    return new IngestJob(spark).execute(new IngestJob.Options(in, null, null, maxLine,
-        tmp.resolve("out-" + System.nanoTime()).toString(), false, split));
+    return StageRuns.ingest(new IngestJob.Options(in, null, null, maxLine, split), tmp.resolve("out-" + System.nanoTime()).toString());
   }
 
-  private List<String> rows(IngestJob.Result r) {
+  private List<String> rows(StageRuns.Ingested r) {
     return spark.read().parquet(r.out() + "/trace").orderBy(Canonical.SEQ).collectAsList().stream().map(Row::toString).toList();
   }
 
-  private List<String> quarantine(IngestJob.Result r) {
+  private List<String> quarantine(StageRuns.Ingested r) {
     return spark.read().parquet(r.out() + "/quarantine").orderBy("source_file", "line").collectAsList().stream()
         .map(Row::toString).toList();
   }
 
-  private static long parts(IngestJob.Result r, String dir, int file) throws IOException {
+  private static long parts(StageRuns.Ingested r, String dir, int file) throws IOException {
     try (var s = Files.list(Path.of(r.out().replace("file:", ""), dir))) {
       return s.filter(p -> p.getFileName().toString().startsWith(String.format("part-%05d-", file))).count();
     }
   }
 
   /** The one-range ingest and the ingest of each split size (in the order given). */
-  private record Runs(IngestJob.Result one, List<IngestJob.Result> split) {}
+  private record Runs(StageRuns.Ingested one, List<StageRuns.Ingested> split) {}
 
   /**
    * Ingests with each split size and with one range, and asserts identical outputs. The one-range
@@ -70,12 +70,12 @@ class IngestSplitTest {
    * can look further into them without ingesting the same split again.
    */
   private Runs assertSameAsOneRange(int maxLine, long[] splits, Path... files) {
-    IngestJob.Result one = ingest(Long.MAX_VALUE, maxLine, files);
+    StageRuns.Ingested one = ingest(Long.MAX_VALUE, maxLine, files);
     List<String> oneRows = rows(one);
     List<String> oneQuarantine = quarantine(one);
-    List<IngestJob.Result> results = new java.util.ArrayList<>();
+    List<StageRuns.Ingested> results = new java.util.ArrayList<>();
     for (long split : splits) {
-      IngestJob.Result r = ingest(split, maxLine, files);
+      StageRuns.Ingested r = ingest(split, maxLine, files);
       assertEquals(oneRows, rows(r), "canonical rows, split " + split);
       assertEquals(oneQuarantine, quarantine(r), "quarantine, split " + split);
       assertEquals(one.summary(), r.summary(), "summary, split " + split);
@@ -115,7 +115,7 @@ class IngestSplitTest {
       64,            // many boundaries, most inside lines
       37
     };
-    IngestJob.Result one = assertSameAsOneRange(200, splits, f).one();
+    StageRuns.Ingested one = assertSameAsOneRange(200, splits, f).one();
     // and it is the right result: 8 data lines (3 and 8 are blank); a, b, d, e accepted; 4 quarantined
     JsonNode file = one.summary().get("files").get(0);
     assertEquals(8, file.get("read").asLong());
@@ -137,8 +137,8 @@ class IngestSplitTest {
     Path f = write("ordered.jsonl", sb.toString());
     long size = Files.size(f);
     Runs runs = assertSameAsOneRange(1000, new long[] {size / 5, 333}, f);
-    IngestJob.Result one = runs.one();
-    IngestJob.Result split = runs.split().get(0); // the size / 5 ingest
+    StageRuns.Ingested one = runs.one();
+    StageRuns.Ingested split = runs.split().get(0); // the size / 5 ingest
     // in order with unique ids: the staged parts are kept, one per range (5, plus a remainder)
     assertTrue(parts(split, "trace", 0) >= 5, "parts: " + parts(split, "trace", 0));
     assertEquals(1, parts(one, "trace", 0));
@@ -159,7 +159,7 @@ class IngestSplitTest {
     Path f = write("ooo.jsonl", sb.toString());
     String content = sb.toString();
     // boundaries before line 3 (2 < 3 only against the previous range), before line 7, and everywhere
-    IngestJob.Result one = assertSameAsOneRange(1000,
+    StageRuns.Ingested one = assertSameAsOneRange(1000,
         new long[] {lineStart(content, 3), lineStart(content, 7), lineStart(content, 2), 50}, f).one();
     assertEquals(3, one.summary().get("files").get(0).get("out_of_order").asLong());
   }
@@ -177,7 +177,7 @@ class IngestSplitTest {
             + String.format(rec, 3000, 4) + "\n"   // line 7: id "4"
             + String.format(rec, 4000, 5) + "\n";  // line 8: id "5"
     Path f = write("mc.jsonl", content);
-    IngestJob.Result one = assertSameAsOneRange(1000, new long[] {lineStart(content, 4), lineStart(content, 5) + 7, 30}, f).one();
+    StageRuns.Ingested one = assertSameAsOneRange(1000, new long[] {lineStart(content, 4), lineStart(content, 5) + 7, 30}, f).one();
     Map<Long, String> idByLine = spark.read().parquet(one.out() + "/trace").collectAsList().stream()
         .collect(Collectors.toMap(r -> r.getLong(r.fieldIndex(Canonical.SEQ)), r -> r.getAs(Canonical.REQUEST_ID), (x, y) -> x, TreeMap::new));
     assertEquals(Map.of(1L, "0", 3L, "1", 5L, "3", 7L, "4", 8L, "5"), idByLine);
@@ -194,7 +194,7 @@ class IngestSplitTest {
         + "2023-11-16 18:16:01.5,10,2\n"
         + "2023-11-16 18:16:02.5,11,3\n";
     Path f = write("azure.csv", content);
-    IngestJob.Result one = assertSameAsOneRange(1000, new long[] {lineStart(content, 3), lineStart(content, 5), 20}, f).one();
+    StageRuns.Ingested one = assertSameAsOneRange(1000, new long[] {lineStart(content, 3), lineStart(content, 5), 20}, f).one();
     // ids are 0-based among data rows after the header: 0, 1, (2 quarantined), 3, 4
     List<String> ids = spark.read().parquet(one.out() + "/trace").orderBy(Canonical.SEQ).collectAsList().stream()
         .map(r -> (String) r.getAs(Canonical.REQUEST_ID)).toList();
@@ -212,8 +212,8 @@ class IngestSplitTest {
       o.write(sb.toString().getBytes(StandardCharsets.UTF_8));
     }
     Runs runs = assertSameAsOneRange(1000, new long[] {100}, plain, gz);
-    IngestJob.Result one = runs.one();
-    IngestJob.Result split = runs.split().get(0);
+    StageRuns.Ingested one = runs.one();
+    StageRuns.Ingested split = runs.split().get(0);
     List<String> ids = spark.read().parquet(split.out() + "/trace").orderBy(Canonical.SEQ).collectAsList().stream()
         .map(r -> (String) r.getAs(Canonical.REQUEST_ID)).toList();
     assertEquals("f0:0", ids.get(0));

@@ -7,6 +7,7 @@ import io.smetric.audit.characterize.TraceInput;
 import io.smetric.audit.contract.Canonical;
 import io.smetric.audit.contract.TraceRecord;
 import io.smetric.audit.contract.TraceRecord.ProviderCache;
+import io.smetric.audit.testing.StageRuns;
 import io.smetric.audit.testing.TestSpark;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -30,9 +31,9 @@ class ProviderCacheFieldsTest {
 
   private static final String BASE = "\"arrival_s\":%s,\"input_tokens\":100,\"output_tokens\":5,\"block_size\":16,\"hash_ids\":[1,2,3,4,5,6,7]";
 
-  private IngestJob.Result ingest(Path... files) {
-    return new IngestJob(spark).execute(new IngestJob.Options(Arrays.stream(files).map(Path::toString).toList(),
-        TraceFormat.parse("auto"), null, IngestJob.DEFAULT_MAX_LINE_BYTES, tmp.resolve("out-" + System.nanoTime()).toString(), false));
+  private StageRuns.Ingested ingest(Path... files) {
+    return StageRuns.ingest(new IngestJob.Options(Arrays.stream(files).map(Path::toString).toList(),
+        TraceFormat.parse("auto"), null, IngestJob.DEFAULT_MAX_LINE_BYTES), tmp.resolve("out-" + System.nanoTime()).toString());
   }
 
   private List<TraceRecord> trace(String dir) {
@@ -51,7 +52,7 @@ class ProviderCacheFieldsTest {
         "{\"request_id\":\"bad2\"," + String.format(BASE, 5) + ",\"provider_cache\":\"gemini\",\"provider_input_tokens\":98,\"provider_cached_tokens\":64}",
         "{\"request_id\":\"bad3\"," + String.format(BASE, 6) + ",\"provider_cache\":\"openai\",\"provider_input_tokens\":98,\"provider_cached_tokens\":128}",
         "{\"request_id\":\"bad4\"," + String.format(BASE, 7) + ",\"provider_cache\":\"openai\",\"provider_cached_tokens\":0}") + "\n");
-    IngestJob.Result r = ingest(f);
+    StageRuns.Ingested r = ingest(f);
     List<TraceRecord> t = trace(r.out());
     assertEquals(List.of("ds", "an", "none"), t.stream().map(TraceRecord::requestId).toList());
     assertEquals(new ProviderCache("deepseek", 98, 64, null), t.get(0).providerCache());
@@ -63,7 +64,7 @@ class ProviderCacheFieldsTest {
         "missing_field:provider_input_tokens"), reasons);
 
     // the canonical Parquet this wrote ingests again unchanged (Parquet input keeps the fields)
-    IngestJob.Result again = ingest(Path.of(r.out(), "trace"));
+    StageRuns.Ingested again = ingest(Path.of(r.out(), "trace"));
     assertEquals(t.stream().map(TraceRecord::providerCache).toList(),
         trace(again.out()).stream().map(TraceRecord::providerCache).toList());
   }
