@@ -12,7 +12,7 @@ import io.smetric.audit.report.verdict.CriterionResult;
 import io.smetric.audit.report.verdict.StageJson;
 import io.smetric.audit.report.verdict.Verdict;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
@@ -308,18 +308,17 @@ public final class AuditJson {
     if (noOut > 0) out.add(noOut + " requests have no recorded output; their output tokens count as 0 (docs/block-hasher.md), which lowers session token totals and decode load in the replay.");
     // more than half of a file's records skipped: the file was probably read as the wrong format
     for (JsonNode w : h.path("warnings")) out.add("Mostly skipped: " + w.asText() + ".");
-    // what the logs lacked, per kind over all files (the summary has it per file)
-    Map<String, long[]> counts = new TreeMap<>();
-    Map<String, String> what = new HashMap<>();
+    // what the logs lacked, per kind and sentence over all files (the summary has it per file): log
+    // formats word the same kind differently (ShareGPT's and SWE-agent's "arrival"), each keeps its own
+    Map<List<String>, long[]> counts = new TreeMap<>(Comparator.comparing((List<String> k) -> k.get(0)).thenComparing(k -> k.get(1)));
     for (JsonNode f : h.path("per_file")) {
       f.path("synthesised").fields().forEachRemaining(e -> {
-        long[] c = counts.computeIfAbsent(e.getKey(), k -> new long[2]);
+        long[] c = counts.computeIfAbsent(List.of(e.getKey(), e.getValue().path("what").asText()), k -> new long[2]);
         c[0]++;
         c[1] += e.getValue().path("count").asLong();
-        what.put(e.getKey(), e.getValue().path("what").asText());
       });
     }
-    counts.forEach((k, c) -> out.add(String.format(Locale.ROOT, "Synthesised or missing in %d file(s), %d time(s): %s.", c[0], c[1], what.get(k))));
+    counts.forEach((k, c) -> out.add(String.format(Locale.ROOT, "Synthesised or missing in %d file(s), %d time(s): %s.", c[0], c[1], k.get(1))));
     return out;
   }
 

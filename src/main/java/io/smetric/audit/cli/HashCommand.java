@@ -98,8 +98,8 @@ public final class HashCommand implements Callable<Integer> {
    */
   static void printInputs(JsonNode summary, PrintWriter w) {
     java.util.Map<String, long[]> files = new java.util.TreeMap<>();
-    java.util.Map<String, java.util.Map<String, long[]>> notes = new java.util.TreeMap<>();
-    java.util.Map<String, String> text = new java.util.HashMap<>();
+    // per format, per note key: files, times, and that format's sentence (formats word the same key differently)
+    java.util.Map<String, java.util.Map<String, Note>> notes = new java.util.TreeMap<>();
     for (JsonNode f : summary.path("per_file")) {
       String fmt = f.path("format").asText();
       long[] c = files.computeIfAbsent(fmt, k -> new long[3]);
@@ -109,18 +109,29 @@ public final class HashCommand implements Callable<Integer> {
       java.util.Iterator<java.util.Map.Entry<String, JsonNode>> it = f.path("synthesised").fields();
       while (it.hasNext()) {
         java.util.Map.Entry<String, JsonNode> e = it.next();
-        long[] n = notes.computeIfAbsent(fmt, k -> new java.util.TreeMap<>()).computeIfAbsent(e.getKey(), k -> new long[2]);
-        n[0]++;
-        n[1] += e.getValue().path("count").asLong();
-        text.put(e.getKey(), e.getValue().path("what").asText());
+        Note n = notes.computeIfAbsent(fmt, k -> new java.util.TreeMap<>())
+            .computeIfAbsent(e.getKey(), k -> new Note(e.getValue().path("what").asText()));
+        n.files++;
+        n.times += e.getValue().path("count").asLong();
       }
     }
     for (java.util.Map.Entry<String, long[]> e : files.entrySet()) {
       long[] c = e.getValue();
       w.printf(Locale.ROOT, "  %s: %d file(s), %d request(s), %d with the provider's cache accounting%n", e.getKey(), c[0], c[1], c[2]);
-      for (java.util.Map.Entry<String, long[]> n : notes.getOrDefault(e.getKey(), java.util.Map.of()).entrySet()) {
-        w.printf(Locale.ROOT, "    synthesised or missing, in %d file(s), %d time(s): %s%n", n.getValue()[0], n.getValue()[1], text.get(n.getKey()));
+      for (Note n : notes.getOrDefault(e.getKey(), java.util.Map.of()).values()) {
+        w.printf(Locale.ROOT, "    synthesised or missing, in %d file(s), %d time(s): %s%n", n.files, n.times, n.what);
       }
+    }
+  }
+
+  /** One format's note of one key: in how many files, how many times, and the format's sentence for it. */
+  private static final class Note {
+    final String what;
+    long files;
+    long times;
+
+    Note(String what) {
+      this.what = what;
     }
   }
 

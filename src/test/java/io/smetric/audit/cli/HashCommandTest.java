@@ -99,4 +99,35 @@ class HashCommandTest {
     assertEquals(ExitCodes.BAD_INPUT, r.code(), r.err());
     assertTrue(r.err().contains("nope.jsonl"), r.err());
   }
+
+  /**
+   * ShareGPT and SWE-agent logs hashed together: both formats note synthesised arrivals under the
+   * same key ("arrival") with their own sentence, and each format's line carries its own (it once
+   * printed the last format's sentence under every format).
+   */
+  @Test
+  void hash_twoFormats_eachFormatsNoteCarriesItsOwnText() throws Exception {
+    Path out = dir.resolve("two-formats");
+    Run r = run("hash", REPO.resolve("sample-traces/raw-logs/glaive-sharegpt").toString(),
+        REPO.resolve("sample-traces/raw-logs/swe-agent").toString(), "--salt-file", salt("0123456789abcdef0123").toString(),
+        "--out", out.toString());
+    assertEquals(ExitCodes.OK, r.code(), r.err());
+    java.util.Map<String, java.util.List<String>> notes = new java.util.TreeMap<>();
+    String format = null;
+    for (String line : r.out().split("\\R")) {
+      if (line.startsWith("  ") && !line.startsWith("   ")) {
+        format = line.substring(2, line.indexOf(':'));
+        notes.put(format, new java.util.ArrayList<>());
+      } else if (line.startsWith("    synthesised or missing")) {
+        notes.get(format).add(line.trim());
+      }
+    }
+    // the 50 conversations of the ShareGPT sample; the 21 requests of the 3 SWE-agent trajectories
+    assertEquals(java.util.Map.of(
+        "sharegpt", java.util.List.of("synthesised or missing, in 1 file(s), 50 time(s): ShareGPT has no timestamps: arrivals"
+            + " synthesised (conversation i at i * session gap, its j-th request j * think time later)"),
+        "swe-agent", java.util.List.of("synthesised or missing, in 3 file(s), 21 time(s): SWE-agent trajectories have no"
+            + " timestamps: arrivals synthesised (trajectory i at i * session gap, its j-th request j * think time later)")),
+        notes, r.out());
+  }
 }
