@@ -2,7 +2,7 @@ package io.smetric.audit.infer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.contract.AuditLayout;
@@ -33,23 +33,20 @@ class InferenceJobTest {
     b.req("0", null, null, null, Canonical.TRIGGER_UNKNOWN, 0, 40, 10, 1, 2, 3);
     b.req("1", null, null, null, Canonical.TRIGGER_UNKNOWN, 5, 56, 10, 1, 2, 4, 5);
     Dataset<Row> trace = b.toDataset(spark);
-    Path truth = tmp.resolve("t.truth.jsonl");
-    Files.writeString(truth,
-        "{\"line\":0,\"session_id\":\"s0\",\"parent_line\":null,\"turn\":0,\"trigger\":\"user\",\"fork\":false,\"compacted\":false}\n"
-            + "{\"line\":1,\"session_id\":\"s0\",\"parent_line\":0,\"turn\":1,\"trigger\":\"tool\",\"fork\":false,\"compacted\":false}\n");
     Path target = tmp.resolve("inferred");
     try (OutputDir out = OutputDir.open(target.toString(), false, spark.sparkContext().hadoopConfiguration())) {
       StageJobs.Recorded<InferenceJob.Result> rec = StageJobs.recordGroups(spark,
-          () -> new InferenceJob(spark, trace, new InferenceOptions(3600, 4), truth.toString()).run(out));
+          () -> new InferenceJob(spark, trace, new InferenceOptions(3600, 4), null).run(out));
       assertEquals(Set.of(SessionInference.JOB_GROUP), rec.groupSet(), "every Spark job of the stage in its group");
       assertFalse(Files.exists(target), "run does not commit: the caller owns the folder");
       out.commit();
-      assertEquals(new TreeSet<>(List.of(AuditLayout.TRACE_DIR, InferenceOutput.LINKS_DIR, AuditLayout.INFERENCE_SUMMARY_FILE,
-          AuditLayout.INFERENCE_ACCURACY_FILE)), StageJobs.names(target));
+      // no ground truth given: no inference-accuracy.json (its scoring is InferenceAccuracyTest's, the
+      // file InferSessionsCommandTest's)
+      assertEquals(new TreeSet<>(List.of(AuditLayout.TRACE_DIR, InferenceOutput.LINKS_DIR, AuditLayout.INFERENCE_SUMMARY_FILE)),
+          StageJobs.names(target));
       InferenceJob.Result r = rec.value();
       StageJobs.assertWritten(r.summary(), target.resolve(AuditLayout.INFERENCE_SUMMARY_FILE));
-      assertNotNull(r.accuracy());
-      StageJobs.assertWritten(r.accuracy(), target.resolve(AuditLayout.INFERENCE_ACCURACY_FILE));
+      assertNull(r.accuracy());
       assertEquals(1, r.summary().get("sessions").asLong());
       // the written trace is the input with its sessions filled in: one session of two turns
       List<Row> rows = spark.read().parquet(target.resolve(AuditLayout.TRACE_DIR).toString()).orderBy(Canonical.REQUEST_ID)
