@@ -13,10 +13,10 @@ import io.smetric.audit.replay.trace.ReplayTrace;
  * in that run: the rest of the run is stale and is dropped in O(1).
  *
  * <p>Cost: match is a binary search over the request's path (present-and-full segments form a
- * prefix of it) on a bit set of the full segments (one bit a segment: small enough to stay in the
- * processor's cache, where the per-segment lengths are not, and routers probe every instance's tier
- * for every request); pin, unpin and insert are linear in the path's segment count; eviction is
- * amortised O(1) per segment cut.
+ * prefix of it) on bit sets of the full and of the non-empty segments (two bits a segment: small
+ * enough to stay in the processor's cache, where the per-segment lengths are not, and routers probe
+ * every instance's tier for every request); pin, unpin and insert are linear in the path's segment
+ * count; eviction is amortised O(1) per segment cut.
  */
 public final class SegmentTier implements KvTier {
   private final ReplayTrace t;
@@ -24,8 +24,15 @@ public final class SegmentTier implements KvTier {
   private final int[] cachedLen;
   private final int[] ref;
   private final int[] stamp;
-  /** Bit s set iff segment s is fully present (cachedLen[s] == segLen[s]). */
-  private final long[] full;
+  /**
+   * Two bits per segment, in one word so a probe reads one cache line: bit {@code 2(s mod 32)} of
+   * word {@code s / 32} is set iff segment s is fully present ({@code cachedLen[s] == segLen[s]}),
+   * the bit above it iff it holds any block ({@code cachedLen[s] > 0}). A probe that stops at a
+   * segment holding nothing (the common case: every instance but the session's own stops at its
+   * first turn) then never reads {@code cachedLen}, whose per-tier arrays (4 bytes a segment) are
+   * too large for the processor's cache when routers probe every instance for every request.
+   */
+  private final long[] bits;
   private long cachedTotal;
   private long evictableTotal;
 
@@ -44,8 +51,16 @@ public final class SegmentTier implements KvTier {
     this.cachedLen = TierArrays.ints(trace.segments);
     this.ref = pinning ? TierArrays.ints(trace.segments) : null;
     this.stamp = TierArrays.ints(trace.segments);
-    this.full = new long[(trace.segments + 63) >>> 6];
-    for (int sg = 0; sg < trace.segments; sg++) if (trace.segLen[sg] == 0) full[sg >>> 6] |= 1L << sg;
+    this.bits = new long[(trace.segments + 31) >>> 5];
+    for (int sg = 0; sg < trace.segments; sg++) if (trace.segLen[sg] == 0) bits[sg >>> 5] |= fullBit(sg);
+  }
+
+  private static long fullBit(int s) {
+    return 1L << ((s & 31) << 1);
+  }
+
+  private static long heldBit(int s) {
+    return 2L << ((s & 31) << 1);
   }
 
   /** The deepest segment holding blocks of the last match (-1: it matched nothing). */
@@ -64,7 +79,7 @@ public final class SegmentTier implements KvTier {
     while (a < b) {
       int m = (a + b) >>> 1;
       int s = path[m];
-      if ((full[s >>> 6] & (1L << s)) != 0) a = m + 1;
+      if ((bits[s >>> 5] & fullBit(s)) != 0) a = m + 1;
       else b = m;
     }
     if (a == hi) {
@@ -72,8 +87,11 @@ public final class SegmentTier implements KvTier {
       return t.blocks[r];
     }
     int s = path[a];
-    if (cachedLen[s] > 0) lastMatchSeg = s;
-    else if (a > lo) lastMatchSeg = path[a - 1];
+    if ((bits[s >>> 5] & heldBit(s)) == 0) {
+      if (a > lo) lastMatchSeg = path[a - 1];
+      return t.segStart[s];
+    }
+    lastMatchSeg = s;
     return t.segStart[s] + cachedLen[s];
   }
 
@@ -120,7 +138,7 @@ public final class SegmentTier implements KvTier {
       if (missing > 0) {
         added += missing;
         cachedLen[s] = t.segLen[s];
-        full[s >>> 6] |= 1L << s;
+        bits[s >>> 5] |= fullBit(s) | heldBit(s);
         if (!pinning || ref[s] == 0) evictableTotal += missing;
       }
     }
@@ -193,7 +211,7 @@ public final class SegmentTier implements KvTier {
       int c = cachedLen[s];
       long e = Math.min(c, count - done);
       cachedLen[s] = c - (int) e;
-      if (e > 0) full[s >>> 6] &= ~(1L << s);
+      if (e > 0) bits[s >>> 5] &= ~(c == e ? fullBit(s) | heldBit(s) : fullBit(s));
       done += e;
       if (cachedLen[s] == 0) runTo[head] = to - 1;
     }
