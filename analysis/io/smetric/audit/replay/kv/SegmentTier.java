@@ -45,7 +45,19 @@ public final class SegmentTier implements KvTier {
   private int tail;
   private int nextId = 1;
 
+  /** The cluster's holder index this tier keeps its bit of (null: none, e.g. the global tier). */
+  private final HolderIndex index;
+  /** This tier's bit in the index. */
+  private final long me;
+
   public SegmentTier(ReplayTrace trace, boolean pinning) {
+    this(trace, pinning, null, 0);
+  }
+
+  /** A tier that also keeps bit {@code instance} of {@code index} (which instances hold each segment). */
+  public SegmentTier(ReplayTrace trace, boolean pinning, HolderIndex index, int instance) {
+    this.index = index;
+    this.me = index == null ? 0 : 1L << instance;
     this.t = trace;
     this.pinning = pinning;
     this.cachedLen = TierArrays.ints(trace.segments);
@@ -63,8 +75,12 @@ public final class SegmentTier implements KvTier {
     return 2L << ((s & 31) << 1);
   }
 
-  /** The deepest segment holding blocks of the last match (-1: it matched nothing). */
-  private int lastMatchSeg = -1;
+  /** The deepest segment holding blocks of the last match (-1: it matched nothing); also set by {@link HolderIndex#matchAll}. */
+  int lastMatchSeg = -1;
+
+  int cachedLen(int s) {
+    return cachedLen[s];
+  }
 
   @Override
   public int match(int r) {
@@ -73,9 +89,21 @@ public final class SegmentTier implements KvTier {
     lastMatchSeg = -1;
     if (lo == hi) return 0;
     int[] path = t.pathNodes;
-    // first path index whose segment is not fully present
+    // First path index whose segment is not fully present: a galloping search from the root (probes
+    // at lo, lo+1, lo+3, lo+7, ... bracket it, a binary search finishes), because on all instances
+    // but the few that served the session it lies within the first segments (the shared prompt's),
+    // where a plain binary search would take log2(path length) probes to come down to it.
     int a = lo;
     int b = hi;
+    for (int step = 1; a < b; step <<= 1) {
+      int m = Math.min(a + step - 1, b - 1);
+      int s = path[m];
+      if ((bits[s >>> 5] & fullBit(s)) == 0) {
+        b = m;
+        break;
+      }
+      a = m + 1;
+    }
     while (a < b) {
       int m = (a + b) >>> 1;
       int s = path[m];
@@ -139,6 +167,10 @@ public final class SegmentTier implements KvTier {
         added += missing;
         cachedLen[s] = t.segLen[s];
         bits[s >>> 5] |= fullBit(s) | heldBit(s);
+        if (index != null) {
+          index.full[s] |= me;
+          index.held[s] |= me;
+        }
         if (!pinning || ref[s] == 0) evictableTotal += missing;
       }
     }
@@ -211,7 +243,13 @@ public final class SegmentTier implements KvTier {
       int c = cachedLen[s];
       long e = Math.min(c, count - done);
       cachedLen[s] = c - (int) e;
-      if (e > 0) bits[s >>> 5] &= ~(c == e ? fullBit(s) | heldBit(s) : fullBit(s));
+      if (e > 0) {
+        bits[s >>> 5] &= ~(c == e ? fullBit(s) | heldBit(s) : fullBit(s));
+        if (index != null) {
+          index.full[s] &= ~me;
+          if (c == e) index.held[s] &= ~me;
+        }
+      }
       done += e;
       if (cachedLen[s] == 0) runTo[head] = to - 1;
     }

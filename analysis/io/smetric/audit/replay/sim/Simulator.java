@@ -4,6 +4,7 @@ import io.smetric.audit.replay.ModelProfile;
 import io.smetric.audit.replay.ReplaySettings;
 import io.smetric.audit.replay.ReplaySettings.Architecture;
 import io.smetric.audit.replay.kv.BlockTier;
+import io.smetric.audit.replay.kv.HolderIndex;
 import io.smetric.audit.replay.kv.KvTier;
 import io.smetric.audit.replay.kv.SegmentTier;
 import io.smetric.audit.replay.policy.ClusterView;
@@ -159,6 +160,16 @@ public final class Simulator implements ClusterView {
   private int cur = -1;
   private final int[] hitMemo;
   private final int[] hitMemoFor;
+  /** Which instances hold each segment (null: a reference-model run, or more instances than it covers). */
+  private final HolderIndex holders;
+  private final SegmentTier[] indexedLocal;
+  /** Every instance's hit for request {@code allHitsFor}, from one walk of the holder index. */
+  private final int[] allHits;
+  private int allHitsFor = -1;
+  /** Instances whose tier changed since {@link #allHits} was taken (bit i: its entry is stale). */
+  private long allHitsStale;
+  /** Instances probed for the current request so far (the walk pays off from the second). */
+  private int probes;
 
   private final EventQueue ev = new EventQueue();
   private long totalSteps;
@@ -182,7 +193,14 @@ public final class Simulator implements ClusterView {
       throw new IllegalArgumentException("kvModel REFERENCE needs a trace loaded with block ids (keepBlocks)");
     }
     this.local = new KvTier[nInst];
-    for (int i = 0; i < nInst; i++) local[i] = reference ? new BlockTier(trace, true) : new SegmentTier(trace, true);
+    boolean indexed = !reference && trace.hasBlocks && prefixCaching && nInst >= 2 && nInst <= HolderIndex.MAX_INSTANCES;
+    this.holders = indexed ? new HolderIndex(trace, nInst) : null;
+    this.indexedLocal = indexed ? new SegmentTier[nInst] : null;
+    for (int i = 0; i < nInst; i++) {
+      if (reference) local[i] = new BlockTier(trace, true);
+      else if (indexed) local[i] = indexedLocal[i] = new SegmentTier(trace, true, holders, i);
+      else local[i] = new SegmentTier(trace, true);
+    }
     this.global = gcap > 0 ? (reference ? new BlockTier(trace, false) : new SegmentTier(trace, false)) : null;
     int n = trace.n;
     this.t0 = n == 0 ? 0 : trace.arrival[0];
@@ -265,6 +283,7 @@ public final class Simulator implements ClusterView {
     java.util.Arrays.fill(loadLast, t0);
     hitMemo = new int[nInst];
     hitMemoFor = new int[nInst];
+    allHits = holders == null ? null : new int[nInst];
     java.util.Arrays.fill(hitMemoFor, -1);
   }
 
@@ -345,6 +364,8 @@ public final class Simulator implements ClusterView {
   private void arrive(int r, double now) {
     arrivals.engineArrived(r); // requests may already wait for r's response: its timeout starts
     cur = r;
+    probes = 0;
+    allHitsFor = -1;
     this.now = now;
     int i = policy.route(this);
     if (i < 0 || i >= nInst) throw new IllegalStateException("policy returned instance " + i + " of " + nInst);
@@ -681,7 +702,10 @@ public final class Simulator implements ClusterView {
    */
   private void syncMemory(int i) {
     if (!needsSync(i)) return;
+    long cached = local[i].cached();
     allocateRun(i, steps[i] + stepsEndedBy(i, now, stepCount[i]) + 1);
+    // only an eviction changes what the tier matches: then instance i's entry of allHits is stale
+    if (local[i].cached() != cached) allHitsStale |= 1L << i;
   }
 
   /** Instance i runs several decode steps as one event, whose decode blocks are allocated lazily. */
@@ -945,6 +969,22 @@ public final class Simulator implements ClusterView {
     return t.tokensOf(cur, t.estHitBlocks[cur]);
   }
 
+  /**
+   * local[i].match(cur), as a router's probe asks it. The first probe of a request asks the tier;
+   * from the second on (a router weighing every instance), one walk of the holder index answers for
+   * all instances, each exactly as its tier would at this moment (an instance whose tier changed
+   * since the walk asks its tier again).
+   */
+  private int match(int i) {
+    if (holders == null || probes++ == 0) return local[i].match(cur);
+    if (allHitsFor != cur) {
+      holders.matchAll(cur, indexedLocal, allHits);
+      allHitsFor = cur;
+      allHitsStale = 0;
+    }
+    return (allHitsStale & (1L << i)) != 0 ? local[i].match(cur) : allHits[i];
+  }
+
   @Override
   public int localHitBlocks(int i) {
     if (!t.hasBlocks || !prefixCaching) return 0;
@@ -952,7 +992,7 @@ public final class Simulator implements ClusterView {
       // Bringing memory up to the clock can only evict (unreferenced, least recent) blocks, so it
       // is needed only when the hit has blocks it could take; otherwise it is left to the
       // instance's next event, which evicts the same blocks (nothing else touches its tier before).
-      int m = local[i].match(cur);
+      int m = match(i);
       if (m > 0 && needsSync(i) && !local[i].lastMatchPinned()) {
         syncMemory(i);
         m = local[i].match(cur);
