@@ -15,10 +15,11 @@ public final class HolderIndex {
 
   private final ReplayTrace t;
   private final int instances;
-  /** Bit i of full[s]: instance i holds all of segment s. */
-  final long[] full;
-  /** Bit i of held[s]: instance i holds some block of segment s. */
-  final long[] held;
+  /**
+   * Per segment s, side by side (one cache line): bit i of {@code masks[2s]} is set iff instance i
+   * holds all of segment s, bit i of {@code masks[2s + 1]} iff it holds some block of it.
+   */
+  final long[] masks;
 
   public HolderIndex(ReplayTrace trace, int instances) {
     if (instances < 1 || instances > MAX_INSTANCES) {
@@ -26,10 +27,10 @@ public final class HolderIndex {
     }
     this.t = trace;
     this.instances = instances;
-    this.full = new long[trace.segments];
-    this.held = new long[trace.segments];
+    if (trace.segments > Integer.MAX_VALUE / 2) throw new IllegalArgumentException("too many segments: " + trace.segments);
+    this.masks = new long[2 * trace.segments];
     long all = all();
-    for (int s = 0; s < trace.segments; s++) if (trace.segLen[s] == 0) full[s] = all;
+    for (int s = 0; s < trace.segments; s++) if (trace.segLen[s] == 0) masks[2 * s] = all;
   }
 
   private long all() {
@@ -55,11 +56,12 @@ public final class HolderIndex {
     long alive = all(); // instances whose every segment so far is full
     for (int p = lo; p < hi && alive != 0; p++) {
       int s = path[p];
-      long stop = alive & ~full[s];
+      long full = masks[2 * s];
+      long stop = alive & ~full;
       if (stop == 0) continue;
       // s is the first segment these instances do not hold whole
-      alive &= full[s];
-      long partial = stop & held[s];
+      alive &= full;
+      long partial = stop & masks[2 * s + 1];
       int start = t.segStart[s];
       int before = p > lo ? path[p - 1] : -1;
       for (long d = stop & ~partial; d != 0; d &= d - 1) {

@@ -21,15 +21,19 @@ import io.smetric.audit.replay.trace.ReplayTrace;
 public final class SegmentTier implements KvTier {
   private final ReplayTrace t;
   private final boolean pinning;
-  private final int[] cachedLen;
-  private final int[] ref;
-  private final int[] stamp;
+  /**
+   * Per segment s, side by side so that touching a segment costs one cache miss, not three:
+   * {@code seg[3s]} its present length (blocks cached, a prefix of it), {@code seg[3s + 1]} the
+   * requests referencing it (pinning tiers), {@code seg[3s + 2]} the id of the last eviction-order
+   * run that queued it.
+   */
+  private final int[] seg;
   /**
    * Two bits per segment, in one word so a probe reads one cache line: bit {@code 2(s mod 32)} of
-   * word {@code s / 32} is set iff segment s is fully present ({@code cachedLen[s] == segLen[s]}),
-   * the bit above it iff it holds any block ({@code cachedLen[s] > 0}). A probe that stops at a
+   * word {@code s / 32} is set iff segment s is fully present (present length {@code == segLen[s]}),
+   * the bit above it iff it holds any block (present length {@code > 0}). A probe that stops at a
    * segment holding nothing (the common case: every instance but the session's own stops at its
-   * first turn) then never reads {@code cachedLen}, whose per-tier arrays (4 bytes a segment) are
+   * first turn) then never reads {@link #seg}, whose per-tier arrays (12 bytes a segment) are
    * too large for the processor's cache when routers probe every instance for every request.
    */
   private final long[] bits;
@@ -60,9 +64,8 @@ public final class SegmentTier implements KvTier {
     this.me = index == null ? 0 : 1L << instance;
     this.t = trace;
     this.pinning = pinning;
-    this.cachedLen = TierArrays.ints(trace.segments);
-    this.ref = pinning ? TierArrays.ints(trace.segments) : null;
-    this.stamp = TierArrays.ints(trace.segments);
+    if (trace.segments > Integer.MAX_VALUE / 3) throw new IllegalArgumentException("too many segments: " + trace.segments);
+    this.seg = TierArrays.ints(3 * trace.segments);
     this.bits = new long[(trace.segments + 31) >>> 5];
     for (int sg = 0; sg < trace.segments; sg++) if (trace.segLen[sg] == 0) bits[sg >>> 5] |= fullBit(sg);
   }
@@ -79,7 +82,7 @@ public final class SegmentTier implements KvTier {
   int lastMatchSeg = -1;
 
   int cachedLen(int s) {
-    return cachedLen[s];
+    return seg[3 * s];
   }
 
   @Override
@@ -120,7 +123,7 @@ public final class SegmentTier implements KvTier {
       return t.segStart[s];
     }
     lastMatchSeg = s;
-    return t.segStart[s] + cachedLen[s];
+    return t.segStart[s] + seg[3 * s];
   }
 
   /**
@@ -129,7 +132,7 @@ public final class SegmentTier implements KvTier {
    */
   @Override
   public boolean lastMatchPinned() {
-    return pinning && lastMatchSeg >= 0 && ref[lastMatchSeg] > 0;
+    return pinning && lastMatchSeg >= 0 && seg[3 * lastMatchSeg + 1] > 0;
   }
 
   @Override
@@ -137,7 +140,7 @@ public final class SegmentTier implements KvTier {
     int[] path = t.pathNodes;
     for (int p = t.pathOff[r], e = t.pathOff[r + 1]; p < e; p++) {
       int s = path[p];
-      if (ref[s]++ == 0) evictableTotal -= cachedLen[s];
+      if (seg[3 * s + 1]++ == 0) evictableTotal -= seg[3 * s];
     }
   }
 
@@ -149,7 +152,7 @@ public final class SegmentTier implements KvTier {
       int s = path[p];
       int from = t.segStart[s];
       if (from >= k) break;
-      if (ref[s] == 0) n += Math.min(cachedLen[s], k - from);
+      if (seg[3 * s + 1] == 0) n += Math.min(seg[3 * s], k - from);
     }
     return n;
   }
@@ -162,16 +165,16 @@ public final class SegmentTier implements KvTier {
     long added = 0;
     for (int p = lo; p < hi; p++) {
       int s = path[p];
-      int missing = t.segLen[s] - cachedLen[s];
+      int missing = t.segLen[s] - seg[3 * s];
       if (missing > 0) {
         added += missing;
-        cachedLen[s] = t.segLen[s];
+        seg[3 * s] = t.segLen[s];
         bits[s >>> 5] |= fullBit(s) | heldBit(s);
         if (index != null) {
-          index.full[s] |= me;
-          index.held[s] |= me;
+          index.masks[2 * s] |= me;
+          index.masks[2 * s + 1] |= me;
         }
-        if (!pinning || ref[s] == 0) evictableTotal += missing;
+        if (!pinning || seg[3 * s + 1] == 0) evictableTotal += missing;
       }
     }
     cachedTotal += added;
@@ -187,8 +190,8 @@ public final class SegmentTier implements KvTier {
     int firstFree = hi;
     for (int p = hi - 1; p >= lo; p--) {
       int s = path[p];
-      if (--ref[s] == 0) {
-        evictableTotal += cachedLen[s];
+      if (--seg[3 * s + 1] == 0) {
+        evictableTotal += seg[3 * s];
         firstFree = p;
       }
     }
@@ -204,7 +207,7 @@ public final class SegmentTier implements KvTier {
     runId[tail] = id;
     tail++;
     int[] path = t.pathNodes;
-    for (int p = from; p < to; p++) stamp[path[p]] = id;
+    for (int p = from; p < to; p++) seg[3 * path[p] + 2] = id;
   }
 
   private void grow() {
@@ -236,22 +239,22 @@ public final class SegmentTier implements KvTier {
         continue;
       }
       int s = path[to - 1];
-      if (stamp[s] != runId[head] || (pinning && ref[s] > 0)) {
+      if (seg[3 * s + 2] != runId[head] || (pinning && seg[3 * s + 1] > 0)) {
         head++; // stale: this run's remaining segments were re-queued or referenced since
         continue;
       }
-      int c = cachedLen[s];
+      int c = seg[3 * s];
       long e = Math.min(c, count - done);
-      cachedLen[s] = c - (int) e;
+      seg[3 * s] = c - (int) e;
       if (e > 0) {
         bits[s >>> 5] &= ~(c == e ? fullBit(s) | heldBit(s) : fullBit(s));
         if (index != null) {
-          index.full[s] &= ~me;
-          if (c == e) index.held[s] &= ~me;
+          index.masks[2 * s] &= ~me;
+          if (c == e) index.masks[2 * s + 1] &= ~me;
         }
       }
       done += e;
-      if (cachedLen[s] == 0) runTo[head] = to - 1;
+      if (seg[3 * s] == 0) runTo[head] = to - 1;
     }
     cachedTotal -= done;
     evictableTotal -= done;
@@ -261,7 +264,7 @@ public final class SegmentTier implements KvTier {
   /** Gives the per-segment arrays back for the next simulation on this thread; the tier is unusable after. */
   @Override
   public void release() {
-    TierArrays.release(cachedLen, ref, stamp);
+    TierArrays.release(seg);
   }
 
   @Override

@@ -14,7 +14,7 @@ import java.util.ArrayDeque;
  */
 final class TierArrays {
   private static final ThreadLocal<SoftReference<ArrayDeque<int[]>>> POOL = new ThreadLocal<>();
-  /** Arrays kept per thread at most (a 32-instance simulation's tiers hold 3 x 33). */
+  /** Arrays kept per thread at most (a 32-instance simulation's tiers hold 33, one per tier). */
   private static final int MAX_KEPT = 512;
 
   private TierArrays() {}
