@@ -77,7 +77,7 @@ public final class CalibrateCommand implements Callable<Integer> {
   double maxStageSeconds;
 
   @Option(names = "--include-overloaded",
-      description = "Also fit stages where the client gave up on more than 1% of the requests (excluded by default: the replay has no client aborts).")
+      description = "Also fit stages where the client gave up on more than 1%% of the requests (excluded by default: the replay has no client aborts).")
   boolean includeOverloaded;
 
   @Option(names = "--overwrite", description = "Replace an existing profile file.")
