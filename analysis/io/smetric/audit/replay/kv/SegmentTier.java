@@ -92,21 +92,9 @@ public final class SegmentTier implements KvTier {
     lastMatchSeg = -1;
     if (lo == hi) return 0;
     int[] path = t.pathNodes;
-    // First path index whose segment is not fully present: a galloping search from the root (probes
-    // at lo, lo+1, lo+3, lo+7, ... bracket it, a binary search finishes), because on all instances
-    // but the few that served the session it lies within the first segments (the shared prompt's),
-    // where a plain binary search would take log2(path length) probes to come down to it.
+    // first path index whose segment is not fully present
     int a = lo;
     int b = hi;
-    for (int step = 1; a < b; step <<= 1) {
-      int m = Math.min(a + step - 1, b - 1);
-      int s = path[m];
-      if ((bits[s >>> 5] & fullBit(s)) == 0) {
-        b = m;
-        break;
-      }
-      a = m + 1;
-    }
     while (a < b) {
       int m = (a + b) >>> 1;
       int s = path[m];
