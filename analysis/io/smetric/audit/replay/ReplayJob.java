@@ -10,6 +10,7 @@ import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.sweep.AuditPlan;
 import io.smetric.audit.replay.sweep.Conditions;
 import io.smetric.audit.replay.sweep.RunResult;
+import io.smetric.audit.replay.sweep.SameSimulations;
 import io.smetric.audit.replay.sweep.Schedule;
 import io.smetric.audit.replay.sweep.SimSpec;
 import io.smetric.audit.replay.sweep.Sweep;
@@ -18,6 +19,7 @@ import io.smetric.audit.replay.trace.ReplayTrace;
 import io.smetric.audit.replay.trace.TraceCache;
 import io.smetric.audit.replay.trace.TraceFile;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -312,13 +314,23 @@ public final class ReplayJob {
       if (spark && pool != null) JavaSparkContext.fromSparkContext(ReplayJob.this.spark.sparkContext()).cancelJobGroup(SWEEP_GROUP);
     }
 
-    void writeSeries(int[] finalIds) {
+    void writeSeries(int[] finalIds, SameSimulations same) {
+      // main-sweep runs that took another main run's simulation, by the provisional id they took
+      Map<Integer, List<SimSpec>> copiesOf = new HashMap<>();
+      Map<Integer, Integer> copyOf = same.copyOf();
+      same.copies().forEach((id, spec) -> {
+        if (spec.isMain()) copiesOf.computeIfAbsent(copyOf.get(id), k -> new ArrayList<>()).add(spec);
+      });
       if (!spark) {
         List<Row> cdf = new ArrayList<>();
         List<Row> win = new ArrayList<>();
         List<Row> inst = new ArrayList<>();
+        List<RunResult> fulls = new ArrayList<>(local);
+        for (RunResult full : local) {
+          for (SimSpec c : copiesOf.getOrDefault(full.spec().runId(), List.of())) fulls.add(full.copyAs(c));
+        }
         try {
-          for (RunResult full : local) {
+          for (RunResult full : fulls) {
             RunResult r = full.withRunId(finalIds[full.spec().runId()]);
             new CdfRows().call(r).forEachRemaining(cdf::add);
             new WindowRows(base.imbalanceWindowS).call(r).forEachRemaining(win::add);
@@ -337,6 +349,11 @@ public final class ReplayJob {
         return;
       }
       JavaRDD<RunResult> all = mainRdds.size() == 1 ? mainRdds.get(0) : jsc.union(mainRdds.toArray(new JavaRDD[0]));
+      if (!copiesOf.isEmpty()) {
+        HashMap<Integer, List<SimSpec>> c = new HashMap<>(copiesOf);
+        all = all.union(all.filter(r -> c.containsKey(r.spec().runId()))
+            .flatMap(r -> c.get(r.spec().runId()).stream().map(r::copyAs).iterator()));
+      }
       // a batch per track makes hundreds of one-partition RDDs: a task per partition would write a
       // file each and deserialize the whole union's lineage each; a few tasks per core read them all
       int parts = Math.min(all.getNumPartitions(), 8 * jsc.defaultParallelism());
@@ -399,7 +416,8 @@ public final class ReplayJob {
     long t0 = System.nanoTime();
     try (Runner runner = new Runner(out, options.useSpark() && (plan != null || grid.size() > 1))) {
       int cores = JavaSparkContext.fromSparkContext(spark.sparkContext()).defaultParallelism();
-      Schedule schedule = runner.spark ? new Schedule(runner::submit, cores, JOB_SECONDS) : new Schedule(runner::submit);
+      SameSimulations same = new SameSimulations(runner::submit, base);
+      Schedule schedule = runner.spark ? new Schedule(same, cores, JOB_SECONDS) : new Schedule(same);
       Schedule.Group first;
       if (plan == null) {
         first = new Schedule.Group(0, List.of(once(grid)), this::afterMainSweep);
@@ -417,6 +435,8 @@ public final class ReplayJob {
         runner.cancel(); // the other batches of a failed sweep stop too
         throw e;
       }
+      Map<Integer, Integer> sameAs = SameSimulations.sameAs(results, base);
+      results = new ArrayList<>(SameSimulations.creditLowest(results, sameAs));
       if (plan != null) plan.rounds(schedule.rounds(0));
       if (conditionsPlan != null) {
         conditionsJson = conditionsPlan.describe(results);
@@ -425,8 +445,8 @@ public final class ReplayJob {
       double wall = (System.nanoTime() - t0) / 1e9;
       spark.sparkContext().setJobGroup(WRITE_GROUP, "replay: writing the tables of " + results.size() + " simulations", false);
       try {
-        runner.writeSeries(schedule.finalIds());
-        return new Result(results.size(), skipped, results, wall, write(out, results, skipped, wall));
+        runner.writeSeries(schedule.finalIds(), same);
+        return new Result(results.size(), skipped, results, wall, write(out, results, skipped, wall, sameAs));
       } finally {
         spark.sparkContext().clearJobGroup();
       }
@@ -586,7 +606,8 @@ public final class ReplayJob {
   // ------------------------------------------------------------------ output
 
   /** Writes the runs and headline tables and replay.json; returns replay.json. */
-  private ObjectNode write(OutputDir out, List<RunResult> results, List<String> skipped, double wall) {
+  private ObjectNode write(OutputDir out, List<RunResult> results, List<String> skipped, double wall,
+      Map<Integer, Integer> sameAs) {
     TreeSet<String> metricNames = new TreeSet<>();
     for (RunResult r : results) metricNames.addAll(r.metrics().keySet());
     metricNames.addAll(List.of("stickiness", "session_migrations", "local_hit_ratio", "tpot_p50_s"));
@@ -600,7 +621,8 @@ public final class ReplayJob {
         .add("cpu_s", DataTypes.DoubleType, false)
         .add("not_applicable", DataTypes.StringType, true)
         .add("replicate", DataTypes.IntegerType, false).add("variant", DataTypes.StringType, true)
-        .add("overrides", DataTypes.StringType, true);
+        .add("overrides", DataTypes.StringType, true)
+        .add("same_simulation_as", DataTypes.IntegerType, true);
     for (String m : metricNames) runs = runs.add(m, DataTypes.DoubleType, true);
     long localCap = base.localCapacity(Math.max(1, summary.blockSize()));
     List<Row> runRows = new ArrayList<>();
@@ -622,6 +644,7 @@ public final class ReplayJob {
       v.add(s.replicate());
       v.add(s.variant());
       v.add(s.overrides().isEmpty() ? null : overridesJson(s));
+      v.add(sameAs.get(s.runId()));
       for (String m : metricNames) v.add(r.metrics().get(m));
       runRows.add(RowFactory.create(v.toArray()));
     }
@@ -728,6 +751,8 @@ public final class ReplayJob {
       r.notApplicable().forEach(na::put);
       o.put("wall_s", r.wallSeconds());
       o.put("cpu_s", r.cpuSeconds());
+      Integer same = sameAs.get(s.runId());
+      if (same != null) o.put("same_simulation_as", same);
     }
     root.put("wall_s", wall);
     try {

@@ -42,6 +42,16 @@ public record RunResult(
         wallSeconds, cpuSeconds);
   }
 
+  /** This result as another spec's, the same simulation ({@link SameSimulations}): no time of its own. */
+  public RunResult copyAs(SimSpec other) {
+    return new RunResult(other, metrics, notApplicable, ttftCdf, tpotCdf, imbalance, loadWindows, 0, 0);
+  }
+
+  /** The same result with other wall and CPU times. */
+  public RunResult withTimes(double wall, double cpu) {
+    return new RunResult(spec, metrics, notApplicable, ttftCdf, tpotCdf, imbalance, loadWindows, wall, cpu);
+  }
+
   /** The same result under another run id (the sweep's {@link Schedule} numbers runs when all are back). */
   public RunResult withRunId(int id) {
     return new RunResult(spec.withRunId(id), metrics, notApplicable, ttftCdf, tpotCdf, imbalance, loadWindows,

@@ -148,6 +148,7 @@ public final class Schedule {
         if (d.error() != null) throw unwrap(d.error());
         results.addAll(d.results());
         for (RunResult r : d.results()) {
+          if (r.wallSeconds() == 0) continue; // another run's simulation (SameSimulations): none ran
           wallSum += r.wallSeconds();
           wallCount++;
         }
