@@ -19,6 +19,11 @@ public final class CacheAffinityPolicy implements Policy {
   }
 
   @Override
+  public boolean probesEveryInstance() {
+    return true;
+  }
+
+  @Override
   public int route(ClusterView v) {
     int n = v.instances();
     if (cost.length != n) {

@@ -22,6 +22,11 @@ public final class DynamoKvPolicy implements Policy {
   }
 
   @Override
+  public boolean probesEveryInstance() {
+    return true;
+  }
+
+  @Override
   public int route(ClusterView v) {
     int n = v.instances();
     if (logit.length != n) logit = new double[n];

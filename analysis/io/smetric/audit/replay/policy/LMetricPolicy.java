@@ -11,6 +11,11 @@ public final class LMetricPolicy implements Policy {
   private long[] key = new long[0];
 
   @Override
+  public boolean probesEveryInstance() {
+    return true;
+  }
+
+  @Override
   public int route(ClusterView v) {
     int n = v.instances();
     if (key.length != n) key = new long[n];

@@ -20,6 +20,11 @@ public final class LlmdPolicy implements Policy {
   }
 
   @Override
+  public boolean probesEveryInstance() {
+    return true;
+  }
+
+  @Override
   public int route(ClusterView v) {
     int n = v.instances();
     if (neg.length != n) neg = new double[n];

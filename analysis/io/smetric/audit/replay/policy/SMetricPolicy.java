@@ -27,6 +27,11 @@ public final class SMetricPolicy implements Policy {
   }
 
   @Override
+  public boolean probesEveryInstance() {
+    return true;
+  }
+
+  @Override
   public int route(ClusterView v) {
     int n = v.instances();
     if (l.length != n) l = new long[n];

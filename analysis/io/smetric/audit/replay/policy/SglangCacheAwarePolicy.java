@@ -22,6 +22,11 @@ public final class SglangCacheAwarePolicy implements Policy {
   }
 
   @Override
+  public boolean probesEveryInstance() {
+    return true;
+  }
+
+  @Override
   public int route(ClusterView v) {
     int n = v.instances();
     if (key.length != n) key = new long[n];

@@ -162,6 +162,8 @@ public final class Simulator implements ClusterView {
   private final int[] hitMemoFor;
   /** Which instances hold each segment (null: a reference-model run, or more instances than it covers). */
   private final HolderIndex holders;
+  /** The policy reads every instance's hit: the holder index answers from the first probe. */
+  private final boolean probeAll;
   private final SegmentTier[] indexedLocal;
   /** Every instance's hit for request {@code allHitsFor}, from one walk of the holder index. */
   private final int[] allHits;
@@ -195,6 +197,7 @@ public final class Simulator implements ClusterView {
     this.local = new KvTier[nInst];
     boolean indexed = !reference && trace.hasBlocks && prefixCaching && nInst >= 2 && nInst <= HolderIndex.MAX_INSTANCES;
     this.holders = indexed ? new HolderIndex(trace, nInst) : null;
+    this.probeAll = policy.probesEveryInstance();
     this.indexedLocal = indexed ? new SegmentTier[nInst] : null;
     for (int i = 0; i < nInst; i++) {
       if (reference) local[i] = new BlockTier(trace, true);
@@ -970,13 +973,13 @@ public final class Simulator implements ClusterView {
   }
 
   /**
-   * local[i].match(cur), as a router's probe asks it. The first probe of a request asks the tier;
-   * from the second on (a router weighing every instance), one walk of the holder index answers for
-   * all instances, each exactly as its tier would at this moment (an instance whose tier changed
-   * since the walk asks its tier again).
+   * local[i].match(cur), as a router's probe asks it. The first probe of a request asks the tier,
+   * unless the policy weighs every instance; from the second on, one walk of the holder index
+   * answers for all instances, each exactly as its tier would at this moment (an instance whose
+   * tier changed since the walk asks its tier again).
    */
   private int match(int i) {
-    if (holders == null || probes++ == 0) return local[i].match(cur);
+    if (holders == null || (probes++ == 0 && !probeAll)) return local[i].match(cur);
     if (allHitsFor != cur) {
       holders.matchAll(cur, indexedLocal, allHits);
       allHitsFor = cur;
@@ -994,8 +997,10 @@ public final class Simulator implements ClusterView {
       // instance's next event, which evicts the same blocks (nothing else touches its tier before).
       int m = match(i);
       if (m > 0 && needsSync(i) && !local[i].lastMatchPinned()) {
+        long cached = local[i].cached();
         syncMemory(i);
-        m = local[i].match(cur);
+        // bringing memory up to the clock only evicts: the same number of blocks cached, the same tier
+        if (local[i].cached() != cached) m = local[i].match(cur);
       }
       hitMemo[i] = m;
       hitMemoFor[i] = cur;
