@@ -201,11 +201,12 @@ public final class SessionInference {
     long noBlocks = r.isNullAt(1) ? 0 : r.getLong(1);
     if (r.getLong(4) == 0) throw new BadInputException("trace", "the trace has no requests");
     if (noBlocks > 0) {
-      throw new BadInputException("trace", 0, Canonical.BLOCKS,
-          noBlocks + " requests have no block ids; sessions can only be inferred from hashed prompt content");
+      throw new BadInputException("the canonical trace", -1, Canonical.BLOCKS,
+          noBlocks + " of " + r.getLong(4) + " requests have no block ids; sessions can only be inferred from hashed"
+              + " prompt content (a trace of token counts only, such as Azure's CSV, has none)");
     }
     if (r.getLong(0) > 1) {
-      throw new BadInputException("trace", 0, Canonical.BLOCK_SIZE,
+      throw new BadInputException("the canonical trace", -1, Canonical.BLOCK_SIZE,
           "block sizes differ (" + r.get(2) + " to " + r.get(3) + "); prefixes of different block sizes cannot be compared");
     }
   }

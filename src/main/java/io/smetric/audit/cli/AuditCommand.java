@@ -182,13 +182,21 @@ public final class AuditCommand implements Callable<Integer> {
         canonical = input.location();
         JsonNode ds = r.summary().get("dataset");
         sessionsMode = ds.get("sessions").isNull() ? "absent" : ds.get("sessions_mode").asText();
+        boolean noSessions = ds.get("sessions").isNull();
+        // inference follows hashed prompt prefixes: a trace with no block ids at all (Azure's CSV:
+        // token counts only) has nothing to follow, so auto goes on without sessions
+        boolean noBlocks = ds.path("requests_with_blocks").asLong(-1) == 0;
         boolean infer = switch (inferSessions) {
           case "always" -> true;
           case "never" -> false;
-          default -> ds.get("sessions").isNull();
+          default -> noSessions && !noBlocks;
         };
+        if (!infer && noSessions && noBlocks && inferSessions.equals("auto")) {
+          progress.note("the trace has no session ids and no block ids: sessions cannot be inferred (inference follows"
+              + " hashed prompt prefixes), so the audit goes on without sessions; the criteria that need them are not applicable");
+        }
         if (infer) {
-          progress.note("the trace has " + (ds.get("sessions").isNull() ? "no session ids" : "session ids (--infer-sessions always)")
+          progress.note("the trace has " + (noSessions ? "no session ids" : "session ids (--infer-sessions always)")
               + ": inferring sessions by prefix continuation (docs/session-inference.md)");
           try (OutputDir inf = OutputDir.open(dir.child(INFERRED), false, conf)) {
             InferenceJob.Result res = new InferenceJob(spark, input.trace(),

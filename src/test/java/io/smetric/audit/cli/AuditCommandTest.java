@@ -150,6 +150,32 @@ class AuditCommandTest {
   }
 
   @Test
+  void audit_tokenCountOnlyTrace_skipsInferenceAndJudgesWhatItCan() throws Exception {
+    // Azure's CSV: no session ids and no block ids, so there is no prompt content to infer sessions from.
+    // Three requests a minute apart on one instance: 1 request per instance-minute at every minute.
+    Path in = tmp.resolve("azure.csv");
+    Files.write(in, List.of("TIMESTAMP,ContextTokens,GeneratedTokens",
+        "2023-11-16 18:15:00.0000000,374,44", "2023-11-16 18:16:00.0000000,396,109", "2023-11-16 18:17:00.0000000,400,10"));
+    Path out = tmp.resolve("azure-audit");
+    Run r = run("audit", in.toString(), "--instances", "1", "--out", out.toString());
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.err().contains("no session ids and no block ids: sessions cannot be inferred"), r.err());
+    assertFalse(Files.exists(out.resolve("inferred")), "nothing to infer from");
+    assertEquals("absent", Json.MAPPER.readTree(out.resolve("provenance.json").toFile()).get("sessions").asText());
+    JsonNode audit = Json.MAPPER.readTree(out.resolve("audit.json").toFile());
+    assertEquals("inconclusive", audit.get("verdict").asText());
+    for (String id : List.of("ideal_reuse", "first_turn_fraction", "replay_gain_with_global")) {
+      assertEquals("not-applicable", criterion(audit, id).get("status").asText(), id);
+    }
+
+    // asked for explicitly, the inference refuses with a one-line reason and exit 3
+    Run always = run("audit", in.toString(), "--instances", "1", "--infer-sessions", "always", "--no-replay",
+        "--out", tmp.resolve("azure-always").toString());
+    assertEquals(ExitCodes.BAD_INPUT, always.code(), always.err());
+    assertTrue(always.err().contains("field 'blocks': 3 of 3 requests have no block ids"), always.err());
+  }
+
+  @Test
   void audit_rawAgentLogs_areHashedFirst() throws Exception {
     Path salt = tmp.resolve("salt");
     Files.writeString(salt, "a-test-salt-of-32-bytes-length!!\n");
