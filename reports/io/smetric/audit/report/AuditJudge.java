@@ -22,7 +22,7 @@ final class AuditJudge {
   /** The verdict of the audit whose outputs are {@code in}; {@code replayAbsent} as {@link #replayAbsentReason}. */
   static Verdict judge(StageOutputs in, String replayAbsent, List<Criterion> criteria) {
     Metrics m = new Metrics();
-    AuditCriteria.addCharacterization(m, in.characterization());
+    AuditCriteria.addCharacterization(m, in.characterization(), criteria);
     AuditCriteria.addReplay(m, in.replay(), replayAbsent, criteria);
     return VerdictEngine.evaluate(m, criteria);
   }

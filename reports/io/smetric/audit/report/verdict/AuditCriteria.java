@@ -32,6 +32,8 @@ public final class AuditCriteria {
   public static final String REGIME_HOT_SPOTS = "replay:precondition:hot_spot_ratio";
   public static final String REGIME_STICKINESS = "replay:precondition:cache_first_stickiness";
   public static final String SESSION_TREES = "replay:precondition:session_trees";
+  /** The workload criteria's sample: sessions in the trace (requests, when it has no sessions). */
+  public static final String SAMPLE_SESSIONS = "characterization:sample:sessions";
   /** The reason the replay metrics carry when the audit folder has no replay. */
   public static final String NO_REPLAY = "the replay was not run in this audit (no replay/replay.json)";
 
@@ -95,6 +97,12 @@ public final class AuditCriteria {
     c.add(new Criterion("replay_session_trees", "session trees replayed", SESSION_TREES, true, 30, false, Level.PRECONDITION,
         "Sample size: a gain measured on fewer sessions cannot be told from noise (bootstrap over session trees)", null,
         "Too little data: replay a longer trace."));
+    // A share measured on a handful of sessions describes those sessions, not a workload: below
+    // this many, the workload criteria are not applicable (addCharacterization), as the replay
+    // criteria are below replay_session_trees. Same bound, for the same reason.
+    c.add(new Criterion("sample_sessions", "sessions in the trace", SAMPLE_SESSIONS, true, 30, false, Level.PRECONDITION,
+        "Sample size: reuse and session shares of fewer sessions describe those sessions, not the workload", null,
+        "Too little data: audit a longer trace (or lower this bound with --criterion sample_sessions=N and take the noise)."));
     return c;
   }
 
@@ -127,14 +135,40 @@ public final class AuditCriteria {
 
   /** Fills the characterization metrics the criteria use; {@code ch == null}: all not applicable. */
   public static void addCharacterization(Metrics m, JsonNode ch) {
+    addCharacterization(m, ch, defaults());
+  }
+
+  /**
+   * As {@link #addCharacterization(Metrics, JsonNode)}, plus the sample size ({@link #SAMPLE_SESSIONS}):
+   * when the {@code sample_sessions} criterion of {@code criteria} fails, every CRITICAL criterion on a
+   * characterization metric is judged not applicable (the value stays, for the evidence), naming the
+   * sample and the value it measured, so that a handful of sessions cannot make a confident verdict.
+   */
+  public static void addCharacterization(Metrics m, JsonNode ch, List<Criterion> criteria) {
+    String none = "the audit has no characterization (no characterization/characterization.json)";
     for (String name : List.of(REUSE, INTRA, SYSTEM, FIRST_TURN, WITHIN, RATIO_P5)) {
       String pointer = name.substring(CHARACTERIZATION.length());
-      if (ch == null) {
-        m.put(name, MetricValue.na("the audit has no characterization (no characterization/characterization.json)"));
-        continue;
-      }
-      m.put(name, fromJson(ch.at(pointer), pointer));
+      m.put(name, ch == null ? MetricValue.na(none) : fromJson(ch.at(pointer), pointer));
     }
+    MetricValue sample = ch == null ? MetricValue.na(none) : sampleSessions(ch);
+    m.put(SAMPLE_SESSIONS, sample);
+    Criterion guard = criteria.stream().filter(c -> c.metric().equals(SAMPLE_SESSIONS)).findFirst().orElse(null);
+    if (guard == null || !sample.present() || guard.passes(sample.value())) return;
+    for (Criterion c : criteria) {
+      if (c.level() != Level.CRITICAL || !c.metric().startsWith(CHARACTERIZATION) || !m.get(c.metric()).present()) continue;
+      // a judgement, not a missing value: the evidence keeps the measured number beside the reason
+      m.putJudgement(c.metric(), new Metrics.Judgement(CriterionResult.Status.NOT_APPLICABLE, String.format(Locale.ROOT,
+          "not applicable: too little data (%s: %s, needs %s %s): the measured %s describes them, not the workload",
+          guard.title(), Numbers.exact(sample.value()), guard.op(), Numbers.exact(guard.threshold()),
+          c.format(m.get(c.metric()).value())), null));
+    }
+  }
+
+  /** Sessions in the trace; a trace without sessions counts each request as one. */
+  static MetricValue sampleSessions(JsonNode ch) {
+    JsonNode t = ch.path("trace");
+    JsonNode n = t.path("has_sessions").asBoolean(false) ? t.path("sessions") : t.path("requests");
+    return n.isNumber() ? MetricValue.of(n.asDouble()) : MetricValue.na("characterization.json has no trace size");
   }
 
   /**
@@ -160,14 +194,14 @@ public final class AuditCriteria {
       String why = reasonIfAbsent != null ? reasonIfAbsent : NO_REPLAY;
       m.put(GAIN_WITH_GLOBAL, MetricValue.na(why));
       m.put(GAIN_NO_GLOBAL, MetricValue.na(why));
-      for (Criterion c : criteria) if (c.level() == Level.PRECONDITION) m.put(c.metric(), MetricValue.na(why));
+      for (Criterion c : criteria) if (replayPrecondition(c)) m.put(c.metric(), MetricValue.na(why));
       return;
     }
     addReplayGains(m, replay);
     JsonNode gStar = StageJson.judged(replay).path(StageJson.GAIN_WITH_GLOBAL).path("global_ratio");
     Double shown = gStar.isNumber() ? gStar.asDouble() : null;
     for (Criterion c : criteria) {
-      if (c.level() != Level.PRECONDITION) continue;
+      if (!replayPrecondition(c)) continue;
       m.put(c.metric(), shown == null ? MetricValue.na("no operating point: SMetric's gain with a global tier was not computed")
           : precondition(replay, c.metric(), shown));
     }
@@ -292,6 +326,11 @@ public final class AuditCriteria {
     return Numbers.withUnit(v, scale, unit, "unlimited");
   }
 
+  /** A PRECONDITION criterion measured on the replay (not the workload's sample size). */
+  private static boolean replayPrecondition(Criterion c) {
+    return c.level() == Level.PRECONDITION && c.metric().startsWith("replay:");
+  }
+
   /** A precondition metric at global ratio g from replay.json. */
   static MetricValue precondition(JsonNode replay, String metric, double g) {
     if (metric.equals(SESSION_TREES)) {
@@ -324,7 +363,7 @@ public final class AuditCriteria {
     if (!m.get(gainMetric).present()) return;
     List<String> failed = new ArrayList<>();
     for (Criterion c : criteria) {
-      if (c.level() != Level.PRECONDITION) continue;
+      if (!replayPrecondition(c)) continue;
       MetricValue v = precondition(replay, c.metric(), g);
       if (v.present() && !c.passes(v.value())) {
         failed.add(c.title() + " " + c.format(v.value()) + " (needs " + c.op() + " " + c.format(c.threshold()) + ")");

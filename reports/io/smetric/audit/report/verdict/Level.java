@@ -11,7 +11,8 @@ public enum Level {
   /**
    * A precondition of the replay criteria, measured at their operating point (the paper's regime,
    * enough data): failing it makes the replay criteria not applicable, with the reason, instead
-   * of letting a replay outside the paper's regime decide (AuditCriteria.addReplay).
+   * of letting a replay outside the paper's regime decide (AuditCriteria.addReplay); or of the
+   * workload criteria (enough sessions, AuditCriteria.addCharacterization).
    */
   PRECONDITION
 }

@@ -72,7 +72,9 @@ class AuditCommandTest {
   void audit_smallTrace_writesEveryStageVerdictAndProvenance() throws Exception {
     Path in = twoSessions();
     Path out = tmp.resolve("audit");
-    Run r = run(args(new String[] {"audit", in.toString(), "--instances", "2", "--out", out.toString()}, SMALL_SWEEP));
+    // two sessions: the bound of 30 (sample_sessions) is lowered so that the hand-computed values are judged
+    Run r = run(args(new String[] {"audit", in.toString(), "--instances", "2", "--criterion", "sample_sessions=2",
+        "--out", out.toString()}, SMALL_SWEEP));
     assertEquals(0, r.code(), r.err());
     for (String sub : List.of("ingest/trace", "ingest/ingest-summary.json", "characterization/characterization.json",
         "replay/replay.json", "replay/runs", "provenance.json", "audit.json")) {
@@ -121,7 +123,7 @@ class AuditCommandTest {
     Path out = tmp.resolve("gate");
     // 55.6% ideal reuse fails a raised threshold of 90%: a CRITICAL failure, so does-not-fit
     Run r = run("audit", in.toString(), "--instances", "2", "--no-replay", "--criterion", "ideal_reuse=0.9",
-        "--fail-on", "does-not-fit,inconclusive", "--out", out.toString());
+        "--criterion", "sample_sessions=2", "--fail-on", "does-not-fit,inconclusive", "--out", out.toString());
     assertEquals(ExitCodes.VERDICT_FAILED, r.code(), r.err());
     JsonNode audit = Json.MAPPER.readTree(out.resolve("audit.json").toFile());
     assertEquals("does-not-fit", audit.get("verdict").asText());
@@ -145,8 +147,16 @@ class AuditCommandTest {
     JsonNode prov = Json.MAPPER.readTree(out.resolve("provenance.json").toFile());
     assertEquals("inferred", prov.get("sessions").asText());
     // one inferred session of three turns: first-turn fraction 1/3
+    JsonNode audit0 = Json.MAPPER.readTree(out.resolve("audit.json").toFile());
+    assertEquals(1.0 / 3, criterion(audit0, "first_turn_fraction").get("value").asDouble(), 1e-3);
+    // one session is too little data to judge the workload on: the verdict says so instead of deciding
     JsonNode audit = Json.MAPPER.readTree(out.resolve("audit.json").toFile());
-    assertEquals(1.0 / 3, criterion(audit, "first_turn_fraction").get("value").asDouble(), 1e-3);
+    assertEquals("inconclusive", audit.get("verdict").asText());
+    JsonNode ft = criterion(audit, "first_turn_fraction");
+    assertEquals("not-applicable", ft.get("status").asText());
+    assertTrue(ft.get("reason").asText().contains("too little data (sessions in the trace: 1, needs >= 30): the measured 33.3%"),
+        ft.toString());
+    assertEquals("fail", criterion(audit, "sample_sessions").get("status").asText());
   }
 
   @Test

@@ -129,8 +129,65 @@ class AuditCriteriaTest {
   void noCharacterization_everyCharacterizationCriterionNotApplicable() {
     Metrics m = new Metrics();
     AuditCriteria.addCharacterization(m, null);
-    assertEquals(6, m.all().size());
+    assertEquals(7, m.all().size(), "six workload metrics and the sample size");
     m.all().values().forEach(v -> assertTrue(v.notApplicable().contains("no characterization")));
+  }
+
+  /** A characterization.json of a chat-like workload (reuse 25%: fails ideal_reuse) with the given trace size. */
+  static JsonNode chatLike(int requests, Integer sessions) throws Exception {
+    return Json.MAPPER.readTree("{\"trace\":{\"requests\":" + requests + ",\"has_sessions\":" + (sessions != null)
+        + (sessions != null ? ",\"sessions\":" + sessions : "") + "},"
+        + "\"reuse\":{\"token_weighted\":{\"value\":0.25}},"
+        + "\"reuse_by_source\":{\"intra_session\":{\"share_of_hit_tokens\":{\"value\":0.9}},"
+        + "\"system_prompt\":{\"share_of_hit_tokens\":{\"value\":0.0}}},"
+        + "\"reuse_interval\":{\"all\":{\"share_within_threshold\":{\"value\":1.0}}},"
+        + "\"sessions\":{\"first_turn_fraction\":{\"value\":0.5}},"
+        + "\"request_instance_ratio\":{\"p5\":{\"value\":0.0}}}");
+  }
+
+  @Test
+  void fewSessions_workloadCriteriaNotApplicable_soAFailCannotDecide() throws Exception {
+    // 4 requests in 2 sessions (the shipped Claude Code sample): 25% reuse would fail ideal_reuse
+    Metrics m = new Metrics();
+    AuditCriteria.addCharacterization(m, chatLike(4, 2), AuditCriteria.defaults());
+    AuditCriteria.addReplay(m, null, "the replay was skipped (--no-replay)", AuditCriteria.defaults());
+    Verdict v = VerdictEngine.evaluate(m, AuditCriteria.defaults());
+    assertEquals(Outcome.INCONCLUSIVE, v.outcome(), v.sentence());
+    CriterionResult reuse = result(v, "ideal_reuse");
+    assertEquals(CriterionResult.Status.NOT_APPLICABLE, reuse.status());
+    assertEquals("not applicable: too little data (sessions in the trace: 2, needs >= 30): the measured 25.0% describes "
+        + "them, not the workload", reuse.reason());
+    assertEquals(0.25, reuse.observed(), 0.0, "the evidence keeps the measured value");
+    assertTrue(v.sentence().contains("ideal prefix reuse (too little data (sessions in the trace: 2"), v.sentence());
+    // every CRITICAL workload criterion is blocked, passing or failing; INFO and CONDITION ones are judged as before
+    assertEquals(CriterionResult.Status.NOT_APPLICABLE, result(v, "intra_session_share").status());
+    assertEquals(CriterionResult.Status.NOT_APPLICABLE, result(v, "first_turn_fraction").status());
+    assertEquals(CriterionResult.Status.FAIL, result(v, "system_prompt_reuse").status());
+    assertEquals(CriterionResult.Status.PASS, result(v, "reuse_within_100s").status());
+    CriterionResult sample = result(v, "sample_sessions");
+    assertEquals(CriterionResult.Status.FAIL, sample.status());
+    assertEquals(2.0, sample.observed(), 0.0);
+  }
+
+  static CriterionResult result(Verdict v, String id) {
+    return v.results().stream().filter(r -> r.criterion().id().equals(id)).findFirst().orElseThrow();
+  }
+
+  @Test
+  void enoughSessions_orTheBoundLowered_theFailDecides() throws Exception {
+    Metrics m = new Metrics();
+    AuditCriteria.addCharacterization(m, chatLike(90, 30), AuditCriteria.defaults());
+    assertEquals(Outcome.DOES_NOT_FIT, VerdictEngine.evaluate(m, AuditCriteria.defaults()).outcome());
+    // a trace without sessions counts its requests: 40 requests are 40 units
+    Metrics s = new Metrics();
+    AuditCriteria.addCharacterization(s, chatLike(40, null), AuditCriteria.defaults());
+    assertEquals(40.0, s.get(AuditCriteria.SAMPLE_SESSIONS).value(), 0.0);
+    assertEquals(0.25, s.get(AuditCriteria.REUSE).value(), 0.0);
+    // the user may take the small sample's noise
+    var crit = AuditCriteria.withOverrides(AuditCriteria.defaults(), java.util.Map.of("sample_sessions", 2.0));
+    Metrics l = new Metrics();
+    AuditCriteria.addCharacterization(l, chatLike(4, 2), crit);
+    assertEquals(Outcome.DOES_NOT_FIT, VerdictEngine.evaluate(l, crit).outcome());
   }
 
   /**

@@ -57,7 +57,7 @@ final class AuditFixture {
     if (inferred) {
       Files.createDirectories(dir.resolve("inferred"));
       Files.writeString(dir.resolve("inferred/inference-summary.json"), "{\"sessions_mode\":\"inferred\",\"method\":"
-          + "\"prefix-continuation\",\"requests\":270,\"sessions\":20,\"fork_sessions\":{\"total\":3}}");
+          + "\"prefix-continuation\",\"requests\":270,\"sessions\":40,\"fork_sessions\":{\"total\":3}}");
     }
     Files.createDirectories(dir.resolve("ingest"));
     Files.writeString(dir.resolve("ingest/ingest-summary.json"), ingest());
@@ -75,7 +75,7 @@ final class AuditFixture {
     p.put("interval_threshold_s", 100.0);
     ObjectNode t = c.putObject("trace");
     t.put("requests", 270);
-    t.put("sessions", 20);
+    t.put("sessions", 40);
     t.put("has_sessions", true);
     t.put("has_blocks", true);
     ObjectNode dq = c.putObject("data_quality");

@@ -66,7 +66,7 @@ class AuditReportTest {
     // see AuditFixture: every criterion passes except the gain without a global tier (-10% < -2%)
     Map<String, String> expected = new java.util.HashMap<>(Map.of("ideal_reuse", "pass", "intra_session_share", "pass",
         "first_turn_fraction", "pass", "reuse_within_100s", "pass", "requests_per_instance", "pass", "system_prompt_reuse", "pass",
-        "replay_gain_with_global", "pass", "replay_gain_without_global", "fail"));
+        "replay_gain_with_global", "pass", "replay_gain_without_global", "fail", "sample_sessions", "pass"));
     // the fixture's replay.json predates the preconditions block: not measurable, so they do not block
     for (String id : List.of("regime_requests_per_instance", "regime_reuse_within_100s", "regime_local_hold", "regime_hot_spots",
         "regime_cache_first_stickiness", "replay_session_trees")) {
@@ -234,8 +234,8 @@ class AuditReportTest {
     new ReportJob(TestSpark.get(), ReportJob.Options.defaults()).run(dir.toString());
     String html = Files.readString(dir.resolve("index.html"));
     assertTrue(html.contains("Sessions were inferred from prompt content (no session ids in the trace): method "
-        + "prefix-continuation, 20 sessions over 270 requests, 3 forks."), "finding");
-    assertTrue(html.contains("<td>sessions (inferred)</td><td>20</td>"));
+        + "prefix-continuation, 40 sessions over 270 requests, 3 forks."), "finding");
+    assertTrue(html.contains("<td>sessions (inferred)</td><td>40</td>"));
     assertTrue(Json.MAPPER.readTree(dir.resolve("audit.json").toFile()).path("headline").path("sessions_inferred").asBoolean());
   }
 
