@@ -101,12 +101,16 @@ public final class IngestJob {
   private final SparkSession spark;
   private final Options o;
   private final List<Path> files;
+  /** Documentation files of input folders, left out (named in the summary, never lost silently). */
+  private final List<Path> skipped;
 
   /** Resolves the input files (files, folders, globs); fails on a missing one before any output exists. */
   public IngestJob(SparkSession spark, Options options) {
     this.spark = spark;
     this.o = options;
-    this.files = InputFiles.expand(options.inputs(), spark.sparkContext().hadoopConfiguration());
+    InputFiles.Resolved r = InputFiles.resolve(options.inputs(), spark.sparkContext().hadoopConfiguration());
+    this.files = r.files();
+    this.skipped = r.skipped();
   }
 
   /** Ingests the inputs and writes the stage's output into {@code out} (not committed). */
@@ -238,6 +242,13 @@ public final class IngestJob {
       long t2 = System.nanoTime();
       Dataset<Row> fin = rewrite ? spark.read().parquet(finalTrace) : null;
       ObjectNode summary = Summaries.build(fin, stats, fx, originUs, o, rewrite ? null : ids[1]);
+      if (!skipped.isEmpty()) {
+        com.fasterxml.jackson.databind.node.ArrayNode sk = summary.putArray("skipped_files");
+        for (Path p : skipped) sk.addObject().put("path", p.toString()).put("reason", "documentation, not trace data");
+        ((com.fasterxml.jackson.databind.node.ArrayNode) summary.get("findings")).add(skipped.size()
+            + " file(s) of the input folders left out as documentation, not trace data: "
+            + String.join(", ", skipped.stream().map(Path::getName).toList()) + " (name a file to read it)");
+      }
       out.writeString(INGEST_SUMMARY_FILE, Json.MAPPER.writeValueAsString(summary));
       progress("summarised in %.1f s", secondsSince(t2));
       long read = stats.stream().mapToLong(s -> s.read).sum();

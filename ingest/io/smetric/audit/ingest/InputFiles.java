@@ -17,9 +17,22 @@ import org.apache.hadoop.io.compress.CompressionCodecFactory;
 public final class InputFiles {
   private InputFiles() {}
 
+  /**
+   * The data files of the user's inputs, and the files of input folders left out as documentation
+   * ({@link #documentation}): a dataset folder often carries its README, LICENSE and provenance
+   * beside the data. A file named on its own is always a data file.
+   */
+  public record Resolved(List<Path> files, List<Path> skipped) {}
+
   /** Expands the user's inputs to a sorted list of data files, failing on a path that matches nothing. */
   public static List<Path> expand(List<String> inputs, Configuration conf) {
+    return resolve(inputs, conf).files();
+  }
+
+  /** As {@link #expand}, also naming the documentation files it left out of input folders. */
+  public static Resolved resolve(List<String> inputs, Configuration conf) {
     List<Path> out = new ArrayList<>();
+    List<Path> skipped = new ArrayList<>();
     for (String in : inputs) {
       try {
         Path p = new Path(in);
@@ -34,8 +47,20 @@ public final class InputFiles {
             FileStatus[] children = fs.listStatus(st.getPath(), f -> !hidden(f.getName()));
             Arrays.sort(children);
             int before = out.size();
-            for (FileStatus c : children) if (c.isFile()) out.add(fs.makeQualified(c.getPath()));
-            if (out.size() == before) throw new BadInputException(in, "folder holds no data files");
+            List<String> docs = new ArrayList<>();
+            for (FileStatus c : children) {
+              if (!c.isFile()) continue;
+              if (documentation(c.getPath().getName())) {
+                skipped.add(fs.makeQualified(c.getPath()));
+                docs.add(c.getPath().getName());
+              } else {
+                out.add(fs.makeQualified(c.getPath()));
+              }
+            }
+            if (out.size() == before) {
+              throw new BadInputException(in, "folder holds no data files"
+                  + (docs.isEmpty() ? "" : " (only documentation: " + String.join(", ", docs) + ")"));
+            }
           } else {
             out.add(fs.makeQualified(st.getPath()));
           }
@@ -44,7 +69,26 @@ public final class InputFiles {
         throw new BadInputException(in, "cannot list: " + e.getMessage());
       }
     }
-    return out;
+    return new Resolved(out, skipped);
+  }
+
+  private static final java.util.regex.Pattern DOC_NAME = java.util.regex.Pattern.compile(
+      "(readme|license|licence|notice|copying|citation|provenance|authors|changelog)([._-].*)?");
+  private static final List<String> DOC_EXTENSIONS = List.of(".md", ".markdown", ".rst", ".pdf", ".html", ".htm");
+  private static final List<String> DATA_EXTENSIONS = List.of(".jsonl", ".json", ".csv", ".parquet");
+
+  /**
+   * A file that documents a dataset rather than holding it: README, LICENSE, NOTICE, COPYING,
+   * CITATION, PROVENANCE, AUTHORS, CHANGELOG (any case, alone or with a . - _ suffix), and Markdown,
+   * reST, PDF and HTML files; never a .jsonl, .json, .csv or .parquet file (compressed or not).
+   */
+  static boolean documentation(String name) {
+    String n = name.toLowerCase(java.util.Locale.ROOT);
+    String stem = n.replaceFirst("\\.(gz|bz2|zst|lz4|snappy|deflate)$", "");
+    for (String ext : DATA_EXTENSIONS) if (stem.endsWith(ext)) return false; // readme_sessions.jsonl is data
+    if (DOC_NAME.matcher(n).matches()) return true;
+    for (String ext : DOC_EXTENSIONS) if (n.endsWith(ext)) return true;
+    return false;
   }
 
   private static boolean hidden(String name) {

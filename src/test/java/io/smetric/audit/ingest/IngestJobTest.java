@@ -215,6 +215,47 @@ class IngestJobTest {
   }
 
   @Test
+  void folder_leavesOutItsDocumentation_andNamesWhatItLeftOut() throws IOException {
+    // a dataset folder as published (Mooncake's: FAST25-README.md, LICENSE-APACHE beside the trace)
+    Path dir = Files.createDirectories(tmp.resolve("dataset"));
+    Files.writeString(dir.resolve("trace.jsonl"), String.format(GOOD, "a", "1") + "\n" + String.format(GOOD, "b", "2") + "\n");
+    Files.writeString(dir.resolve("FAST25-README.md"), "# a trace\n");
+    Files.writeString(dir.resolve("LICENSE-APACHE"), "Apache License\n");
+    Files.writeString(dir.resolve("PROVENANCE.md"), "from somewhere\n");
+    StageRuns.Ingested r = ingest(dir);
+    assertEquals(2, r.accepted());
+    assertEquals(1, r.summary().get("files").size(), "only the trace is read");
+    JsonNode skipped = r.summary().get("skipped_files");
+    assertEquals(3, skipped.size());
+    assertTrue(skipped.get(0).get("path").asText().endsWith("FAST25-README.md"), skipped.toString());
+    assertEquals("documentation, not trace data", skipped.get(0).get("reason").asText());
+    assertTrue(r.summary().get("findings").toString().contains("3 file(s) of the input folders left out as documentation, "
+        + "not trace data: FAST25-README.md, LICENSE-APACHE, PROVENANCE.md"), r.summary().get("findings").toString());
+
+    // a folder of documentation only is an error naming what it holds
+    Path docs = Files.createDirectories(tmp.resolve("docs"));
+    Files.writeString(docs.resolve("README"), "nothing here\n");
+    BadInputException e = assertThrows(BadInputException.class, () -> ingest(docs));
+    assertTrue(e.oneLine().endsWith("folder holds no data files (only documentation: README)"), e.oneLine());
+    // a file named on its own is read whatever its name
+    BadInputException named = assertThrows(BadInputException.class, () -> ingest(dir.resolve("FAST25-README.md")));
+    assertTrue(named.oneLine().contains("FAST25-README.md:1:"), named.oneLine());
+  }
+
+  @Test
+  void documentationNames() {
+    for (String n : List.of("README", "readme.txt", "LICENSE", "LICENSE-APACHE", "Licence.txt", "NOTICE", "COPYING",
+        "CITATION.cff", "PROVENANCE.md", "AzureLLMInferenceDataset2023.md", "notes.rst", "paper.pdf", "index.html")) {
+      assertTrue(InputFiles.documentation(n), n);
+    }
+    // a data extension wins over a documentation-like name
+    for (String n : List.of("trace.jsonl", "part-00000-c000.snappy.parquet", "AzureLLMInferenceTrace_conv.csv",
+        "licenses.jsonl", "readme_sessions.jsonl.gz", "README.csv", "part-00000", "conv.txt")) {
+      assertFalse(InputFiles.documentation(n), n);
+    }
+  }
+
+  @Test
   void unknownFormat_namesFileAndLine() throws IOException {
     Path f = write("notes.txt", "", "hello world");
     BadInputException e = assertThrows(BadInputException.class, () -> ingest(f));
