@@ -79,23 +79,32 @@ final class WorkloadCharts {
     double m0 = Rows.nan(rows.get(0), Cols.MINUTE);
     int n = rows.size();
     double[] x = new double[n];
-    double[] all = new double[n];
-    double[][] src = new double[3][n];
+    double[] pre = new double[n];
+    double[] hit = new double[n];
+    double[][] srcHit = new double[3][n];
     String[] cols = {Cols.hitTokens(Source.INTRA_SESSION), Cols.hitTokens(Source.SYSTEM_PROMPT), Cols.hitTokens(Source.INTER_SESSION)};
     boolean sources = false;
-    boolean anyValue = false;
     for (int i = 0; i < n; i++) {
       Row r = rows.get(i);
       x[i] = Rows.nan(r, Cols.MINUTE) - m0;
-      double pre = Rows.nan(r, Cols.PREFILL_TOKENS);
-      all[i] = pre > 0 ? Rows.nan(r, Cols.HIT_TOKENS) / pre : Double.NaN;
-      if (!Double.isNaN(all[i])) anyValue = true;
+      pre[i] = Rows.nan(r, Cols.PREFILL_TOKENS);
+      hit[i] = Rows.nan(r, Cols.HIT_TOKENS);
       for (int k = 0; k < 3; k++) {
         Double h = Rows.d(r, cols[k]);
         if (h != null) sources = true;
-        src[k][i] = pre > 0 && h != null ? h / pre : Double.NaN;
+        srcHit[k][i] = h == null ? Double.NaN : h;
       }
     }
+    // token-weighted over each bin (a bin of one minute when the trace spans at most MAX_POINTS minutes)
+    int w = MinuteBins.width(x[n - 1]);
+    MinuteBins.Layout bins = MinuteBins.layout(x, w);
+    double[] binPre = MinuteBins.sum(bins, pre);
+    double[] all = ratio(MinuteBins.sum(bins, hit), binPre);
+    double[][] src = new double[3][];
+    for (int k = 0; k < 3; k++) src[k] = ratio(MinuteBins.sum(bins, srcHit[k]), binPre);
+    x = bins.start();
+    boolean anyValue = false;
+    for (double v : all) if (!Double.isNaN(v)) anyValue = true;
     if (!anyValue) {
       charts.missing(ReportCharts.WORKLOAD, title, fig, chMissing(StageJson.REUSE, CharacterizationTables.T_REUSE_MINUTE));
       return;
@@ -106,12 +115,12 @@ final class WorkloadCharts {
       c = Charts.stacked(title, "minute since the first arrival", "hit tokens / prefill tokens", x,
           List.of("intra-session", "system prompt", "inter-session"), List.of(src[0], src[1], src[2]));
       caption = "Share of each minute's prefill tokens an infinite cache would serve, by where the reused block was "
-          + "seen before (trace-model.md section 3). Minutes without requests are drawn as 0.";
+          + "seen before (trace-model.md section 3). Minutes without requests are drawn as 0." + binNote(w, "hit and prefill tokens summed over the bin");
     } else {
       c = Charts.stacked(title, "minute since the first arrival", "hit tokens / prefill tokens", x,
           List.of("all sources"), List.of(all));
       caption = "Share of each minute's prefill tokens an infinite cache would serve. Sources are not shown: "
-          + chMissing(StageJson.INTRA_SHARE, "reuse_by_source") + ".";
+          + chMissing(StageJson.INTRA_SHARE, "reuse_by_source") + "." + binNote(w, "hit and prefill tokens summed over the bin");
     }
     for (XYSeries xs : c.getSeriesCollection()) {
       Color col = SOURCE_COLORS.get(xs.getName());
@@ -121,6 +130,19 @@ final class WorkloadCharts {
     c.getStyler().setYAxisMin(0.0);
     c.getStyler().setYAxisMax(1.0);
     charts.draw(ReportCharts.WORKLOAD, "reuse_over_time.png", title, fig, caption, c);
+  }
+
+  /** hits / prefill per bin; NaN where the bin has no prefill tokens. */
+  private static double[] ratio(double[] hits, double[] prefill) {
+    double[] out = new double[hits.length];
+    for (int b = 0; b < out.length; b++) out[b] = prefill[b] > 0 && !Double.isNaN(hits[b]) ? hits[b] / prefill[b] : Double.NaN;
+    return out;
+  }
+
+  /** The caption's note on binning, empty for one-minute bins. */
+  private static String binNote(int w, String how) {
+    return w == 1 ? "" : " The trace spans more than " + MinuteBins.MAX_POINTS + " minutes: drawn in " + w + "-minute bins ("
+        + how + ").";
   }
 
   private void intervalCdf() {
@@ -216,7 +238,16 @@ final class WorkloadCharts {
       y[i] = Rows.nan(rows.get(i), Cols.RATIO);
     }
     XYChart c = Charts.xy(title, "minute since the first whole minute", "arrivals / instances");
-    XYSeries s = c.addSeries("requests per instance", x, y);
+    int w = MinuteBins.width(x[x.length - 1]);
+    if (w > 1) {
+      // the bin's mean, and its lowest minute (the paper's bound is on every minute)
+      MinuteBins.Layout bins = MinuteBins.layout(x, w);
+      XYSeries low = c.addSeries("lowest minute of each bin", bins.start(), MinuteBins.min(bins, y));
+      y = MinuteBins.mean(bins, y);
+      low.setMarker(SeriesMarkers.NONE);
+      x = bins.start();
+    }
+    XYSeries s = c.addSeries(w > 1 ? "requests per instance (bin mean)" : "requests per instance", x, y);
     s.setMarker(x.length == 1 ? SeriesMarkers.CIRCLE : SeriesMarkers.NONE);
     XYSeries t = c.addSeries("criterion bound " + Numbers.sig4(ratioThreshold), new double[] {x[0], x[x.length - 1]},
         new double[] {ratioThreshold, ratioThreshold});
@@ -228,6 +259,7 @@ final class WorkloadCharts {
     charts.draw(ReportCharts.WORKLOAD, "request_instance_ratio.png", title, fig,
         "Arrivals in each whole minute divided by " + r.path("instances").asText("?") + " instances (trace-model.md section 7): "
             + "mean " + Numbers.sig4(r.path("mean").path("value")) + ", p5 " + Numbers.sig4(r.path("p5").path("value")) + ", min "
-            + Numbers.sig4(r.path("min").path("value")) + ".", c);
+            + Numbers.sig4(r.path("min").path("value")) + "." + binNote(w, "the mean and the lowest minute of each bin"), c);
   }
+
 }

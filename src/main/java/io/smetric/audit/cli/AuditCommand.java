@@ -145,7 +145,7 @@ public final class AuditCommand implements Callable<Integer> {
         AuditProgress progress = new AuditProgress(spark, err, noReplay ? 4 : 5, 5000)) {
       String started = Instant.now().toString();
       progress.step("inputs");
-      boolean logs = isLogs(InputFiles.expand(inputs, conf), conf);
+      boolean logs = isLogs(detectionCandidates(conf), conf);
       // each stage's own view of the inputs: the hasher takes only log files from folders
       List<Path> files = logs ? HashJob.expand(inputs, conf).stream().map(Path::new).toList() : InputFiles.expand(inputs, conf);
       ArrayNode fileNodes = checksums(spark, files);
@@ -272,6 +272,23 @@ public final class AuditCommand implements Callable<Integer> {
     hashing.validate();
     if (!noReplay && replay.policies != null && !replay.policies.contains("smetric")) {
       throw new UsageException("--policies must include smetric: the verdict compares it with the baselines");
+    }
+  }
+
+  /**
+   * The files whose kind decides the input's: the trace reader's (a folder's own files), or, for a
+   * folder that holds only folders (raw logs kept per tool or per day), the hasher's recursive listing.
+   */
+  private List<Path> detectionCandidates(Configuration conf) {
+    try {
+      return InputFiles.expand(inputs, conf);
+    } catch (BadInputException e) {
+      if (inputKind.equals("trace")) throw e;
+      try {
+        return HashJob.expand(inputs, conf).stream().map(Path::new).toList();
+      } catch (BadInputException | java.io.UncheckedIOException e2) {
+        throw e; // neither a trace nor logs: the trace reader's message names the input
+      }
     }
   }
 

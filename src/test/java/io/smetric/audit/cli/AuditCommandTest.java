@@ -202,6 +202,31 @@ class AuditCommandTest {
   }
 
   @Test
+  void audit_folderOfLogFolders_isHashedAsTheHashCommandWould() throws Exception {
+    // raw logs kept one folder per tool: the top folder holds folders only
+    Path salt = tmp.resolve("salt");
+    Files.writeString(salt, "a-test-salt-of-32-bytes-length!!\n");
+    Path top = tmp.resolve("logs");
+    Path swe = Files.createDirectories(top.resolve("swe-agent"));
+    try (var files = Files.list(Path.of("sample-traces/raw-logs/swe-agent"))) {
+      for (Path f : files.toList()) Files.copy(f, swe.resolve(f.getFileName().toString()));
+    }
+    Path out = tmp.resolve("nested-audit");
+    Run r = run("audit", top.toString(), "--salt-file", salt.toString(), "--instances", "1", "--no-replay",
+        "--out", out.toString());
+    assertEquals(0, r.code(), r.err());
+    assertTrue(Files.exists(out.resolve("hashed/trace")));
+    JsonNode prov = Json.MAPPER.readTree(out.resolve("provenance.json").toFile());
+    assertEquals("logs", prov.get("input_kind").asText());
+    assertEquals(3, prov.get("inputs").size(), "the three .traj files, not the LICENSE or PROVENANCE.md beside them");
+    // read as a trace, the same folder is still an error naming it
+    Run t = run("audit", top.toString(), "--input-kind", "trace", "--instances", "1", "--no-replay",
+        "--out", tmp.resolve("nested-trace").toString());
+    assertEquals(ExitCodes.BAD_INPUT, t.code(), t.err());
+    assertTrue(t.err().contains(top + ": folder holds no data files"), t.err());
+  }
+
+  @Test
   void audit_usageErrors_exitTwoBeforeAnyWork() throws Exception {
     Path in = twoSessions();
     Path out = tmp.resolve("never");

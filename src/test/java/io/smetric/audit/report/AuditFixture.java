@@ -47,6 +47,11 @@ final class AuditFixture {
   boolean noBlocks = false;
   /** Sessions inferred: writes inferred/inference-summary.json. */
   boolean inferred = false;
+  /**
+   * When > 0, the per-minute tables span this many minutes instead of three: minute 10 + i has
+   * 40 + i % 7 requests per instance (minute 10 + 5 only 1) and 1000 prefill / 800 hit tokens.
+   */
+  int longMinutes = 0;
 
   /** Writes the folder; returns its path. */
   Path write(Path dir) throws IOException {
@@ -152,10 +157,17 @@ final class AuditFixture {
         .add("hit_tokens", DataTypes.LongType, true).add("hit_tokens_intra_session", DataTypes.LongType, true)
         .add("hit_tokens_system_prompt", DataTypes.LongType, true).add("hit_tokens_inter_session", DataTypes.LongType, true)
         .add("reuse_ratio_token", DataTypes.DoubleType, true);
-    save(spark, minute, dir.resolve("reuse_by_minute"), List.of(
+    List<Row> minutes = new java.util.ArrayList<>(List.of(
         RowFactory.create(10L, 600.0, 100L, 1000L, 800L, 500L, 200L, 100L, 0.8),
         RowFactory.create(11L, 660.0, null, null, null, null, null, null, null),
         RowFactory.create(12L, 720.0, 170L, 2000L, 1700L, 1200L, 300L, 200L, 0.85)));
+    if (longMinutes > 0) {
+      minutes.clear();
+      for (long i = 0; i < longMinutes; i++) {
+        minutes.add(RowFactory.create(10L + i, 60.0 * (10 + i), 10L, 1000L, 800L, 500L, 200L, 100L, 0.8));
+      }
+    }
+    save(spark, minute, dir.resolve("reuse_by_minute"), minutes);
     StructType cdf = new StructType().add("source", DataTypes.StringType).add("interval_le_s", DataTypes.DoubleType)
         .add("tokens", DataTypes.LongType).add("cumulative_share", DataTypes.DoubleType);
     save(spark, cdf, dir.resolve("reuse_interval_cdf"), List.of(
@@ -167,8 +179,16 @@ final class AuditFixture {
         RowFactory.create(0.75, 0.2), RowFactory.create(1.0, 1.0)));
     StructType ratio = new StructType().add("minute", DataTypes.LongType).add("minute_start_s", DataTypes.DoubleType)
         .add("arrivals", DataTypes.LongType).add("requests_per_instance", DataTypes.DoubleType);
-    save(spark, ratio, dir.resolve("request_instance_ratio"), List.of(RowFactory.create(10L, 600.0, 80L, 40.0),
+    List<Row> ratios = new java.util.ArrayList<>(List.of(RowFactory.create(10L, 600.0, 80L, 40.0),
         RowFactory.create(11L, 660.0, 70L, 35.0), RowFactory.create(12L, 720.0, 90L, 45.0)));
+    if (longMinutes > 0) {
+      ratios.clear();
+      for (long i = 0; i < longMinutes; i++) {
+        double v = i == 5 ? 1 : 40 + i % 7;
+        ratios.add(RowFactory.create(10L + i, 60.0 * (10 + i), (long) (2 * v), v));
+      }
+    }
+    save(spark, ratio, dir.resolve("request_instance_ratio"), ratios);
     StructType sess = new StructType().add("session_id", DataTypes.StringType).add("requests", DataTypes.LongType)
         .add("first_arrival_s", DataTypes.DoubleType).add("tokens", DataTypes.LongType).add("duration_s", DataTypes.DoubleType);
     save(spark, sess, dir.resolve("sessions"), List.of(RowFactory.create(sessionId, 40L, 600.0, 123456L, 130.0),

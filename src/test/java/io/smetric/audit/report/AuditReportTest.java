@@ -227,6 +227,22 @@ class AuditReportTest {
   }
 
   @Test
+  void report_longTrace_perMinuteChartsDrawnInBins() throws IOException {
+    // 5,000 minutes: bins of ceil(5000 / 2000) = 3 minutes; the low minute (10 + 5, ratio 1) stays visible
+    AuditFixture f = new AuditFixture();
+    f.longMinutes = 5000;
+    Path dir = fixture(f);
+    ReportJob.Result r = new ReportJob(TestSpark.get(), ReportJob.Options.defaults()).run(dir.toString());
+    String html = Files.readString(dir.resolve("index.html"));
+    assertTrue(html.contains("The trace spans more than 2000 minutes: drawn in 3-minute bins (the mean and the lowest minute "
+        + "of each bin)."), "ratio caption");
+    assertTrue(html.contains("drawn in 3-minute bins (hit and prefill tokens summed over the bin)."), "reuse caption");
+    for (String png : List.of("request_instance_ratio.png", "reuse_over_time.png")) {
+      assertTrue(r.charts().stream().anyMatch(e -> e.file().equals(png) && e.drawn()), png);
+    }
+  }
+
+  @Test
   void report_inferredSessions_findingSaysSo() throws IOException {
     AuditFixture f = new AuditFixture();
     f.inferred = true;
