@@ -41,14 +41,7 @@ final class MinuteBins {
 
   /** Per bin, the sum of {@code v} over its points (NaN values skipped; NaN when the bin has none). */
   static double[] sum(Layout l, double[] v) {
-    double[] out = new double[l.start().length];
-    Arrays.fill(out, Double.NaN);
-    for (int i = 0; i < v.length; i++) {
-      if (Double.isNaN(v[i])) continue;
-      int b = l.index()[i];
-      out[b] = Double.isNaN(out[b]) ? v[i] : out[b] + v[i];
-    }
-    return out;
+    return fold(l, v, Double::sum);
   }
 
   /** Per bin, the mean of {@code v} over its points. */
@@ -62,12 +55,17 @@ final class MinuteBins {
 
   /** Per bin, the least of {@code v} over its points. */
   static double[] min(Layout l, double[] v) {
+    return fold(l, v, Math::min);
+  }
+
+  /** Per bin, {@code op} over its points' values, NaN skipped (NaN when the bin has none). */
+  private static double[] fold(Layout l, double[] v, java.util.function.DoubleBinaryOperator op) {
     double[] out = new double[l.start().length];
     Arrays.fill(out, Double.NaN);
     for (int i = 0; i < v.length; i++) {
       if (Double.isNaN(v[i])) continue;
       int b = l.index()[i];
-      out[b] = Double.isNaN(out[b]) ? v[i] : Math.min(out[b], v[i]);
+      out[b] = Double.isNaN(out[b]) ? v[i] : op.applyAsDouble(out[b], v[i]);
     }
     return out;
   }
