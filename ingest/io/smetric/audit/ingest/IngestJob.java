@@ -243,9 +243,9 @@ public final class IngestJob {
       Dataset<Row> fin = rewrite ? spark.read().parquet(finalTrace) : null;
       ObjectNode summary = Summaries.build(fin, stats, fx, originUs, o, rewrite ? null : ids[1]);
       if (!skipped.isEmpty()) {
-        com.fasterxml.jackson.databind.node.ArrayNode sk = summary.putArray("skipped_files");
+        ArrayNode sk = summary.putArray("skipped_files");
         for (Path p : skipped) sk.addObject().put("path", p.toString()).put("reason", "documentation, not trace data");
-        ((com.fasterxml.jackson.databind.node.ArrayNode) summary.get("findings")).add(skipped.size()
+        ((ArrayNode) summary.get("findings")).add(skipped.size()
             + " file(s) of the input folders left out as documentation, not trace data: "
             + String.join(", ", skipped.stream().map(Path::getName).toList()) + " (name a file to read it)");
       }

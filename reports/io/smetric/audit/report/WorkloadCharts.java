@@ -261,5 +261,4 @@ final class WorkloadCharts {
             + "mean " + Numbers.sig4(r.path("mean").path("value")) + ", p5 " + Numbers.sig4(r.path("p5").path("value")) + ", min "
             + Numbers.sig4(r.path("min").path("value")) + "." + binNote(w, "the mean and the lowest minute of each bin"), c);
   }
-
 }

@@ -166,8 +166,7 @@ public final class AuditCriteria {
 
   /** Sessions in the trace; a trace without sessions counts each request as one. */
   static MetricValue sampleSessions(JsonNode ch) {
-    JsonNode t = ch.path("trace");
-    JsonNode n = t.path("has_sessions").asBoolean(false) ? t.path("sessions") : t.path("requests");
+    JsonNode n = ch.at(StageJson.TRACE_HAS_SESSIONS).asBoolean(false) ? ch.at(StageJson.TRACE_SESSIONS) : ch.at(StageJson.TRACE_REQUESTS);
     return n.isNumber() ? MetricValue.of(n.asDouble()) : MetricValue.na("characterization.json has no trace size");
   }
 

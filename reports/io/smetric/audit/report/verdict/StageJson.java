@@ -45,6 +45,7 @@ public final class StageJson {
   public static final String TRACE_REQUESTS = "/trace/requests";
   public static final String TRACE_SESSIONS = "/trace/sessions";
   public static final String TRACE_HAS_BLOCKS = "/trace/has_blocks";
+  public static final String TRACE_HAS_SESSIONS = "/trace/has_sessions";
   /** The ingest summary the characterization carries when it read an ingest output. */
   public static final String INGEST_SUMMARY = "/data_quality/ingest";
 

@@ -181,8 +181,8 @@ public final class AuditCommand implements Callable<Integer> {
         input = TraceInput.load(spark, ingested);
         canonical = input.location();
         JsonNode ds = r.summary().get("dataset");
-        sessionsMode = ds.get("sessions").isNull() ? "absent" : ds.get("sessions_mode").asText();
         boolean noSessions = ds.get("sessions").isNull();
+        sessionsMode = noSessions ? "absent" : ds.get("sessions_mode").asText();
         // inference follows hashed prompt prefixes: a trace with no block ids at all (Azure's CSV:
         // token counts only) has nothing to follow, so auto goes on without sessions
         boolean noBlocks = ds.path("requests_with_blocks").asLong(-1) == 0;
