@@ -221,6 +221,9 @@ public final class ReplayJob {
   private String bootstrapSkipped;
   private ObjectNode conditionsJson;
   private Conditions conditionsPlan;
+  private io.smetric.audit.replay.sweep.EqualLoad equalLoad;
+  private int refinedCurves;
+  private int equalLoadRuns;
 
   /** Builds the plan the options ask for (the audit and custom plans derive their rates from the trace). */
   public ReplayJob(SparkSession spark, ReplayTrace trace, Options options) {
@@ -453,6 +456,49 @@ public final class ReplayJob {
     }
   }
 
+  /**
+   * The verdict's gains in the judged block (docs/replay.md "replay.json"): SMetric over the judged
+   * router at equal load (the decision load) at the declared capacity and at capacity 0, each with
+   * its paired interval; the smallest capacity whose gain there clears the threshold. The
+   * maximum-TPS comparison stays beside them ({@code by_global_ratio}), descriptive.
+   */
+  private void judgeAtEqualLoad(ObjectNode judged, List<RunResult> results) {
+    judged.remove("smetric_best_gain_with_global_tier");
+    judged.put("basis", "equal load: SMetric and the judged router at the same offered rate, "
+        + io.smetric.audit.replay.sweep.EqualLoad.DECISION_LOAD + "x the judged router's knee at each capacity "
+        + "(replay.json equal_load); by_global_ratio compares the routers' maxima at their own rates, descriptive");
+    double gd = equalLoad.declaredGlobalRatio();
+    ObjectNode with = Double.isNaN(gd) ? null : equalLoad.decisionGain(results, gd);
+    if (with == null) {
+      with = Json.object();
+      with.putNull("value");
+      with.put("not_applicable", Double.isNaN(gd) ? "no global-tier capacity above 0 with SMetric and a judged router in the sweep"
+          : "SMetric or the judged router has no run at the decision load at " + gd + "x");
+    }
+    judged.set("smetric_gain_with_global_tier", with);
+    ObjectNode without = equalLoad.decisionGain(results, 0.0);
+    if (without == null) {
+      without = Json.object();
+      without.putNull("value");
+      without.put("not_applicable", "global ratio 0 with SMetric and a judged router is not in the sweep, or has no run at the decision load");
+    }
+    judged.set("smetric_gain_without_global_tier", without);
+    ObjectNode mg = judged.putObject("min_global_ratio_for_gain");
+    Double minG = null;
+    for (double g : equalLoad.anchors().keySet()) {
+      if (g <= 0) continue;
+      ObjectNode d = equalLoad.decisionGain(results, g);
+      if (d != null && d.path("value").isNumber() && d.path("value").asDouble() >= SweepSummary.GAIN_THRESHOLD
+          && (minG == null || g < minG)) {
+        minG = g;
+      }
+    }
+    if (minG != null) mg.put("value", minG);
+    else mg.putNull("value");
+    mg.put("threshold", SweepSummary.GAIN_THRESHOLD);
+    mg.put("rule", "the smallest capacity above 0 whose equal-load gain at the decision load clears the threshold");
+  }
+
   /** A track of one batch. */
   private static Schedule.Track once(List<SimSpec> specs) {
     boolean[] sent = {false};
@@ -463,26 +509,65 @@ public final class ReplayJob {
     };
   }
 
-  /** What follows the main sweep: the bootstrap replicates (phase 1) and the conditions sweep (phase 2). */
+  /**
+   * What follows the coarse main sweep: the refinement of the compared routers' knees (phase 0,
+   * {@link io.smetric.audit.replay.sweep.EqualLoad#refinedCurves}; the adaptive audit and custom
+   * plans), then {@link #afterRefinement}.
+   */
   private List<Schedule.Group> afterMainSweep(List<RunResult> main) {
+    if (plan == null || plan.grid() != AuditPlan.RateGrid.ADAPTIVE) return afterRefinement(main);
+    // (the fixed grid: no refinement; the reference rates are still bisected)
+    SweepSummary coarse = new SweepSummary(main, referenceOverload(), referenceHitRatio());
+    List<Schedule.Track> refine = new ArrayList<>();
+    for (AuditPlan.Curve c : io.smetric.audit.replay.sweep.EqualLoad.refinedCurves(coarse, options.currentRouter())) {
+      refine.add(io.smetric.audit.replay.sweep.EqualLoad.refineTrack(c));
+    }
+    refinedCurves = refine.size();
+    if (refine.isEmpty()) return afterRefinement(main);
+    return List.of(new Schedule.Group(0, refine, this::afterRefinement));
+  }
+
+  /**
+   * After the refinement: the bisection of each judged router's reference rate (phase 0, the rate
+   * 1.0x of the equal-load comparison stands for), then {@link #afterReference}.
+   */
+  private List<Schedule.Group> afterRefinement(List<RunResult> main) {
+    if (plan == null) return afterReference(main);
+    SweepSummary refined = new SweepSummary(main, referenceOverload(), referenceHitRatio());
+    List<Schedule.Track> ref = new ArrayList<>();
+    for (AuditPlan.Curve c : io.smetric.audit.replay.sweep.EqualLoad.judgedCurves(refined, options.currentRouter())) {
+      ref.add(io.smetric.audit.replay.sweep.EqualLoad.referenceTrack(c, plan.rateReference()));
+    }
+    if (ref.isEmpty()) return afterReference(main);
+    return List.of(new Schedule.Group(0, ref, this::afterReference));
+  }
+
+  /**
+   * What follows the reference rates: the equal-load runs (phase 0, main-sweep runs at the
+   * normalised loads), the paired bootstrap replicates at the decision load (phase 1) and the
+   * conditions sweep at the verdict's operating point (phase 2), side by side.
+   */
+  private List<Schedule.Group> afterReference(List<RunResult> main) {
     List<Schedule.Group> next = new ArrayList<>();
     int bootstrap = options.bootstrap();
-    String currentRouter = options.currentRouter();
+    SweepSummary mainSum = new SweepSummary(main, referenceOverload(), referenceHitRatio());
+    equalLoad = io.smetric.audit.replay.sweep.EqualLoad.plan(mainSum, options.currentRouter(), main);
+    List<SimSpec> eq = equalLoad.specs(main);
+    equalLoadRuns = eq.size();
+    if (!eq.isEmpty() && plan != null) next.add(Schedule.Group.of(0, List.of(once(eq))));
     if (bootstrap > 0) {
       if (base.kvModel == ReplaySettings.KvModel.REFERENCE) {
         bootstrapSkipped = "the block-by-block reference KV model cannot resample session trees";
       } else if (summary.sessionTrees() < 2) {
         bootstrapSkipped = "fewer than two session trees to resample";
       } else {
-        SweepSummary mainSum = new SweepSummary(main, referenceOverload(), referenceHitRatio());
-        List<SimSpec> reps = io.smetric.audit.replay.sweep.Uncertainty.plan(mainSum, currentRouter, bootstrap);
+        List<SimSpec> reps = equalLoad.replicates(bootstrap);
         bootstrapRuns = reps.size();
         if (!reps.isEmpty()) next.add(Schedule.Group.of(1, List.of(once(reps))));
       }
     }
     if (!options.conditions().isEmpty() && plan != null) {
-      SweepSummary mainSum = new SweepSummary(main, referenceOverload(), referenceHitRatio());
-      conditionsPlan = Conditions.plan(mainSum, base, currentRouter, plan.rateReference(), options.conditions());
+      conditionsPlan = Conditions.plan(mainSum, base, equalLoad, options.conditions());
       next.add(new Schedule.Group(2, conditionTracks(conditionsPlan.pointKeys()), all -> {
         List<String> before = conditionsPlan.pointKeys();
         conditionsPlan.planGrid(all);
@@ -711,7 +796,15 @@ public final class ReplayJob {
     root.set("comparison", sum.comparison());
     root.set("paper_claim", sum.paperClaim());
     root.set("best_router", sum.bestRouter());
-    root.set("judged", sum.judged(options.currentRouter()));
+    ObjectNode judged = sum.judged(options.currentRouter());
+    root.set("judged", judged);
+    if (equalLoad != null) {
+      ObjectNode el = equalLoad.describe(results);
+      el.put("refined_curves", refinedCurves);
+      el.put("simulations", equalLoadRuns);
+      root.set("equal_load", el);
+      judgeAtEqualLoad(judged, results);
+    }
     if (conditionsJson != null) root.set("conditions", conditionsJson);
     else root.putObject("conditions").put("not_applicable", "the conditions sweep was not run (--no-conditions, or not the audit sweep)");
     ObjectNode unc = root.putObject("uncertainty");
@@ -719,7 +812,8 @@ public final class ReplayJob {
     unc.put("simulations", bootstrapRuns);
     unc.put("resampled", "session trees (a root session with its forks), with replacement, on the trace's tree starts");
     unc.put("method", "bootstrap interval: gain +- 1.96 x sqrt(SE^2 + bias^2), SE the standard deviation of the replicate "
-        + "gains, bias their mean - the gain; each policy at its headline's offered rate");
+        + "gains, bias their mean - the gain; paired: SMetric and the judged router at the same offered rate (the "
+        + "decision load) on each replicate, at every capacity");
     if (options.bootstrap() == 0) unc.put("not_applicable", "no bootstrap replicates were replayed (--bootstrap 0, or not the audit sweep)");
     else if (bootstrapSkipped != null) unc.put("not_applicable", bootstrapSkipped);
     root.set("preconditions", sum.preconditions(base.reuseIntervalThresholdS));

@@ -161,7 +161,9 @@ public final class AuditJson {
       h.put("judged_router", AuditCriteria.judgedName(cmp));
       putMetric(h, StageJson.GAIN_WITH_GLOBAL, cmp.path(StageJson.GAIN_WITH_GLOBAL));
       JsonNode at = cmp.path(StageJson.GAIN_WITH_GLOBAL).path("global_ratio");
-      if (at.isNumber()) h.put("smetric_best_gain_at_global_ratio", at.asDouble());
+      if (at.isNumber()) h.put("smetric_gain_at_global_ratio", at.asDouble());
+      JsonNode load = cmp.path(StageJson.GAIN_WITH_GLOBAL).path("load");
+      if (load.isNumber()) h.put("smetric_gain_at_load", load.asDouble());
       putMetric(h, StageJson.GAIN_NO_GLOBAL, cmp.path(StageJson.GAIN_NO_GLOBAL));
       for (String k : List.of(StageJson.GAIN_WITH_GLOBAL, StageJson.GAIN_NO_GLOBAL)) {
         JsonNode iv = cmp.path(k).path("interval");

@@ -107,6 +107,7 @@ final class AuditPage {
     h.raw("</section>\n");
     Answers.html(h, c.answers());
     keyNumbers(h, c.headline());
+    Answers.equalLoadHtml(h, replay);
     Answers.operatingPointHtml(h, replay);
     ReplayProfileSection.html(h, ReplayProfileSection.json(replay));
     String onRange = null;
@@ -132,11 +133,13 @@ final class AuditPage {
     }
     String vs = headline.path("judged_router").asText("the best baseline");
     JsonNode best = headline.path(StageJson.GAIN_WITH_GLOBAL);
-    rows.add(List.of("SMetric vs " + vs + ", best gain with a global tier",
-        Numbers.signedPercent(best) + interval(headline.path(StageJson.GAIN_WITH_GLOBAL + "_interval"))
-            + (headline.has("smetric_best_gain_at_global_ratio")
-                ? " (at " + Numbers.sig4(headline.path("smetric_best_gain_at_global_ratio").asDouble()) + "x)" : "")));
-    rows.add(List.of("SMetric vs " + vs + ", without a global tier", Numbers.signedPercent(headline.path(StageJson.GAIN_NO_GLOBAL))
+    String load = headline.has("smetric_gain_at_load")
+        ? ", at equal load (" + Numbers.sig4(headline.path("smetric_gain_at_load").asDouble()) + "x " + vs + "'s knee)" : "";
+    rows.add(List.of("SMetric vs " + vs + load + ", with a global tier"
+            + (headline.has("smetric_gain_at_global_ratio")
+                ? " of " + Numbers.sig4(headline.path("smetric_gain_at_global_ratio").asDouble()) + "x (declared)" : ""),
+        Numbers.signedPercent(best) + interval(headline.path(StageJson.GAIN_WITH_GLOBAL + "_interval"))));
+    rows.add(List.of("SMetric vs " + vs + load + ", without a global tier", Numbers.signedPercent(headline.path(StageJson.GAIN_NO_GLOBAL))
         + interval(headline.path(StageJson.GAIN_NO_GLOBAL + "_interval"))));
     h.raw("<section id=\"key-numbers\">\n");
     h.tag("h2", null, "Key numbers");

@@ -97,6 +97,8 @@ public final class SimOutcome {
     long goodTok = 0;
     int met = 0;
     int failed = 0;
+    int missTtft = 0;
+    int missTpotOnly = 0;
     long localTok = 0;
     long globalTok = 0;
     long globalBlocks = 0;
@@ -111,6 +113,10 @@ public final class SimOutcome {
       if (ok) {
         met++;
         goodTok += colo ? (long) t.input[r] + t.output[r] : t.input[r];
+      } else if (!timedOut(r)) {
+        // which SLO binds: a first token late (whatever the decode did), or only the decode pace
+        if (ttft(r) > settings.ttftBaseS + settings.ttftPerTokenS * t.input[r]) missTtft++;
+        else missTpotOnly++;
       }
       long lt = t.tokensOf(r, localHitBlocks[r]);
       localTok += lt;
@@ -130,6 +136,15 @@ public final class SimOutcome {
     metrics.put("slo_attainment", n == 0 ? 0.0 : (double) met / n);
     metrics.put("timed_out_requests", (long) failed);
     metrics.put("timed_out_share", n == 0 ? 0.0 : (double) failed / n);
+    int missed = n - met;
+    if (missed > 0) {
+      // exclusive causes of the misses: timed out, TTFT over its SLO, only TPOT over its SLO
+      metrics.put("slo_miss_timed_out_share", (double) failed / missed);
+      metrics.put("slo_miss_ttft_share", (double) missTtft / missed);
+      metrics.put("slo_miss_tpot_only_share", (double) missTpotOnly / missed);
+    } else {
+      notApplicable.put("slo_miss_ttft_share", "every request met the SLO");
+    }
     if (colo) metrics.put("raw_tps", (inTok + outTok) / duration);
     else notApplicable.put("raw_tps", "PD disaggregation without a decode pool: decode is not simulated, see prefill_tps");
     metrics.put("prefill_tps", inTok / duration);

@@ -169,7 +169,7 @@ public final class AuditPlan {
   public List<SimSpec> next(Curve c, List<RunResult> results) {
     TreeMap<Double, Double> cur = new TreeMap<>();
     for (RunResult r : results) {
-      if (!r.spec().isMain() || !c.equals(Curve.of(r.spec()))) continue;
+      if (!r.spec().isSearch() || !c.equals(Curve.of(r.spec()))) continue;
       Double tps = r.metrics().get("tps_within_slo");
       cur.put(r.spec().rateScale(), tps == null ? 0.0 : tps);
     }

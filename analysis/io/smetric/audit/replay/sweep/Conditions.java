@@ -18,10 +18,11 @@ import java.util.TreeSet;
  * The conditions sweep (docs/replay.md, "Conditions"): parameters no trace can tell (the global
  * tier's read rate, lookup latency and save cost, the TTFT SLO's slope, SMetric's OVERLOAD and
  * HIT_RATIO) varied over documented ranges, one at a time and then over a grid of the two that
- * move SMetric's gain most, at the global-tier capacity of SMetric's best gain, for SMetric and
- * the router the verdict judges it against. Each point's TPS within SLO is the maximum over
- * offered rates found like the main sweep's ({@link KneeSearch}), starting from the policy's knee
- * in the main sweep and its two sampled neighbours. Generic over settings and profile fields
+ * move SMetric's gain most, for SMetric and the router the verdict judges it against, at the
+ * verdict's own operating point: the declared global-tier capacity and the decision load's
+ * offered rate ({@link EqualLoad}; declared before the replay, so no maximum over capacities or
+ * rates enters it). Both routers run each point at that same rate: the gain is the one the verdict
+ * reads, under other values of what no trace can tell, for the same traffic. Generic over settings and profile fields
  * ({@link SettingsPath}): a parameter is swept only if one of its paths exists, so fields added
  * later (e.g. a profile's save cost) join without code here.
  */
@@ -91,48 +92,46 @@ public final class Conditions {
 
   private final double g;
   private final String router;
-  private final double reference;
+  /** The decision load's offered rate at g: every point runs there. */
+  private final double rate;
   private final double defaultOverload;
   private final double defaultHitRatio;
   private final List<Resolved> params = new ArrayList<>();
-  private final Map<String, List<Double>> startRates = new LinkedHashMap<>();
-  private final Map<String, Double> baseTps = new LinkedHashMap<>();
+  /** The two routers' OVERLOAD and HIT_RATIO at the defaults (NaN where a policy reads none). */
+  private final Map<String, double[]> thresholds = new LinkedHashMap<>();
   private final Map<String, Point> points = new LinkedHashMap<>();
   private Resolved gridX;
   private Resolved gridY;
   private boolean gridPlanned;
   private final String notApplicable;
 
-  private Conditions(double g, String router, double reference, ReplaySettings base, String notApplicable) {
+  private Conditions(double g, String router, double rate, ReplaySettings base, String notApplicable) {
     this.g = g;
     this.router = router;
-    this.reference = reference;
+    this.rate = rate;
     this.defaultOverload = base.overload;
     this.defaultHitRatio = base.hitRatio;
     this.notApplicable = notApplicable;
   }
 
   /**
-   * The sweep at the capacity of SMetric's best gain with a global tier over the judged router
-   * (--current-router, else the best paper baseline there); "not applicable" when that gain does
-   * not exist.
+   * The sweep at the verdict's operating point ({@link EqualLoad#declaredGlobalRatio}, the decision
+   * load's rate) for SMetric and the judged router there; "not applicable" when the comparison has
+   * no such point.
    */
-  public static Conditions plan(SweepSummary main, ReplaySettings base, String currentRouter, double reference,
-      List<Param> params) {
-    ObjectNode judged = main.judged(currentRouter);
-    double gStar = judged.path("smetric_best_gain_with_global_tier").path("global_ratio").asDouble(Double.NaN);
-    if (Double.isNaN(gStar)) {
-      return new Conditions(Double.NaN, null, reference, base, "no gain of SMetric with a global tier to vary: "
-          + judged.path("smetric_best_gain_with_global_tier").path("not_applicable").asText("not computed"));
+  public static Conditions plan(SweepSummary main, ReplaySettings base, EqualLoad equalLoad, List<Param> params) {
+    double gd = equalLoad.declaredGlobalRatio();
+    EqualLoad.Anchor a = Double.isNaN(gd) ? null : equalLoad.anchors().get(gd);
+    if (a == null) {
+      return new Conditions(Double.NaN, null, Double.NaN, base, "no operating point to vary: "
+          + (Double.isNaN(gd) ? "the replay swept no global-tier capacity above 0 with SMetric and a judged router"
+              : "no judged router with tokens within SLO at the declared capacity " + gd + "x"));
     }
-    String router = null;
-    for (var e : judged.path("by_global_ratio")) if (e.path("global_ratio").asDouble() == gStar) router = e.path("best_baseline").asText();
-    Conditions c = new Conditions(gStar, router, reference, base, null);
+    Conditions c = new Conditions(gd, a.judged(), a.rate(EqualLoad.DECISION_LOAD), base, null);
     Map<String, TreeMap<Double, SweepSummary.Headline>> d = main.atDefaults();
-    for (String pol : List.of(Policies.SMETRIC.cliName(), router)) {
-      SweepSummary.Headline h = d.get(pol).get(gStar);
-      c.baseTps.put(pol, h.tps());
-      c.startRates.put(pol, neighbours(main, h));
+    for (String pol : List.of(Policies.SMETRIC.cliName(), a.judged())) {
+      SweepSummary.Headline h = d.get(pol).get(gd);
+      c.thresholds.put(pol, new double[] {h.overload(), h.hitRatio()});
     }
     for (Param p : params) {
       String path = null;
@@ -155,35 +154,18 @@ public final class Conditions {
       for (double v : r.levels()) {
         if (v == r.base()) continue;
         c.add(Policies.SMETRIC.cliName(), "param:" + r.p().name(), Map.of(r, v));
-        if (!r.p().smetricOnly()) c.add(router, "param:" + r.p().name(), Map.of(r, v));
+        if (!r.p().smetricOnly()) c.add(a.judged(), "param:" + r.p().name(), Map.of(r, v));
       }
     }
     return c;
   }
 
-  /** The knee of h's curve and its sampled neighbours in the main sweep: where a point's search starts. */
-  private static List<Double> neighbours(SweepSummary main, SweepSummary.Headline h) {
-    TreeMap<Double, Double> curve = new TreeMap<>();
-    for (RunResult r : main.mainRuns()) {
-      SimSpec s = r.spec();
-      if (s.policy().equals(h.policy()) && s.globalRatio() == h.globalRatio()
-          && Double.compare(s.overload(), h.overload()) == 0 && Double.compare(s.hitRatio(), h.hitRatio()) == 0) {
-        curve.put(s.rateScale(), 0.0);
-      }
-    }
-    double x = h.best().spec().rateScale();
-    List<Double> out = new ArrayList<>();
-    if (curve.lowerKey(x) != null) out.add(curve.lowerKey(x));
-    out.add(x);
-    if (curve.higherKey(x) != null) out.add(curve.higherKey(x));
-    return out;
-  }
-
   /** The point of policy {@code pol} with the given parameter values (SMetric-only ones do not apply to others). */
   private Point point(String pol, String variant, Map<Resolved, Double> values) {
     boolean sm = pol.equals(Policies.SMETRIC.cliName());
-    double o = sm ? defaultOverload : Double.NaN;
-    double h = sm ? defaultHitRatio : Double.NaN;
+    double[] t = thresholds.get(pol);
+    double o = t != null ? t[0] : sm ? defaultOverload : Double.NaN;
+    double h = t != null ? t[1] : sm ? defaultHitRatio : Double.NaN;
     TreeMap<String, Double> ov = new TreeMap<>();
     for (Map.Entry<Resolved, Double> e : values.entrySet()) {
       Resolved r = e.getKey();
@@ -240,18 +222,14 @@ public final class Conditions {
   }
 
   /**
-   * One point's next rates (run ids -1) given every run so far, of which it reads only its own:
-   * its start rates first, then {@link KneeSearch} on its curve; empty when its knee is bracketed.
+   * One point's run (run id -1) at the operating point's rate, given every run so far, of which it
+   * reads only its own; empty once it ran.
    */
   public List<SimSpec> next(String pointKey, List<RunResult> all) {
     Point p = points.get(pointKey);
     TreeMap<Double, Double> cur = sampled(all).getOrDefault(p.key(), new TreeMap<>());
-    List<Double> next = cur.isEmpty() ? startRates.get(p.policy()) : KneeSearch.next(cur, reference);
-    List<SimSpec> out = new ArrayList<>();
-    for (double x : next) {
-      out.add(new SimSpec(-1, p.policy(), g, x, p.overload(), p.hitRatio(), 0, p.variant(), p.overrides()));
-    }
-    return out;
+    if (cur.containsKey(rate)) return List.of();
+    return List.of(new SimSpec(-1, p.policy(), g, rate, p.overload(), p.hitRatio(), 0, p.variant(), p.overrides()));
   }
 
   /**
@@ -297,7 +275,8 @@ public final class Conditions {
     Map<String, TreeMap<Double, Double>> m = new LinkedHashMap<>();
     for (RunResult r : all) {
       SimSpec s = r.spec();
-      if (s.variant() == null || s.replicate() != 0) continue;
+      if (s.replicate() != 0 || s.globalRatio() != g) continue;
+      if (s.variant() == null && !s.overrides().isEmpty()) continue;
       String key = new Point(s.policy(), s.overload(), s.hitRatio(), s.overrides(), null).key();
       Double t = r.metrics().get("tps_within_slo");
       m.computeIfAbsent(key, k -> new TreeMap<>()).put(s.rateScale(), t == null ? 0.0 : t);
@@ -305,14 +284,11 @@ public final class Conditions {
     return m;
   }
 
-  /** A point's headline: the base's when every value is the base's, else the maximum over its sampled rates. */
+  /** A point's TPS within SLO at the operating point's rate (the main sweep's run when every value is the base's). */
   private Double tps(Map<String, TreeMap<Double, Double>> sampled, String pol, Map<Resolved, Double> values) {
-    if (isBase(pol, values)) return baseTps.get(pol);
-    NavigableMap<Double, Double> c = sampled.get(point(pol, null, values).key());
-    if (c == null || c.isEmpty()) return null;
-    double best = Double.NEGATIVE_INFINITY;
-    for (double v : c.values()) best = Math.max(best, v);
-    return best;
+    Point p = isBase(pol, values) ? point(pol, null, Map.of()) : point(pol, null, values);
+    NavigableMap<Double, Double> c = sampled.get(p.key());
+    return c == null ? null : c.get(rate);
   }
 
   private Double gain(Map<String, TreeMap<Double, Double>> sampled, Map<Resolved, Double> values) {
@@ -336,8 +312,11 @@ public final class Conditions {
     Map<String, TreeMap<Double, Double>> sampled = sampled(all);
     o.put("global_ratio", g);
     o.put("judged_router", router);
-    o.put("rule", "each point: maximum TPS within SLO over offered rates (knee search from the main sweep's knee), at the "
-        + "global ratio of SMetric's best gain with a global tier; gain = SMetric's / the judged router's - 1");
+    o.put("rate_scale", rate);
+    o.put("load", EqualLoad.DECISION_LOAD);
+    o.put("rule", "each point: both routers at the same offered rate, the verdict's operating point (the declared "
+        + "global-tier capacity, " + EqualLoad.DECISION_LOAD + "x the judged router's knee there); gain = SMetric's TPS "
+        + "within SLO / the judged router's - 1");
     ArrayNode ps = o.putArray("parameters");
     for (Resolved r : params) {
       ObjectNode x = ps.addObject();

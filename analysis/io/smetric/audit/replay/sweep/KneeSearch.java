@@ -72,6 +72,155 @@ public final class KneeSearch {
     return out;
   }
 
+  /**
+   * The refinement's resolution (issue 26): the maximum is located to within this factor on each
+   * side, so a curve rising linearly to a kink loses at most 1% of its maximum to the grid, half
+   * the 2% gain the verdict decides on (the coarse {@link #RESOLUTION} is ten times that).
+   */
+  public static final double FINE_RESOLUTION = 1.01;
+  /** Golden section: a new point at this fraction of the larger gap, measured from the maximum. */
+  static final double GOLDEN = 0.3819660112501051;
+
+  /**
+   * One more rate for a curve whose knee the coarse search has bracketed, to locate its maximum
+   * to within {@code resolution} on each side; empty when it is located (or cannot be: the
+   * maximum at a sampled end, or nothing within SLO). Brent's rule in log-rate: the vertex of the
+   * parabola through the maximum and its two neighbours when it lies inside their bracket and
+   * clear of every sampled rate, else a step of 0.9 x the resolution from the maximum towards
+   * the vertex when that side is still open, else the golden-section point of the larger gap.
+   * One point a round, so the bracket shrinks by 0.618 or better per simulation.
+   */
+  public static List<Double> refine(NavigableMap<Double, Double> curve, double resolution) {
+    double best = Double.NEGATIVE_INFINITY;
+    double at = Double.NaN;
+    for (Map.Entry<Double, Double> e : curve.entrySet()) {
+      if (e.getValue() > best) {
+        best = e.getValue();
+        at = e.getKey();
+      }
+    }
+    if (!(best > 0)) return List.of();
+    Double left = curve.lowerKey(at);
+    Double right = curve.higherKey(at);
+    double tol = Math.log(resolution);
+    boolean leftOpen = left != null && Math.log(at / left) > tol * (1 + 1e-9);
+    boolean rightOpen = right != null && Math.log(right / at) > tol * (1 + 1e-9);
+    if (!leftOpen && !rightOpen) return List.of();
+    double u0 = Math.log(at);
+    List<Double> tries = new ArrayList<>();
+    if (left != null && right != null) {
+      double ul = Math.log(left);
+      double ur = Math.log(right);
+      double yl = curve.get(left);
+      double yr = curve.get(right);
+      // vertex of the parabola through (ul, yl), (u0, best), (ur, yr)
+      double p = (u0 - ul) * (best - yr);
+      double q = (u0 - ur) * (best - yl);
+      double den = 2 * (p - q);
+      if (den != 0) {
+        double uv = u0 - ((u0 - ul) * p - (u0 - ur) * q) / den;
+        double clear = tol / 2;
+        if (uv > ul + clear && uv < ur - clear && Math.abs(uv - u0) > clear) tries.add(Math.exp(uv));
+        else if (uv < u0 && leftOpen) tries.add(Math.exp(u0 - 0.9 * tol));
+        else if (uv > u0 && rightOpen) tries.add(Math.exp(u0 + 0.9 * tol));
+      }
+    }
+    // golden section in the larger open gap
+    double gl = leftOpen ? u0 - Math.log(left) : 0;
+    double gr = rightOpen ? Math.log(right) - u0 : 0;
+    tries.add(gl >= gr ? Math.exp(u0 - GOLDEN * gl) : Math.exp(u0 + GOLDEN * gr));
+    // plain midpoints, in case rounding lands the others on a sampled rate
+    if (leftOpen) tries.add(Math.sqrt(at * left));
+    if (rightOpen) tries.add(Math.sqrt(at * right));
+    for (double x : tries) {
+      double r = round(x);
+      if (r > 0 && !curve.containsKey(r)) return List.of(r);
+    }
+    return List.of();
+  }
+
+  /**
+   * How closely a curve's maximum is located: the larger factor between the maximum's rate and a
+   * sampled neighbour, minus 1 (0.008 = within 0.8% on each side); NaN when the maximum lies at a
+   * sampled end (it may lie beyond) or nothing is within SLO.
+   */
+  public static double resolution(NavigableMap<Double, Double> curve) {
+    double best = Double.NEGATIVE_INFINITY;
+    double at = Double.NaN;
+    for (Map.Entry<Double, Double> e : curve.entrySet()) {
+      if (e.getValue() > best) {
+        best = e.getValue();
+        at = e.getKey();
+      }
+    }
+    if (!(best > 0)) return Double.NaN;
+    Double left = curve.lowerKey(at);
+    Double right = curve.higherKey(at);
+    if (left == null || right == null) return Double.NaN;
+    return Math.max(at / left, right / at) - 1;
+  }
+
+  /**
+   * The next rate of a bisection for the highest offered rate at which a curve keeps at least
+   * {@code target} of its requests within SLO, sampled at {@code attainment} (rate -> share within
+   * SLO); empty when it is located to within {@code resolution} (see {@link #attainmentRate}) or
+   * cannot move (every sampled rate misses the target down to {@code floor}, or meets it up to
+   * {@code cap}). Bounds: {@code hi} = the lowest sampled rate below target, {@code lo} = the
+   * highest sampled rate under it that meets it; outside a bracket the search steps a factor 2.
+   */
+  public static List<Double> bisectAttainment(NavigableMap<Double, Double> attainment, double target, double resolution,
+      double floor, double cap) {
+    if (attainment.isEmpty()) return List.of();
+    Double hi = null;
+    for (Map.Entry<Double, Double> e : attainment.entrySet()) {
+      if (e.getValue() < target) {
+        hi = e.getKey();
+        break;
+      }
+    }
+    double x;
+    if (hi == null) {
+      double top = attainment.lastKey();
+      if (top >= cap) return List.of();
+      x = Math.min(top * 2, cap);
+    } else {
+      Double lo = null;
+      for (Map.Entry<Double, Double> e : attainment.headMap(hi, false).descendingMap().entrySet()) {
+        if (e.getValue() >= target) {
+          lo = e.getKey();
+          break;
+        }
+      }
+      if (lo == null) {
+        if (hi <= floor) return List.of();
+        x = Math.max(hi / 2, floor);
+      } else {
+        if (hi / lo <= resolution * (1 + 1e-9)) return List.of();
+        x = Math.sqrt(lo * hi);
+      }
+    }
+    double r = round(x);
+    return r > 0 && !attainment.containsKey(r) ? List.of(r) : List.of();
+  }
+
+  /**
+   * The highest sampled rate at which the curve keeps at least {@code target} within SLO below
+   * the lowest rate that misses it (the {@code lo} of {@link #bisectAttainment}); NaN when no
+   * sampled rate meets it.
+   */
+  public static double attainmentRate(NavigableMap<Double, Double> attainment, double target) {
+    Double hi = null;
+    for (Map.Entry<Double, Double> e : attainment.entrySet()) {
+      if (e.getValue() < target) {
+        hi = e.getKey();
+        break;
+      }
+    }
+    NavigableMap<Double, Double> below = hi == null ? attainment : attainment.headMap(hi, false);
+    for (Map.Entry<Double, Double> e : below.descendingMap().entrySet()) if (e.getValue() >= target) return e.getKey();
+    return Double.NaN;
+  }
+
   /** Four significant digits: rates appear in tables and must compare equal across runs. */
   public static double round(double x) {
     return AuditPlan.round(x);

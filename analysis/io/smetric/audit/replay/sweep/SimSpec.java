@@ -37,8 +37,20 @@ public record SimSpec(int runId, String policy, double globalRatio, double rateS
     return new SimSpec(runId, policy, globalRatio, x, overload, hitRatio, replicate, variant, overrides);
   }
 
-  /** Whether this run belongs to the main sweep (the trace as given, no condition). */
+  /** The variant of the equal-load runs ({@link EqualLoad}): main-sweep runs at rates another curve chose. */
+  public static final String EQUAL_LOAD = "equal-load";
+
+  /** Whether this run belongs to the main sweep (the trace as given, no condition), equal-load runs included. */
   public boolean isMain() {
+    return replicate == 0 && (variant == null || EQUAL_LOAD.equals(variant));
+  }
+
+  /**
+   * Whether this run is a point of its own curve's rate search (the main sweep less the equal-load
+   * runs): the only runs a curve's maximum TPS within SLO is taken over, so that a rate another
+   * curve chose never moves a maximum its own search did not bracket.
+   */
+  public boolean isSearch() {
     return replicate == 0 && variant == null;
   }
 

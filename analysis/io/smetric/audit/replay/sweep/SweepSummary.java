@@ -58,6 +58,8 @@ public final class SweepSummary {
 
   /** Bootstrap replicates: policy|g -> replicate -> TPS within SLO (at the headline's rate). */
   private final Map<String, TreeMap<Integer, Double>> replicates = new LinkedHashMap<>();
+  /** Each curve's sampled points: policy|g|OVERLOAD|HIT_RATIO -> rate -> TPS within SLO. */
+  private final Map<String, TreeMap<Double, Double>> curves = new LinkedHashMap<>();
 
   /**
    * @param allRuns every run; the summaries read the main sweep's (replicate 0, no condition
@@ -67,7 +69,7 @@ public final class SweepSummary {
     List<RunResult> main = new ArrayList<>();
     for (RunResult r : allRuns) {
       SimSpec s = r.spec();
-      if (s.isMain()) main.add(r);
+      if (s.isSearch()) main.add(r);
       else if (s.variant() == null && s.overrides().isEmpty()) {
         Double v = r.metrics().get("tps_within_slo");
         if (v != null) replicates.computeIfAbsent(s.policy() + "|" + s.globalRatio(), k -> new TreeMap<>()).put(s.replicate(), v);
@@ -81,6 +83,7 @@ public final class SweepSummary {
     for (RunResult r : runs) {
       SimSpec s = r.spec();
       String key = s.policy() + "|" + s.globalRatio() + "|" + s.overload() + "|" + s.hitRatio();
+      curves.computeIfAbsent(key, k -> new TreeMap<>()).put(s.rateScale(), r.metrics().get("tps_within_slo"));
       RunResult b = best.get(key);
       // strict >: the first (lowest run id, i.e. lowest rate in grid order) wins ties
       if (b == null || r.metrics().get("tps_within_slo") > b.metrics().get("tps_within_slo")) best.put(key, r);
@@ -105,21 +108,12 @@ public final class SweepSummary {
   }
 
   /**
-   * The interval of SMetric's gain over {@code other} at g, from the bootstrap replicates where
-   * both ran (and the other has tokens within SLO); null when fewer than two replicates exist.
+   * How closely h's maximum is located ({@link KneeSearch#resolution}: 0.008 = its sampled
+   * neighbours lie within 0.8% of its rate); NaN when it lies at a sampled end.
    */
-  ObjectNode interval(String other, double g, double point) {
-    TreeMap<Integer, Double> a = replicates.get(Policies.SMETRIC.cliName() + "|" + g);
-    TreeMap<Integer, Double> b = replicates.get(other + "|" + g);
-    if (a == null || b == null) return null;
-    List<Double> gains = new ArrayList<>();
-    for (Map.Entry<Integer, Double> e : a.entrySet()) {
-      Double y = b.get(e.getKey());
-      if (y != null && y > 0) gains.add(e.getValue() / y - 1);
-    }
-    double[] x = new double[gains.size()];
-    for (int i = 0; i < x.length; i++) x[i] = gains.get(i);
-    return Uncertainty.interval(point, x);
+  public double resolution(Headline h) {
+    TreeMap<Double, Double> c = curves.get(h.policy() + "|" + h.globalRatio() + "|" + h.overload() + "|" + h.hitRatio());
+    return c == null ? Double.NaN : KneeSearch.resolution(c);
   }
 
   /** The main sweep's runs (replicate 0, no condition variant). */
@@ -183,8 +177,6 @@ public final class SweepSummary {
     Double minG = null;
     boolean anyPositiveG = false;
     boolean hasZero = false;
-    ObjectNode bestIv = null;
-    ObjectNode withoutIv = null;
     if (why == null) {
       for (Map.Entry<Double, Headline> e : sm.entrySet()) {
         double g = e.getKey();
@@ -207,14 +199,15 @@ public final class SweepSummary {
         o.put("best_baseline", bestName);
         o.put("best_baseline_tps_within_slo", y);
         o.put("best_baseline_rate_scale", d.get(bestName).get(g).best().spec().rateScale());
-        ObjectNode iv = null;
+        putMetric(o, "smetric_slo_attainment", "slo_attainment", e.getValue().best());
+        putMetric(o, "best_baseline_slo_attainment", "slo_attainment", d.get(bestName).get(g).best());
+        putNumber(o, "smetric_resolution", resolution(e.getValue()));
+        putNumber(o, "best_baseline_resolution", resolution(d.get(bestName).get(g)));
         if (gain == null) {
           o.putNull("gain");
           o.put("not_applicable", "the best baseline has no token within SLO (gain undefined)");
         } else {
           o.put("gain", gain);
-          iv = interval(bestName, g, gain);
-          if (iv != null) o.set("interval", iv);
         }
         if (perBaseline) {
           ObjectNode vs = o.putObject("vs");
@@ -232,13 +225,11 @@ public final class SweepSummary {
           if (gain != null && (best == null || gain > best)) {
             best = gain;
             bestG = g;
-            bestIv = iv;
           }
           if (gain != null && gain >= GAIN_THRESHOLD && minG == null) minG = g; // ascending g
         } else if (g == 0) {
           hasZero = true;
           without = gain;
-          withoutIv = iv;
         }
       }
     }
@@ -246,7 +237,9 @@ public final class SweepSummary {
     if (best != null) {
       w.put("value", best);
       w.put("global_ratio", bestG);
-      if (bestIv != null) w.set("interval", bestIv);
+      w.put("selection", "the largest of the per-capacity gains in maximum TPS within SLO: descriptive (a maximum over "
+          + "noisy gains is biased upwards); the verdict reads SMetric's gain at equal load at a declared capacity "
+          + "(judged.smetric_gain_with_global_tier)");
     } else {
       w.putNull("value");
       w.put("not_applicable", why != null ? why
@@ -256,7 +249,6 @@ public final class SweepSummary {
     ObjectNode wo = c.putObject("smetric_gain_without_global_tier");
     if (without != null) {
       wo.put("value", without);
-      if (withoutIv != null) wo.set("interval", withoutIv);
     } else {
       wo.putNull("value");
       wo.put("not_applicable", why != null ? why
@@ -332,6 +324,7 @@ public final class SweepSummary {
             .put("rate_scale", h.best().spec().rateScale());
         putMetric(x, "slo_attainment", h.best());
         putMetric(x, "ttft_p90_s", h.best());
+        putNumber(x, "resolution", resolution(h));
       }
       Headline first = hs.get(0);
       Headline second = hs.get(1);
@@ -347,8 +340,6 @@ public final class SweepSummary {
         if (other.tps() > 0) {
           double gain = smH.tps() / other.tps() - 1;
           e.put("smetric_gain_vs_best_other", gain);
-          ObjectNode iv = interval(other.policy(), g, gain);
-          if (iv != null) e.set("smetric_gain_vs_best_other_interval", iv);
         } else {
           e.putNull("smetric_gain_vs_best_other");
         }
@@ -531,6 +522,12 @@ public final class SweepSummary {
       }
     }
     return out.isEmpty() ? null : out;
+  }
+
+  private static void putMetric(ObjectNode o, String key, String name, RunResult r) {
+    Double v = r.metrics().get(name);
+    if (v == null) o.putNull(key);
+    else o.put(key, v);
   }
 
   private static void putMetric(ObjectNode o, String name, RunResult r) {

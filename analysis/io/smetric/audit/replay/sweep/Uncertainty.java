@@ -11,17 +11,18 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * How sure a gain is (docs/replay.md, "Uncertainty"): the gains the verdict and the two answers
- * read are replayed again on B bootstrap replicates of the trace (session trees resampled,
- * {@link io.smetric.audit.replay.trace.TraceResample}), each policy at its own headline's offered
- * rate; the gain's standard error is the standard deviation of the B replicate gains, and its
+ * How sure a gain is (docs/replay.md, "Uncertainty"): the gains the verdict reads (SMetric over the
+ * judged router at equal load, {@link EqualLoad}) are replayed again on B bootstrap replicates of
+ * the trace (session trees resampled, {@link io.smetric.audit.replay.trace.TraceResample}), both
+ * routers at the same offered rate as the gain (paired: a replicate repeats the very statistic the
+ * gain is, with no maximum over rates that the original took and the replicate did not); the
+ * gain's standard error is the standard deviation of the B replicate gains, and its
  * interval the standard bootstrap interval, gain +- 1.96 x SE (Efron and Tibshirani, An
  * Introduction to the Bootstrap, ch. 13), widened by the replicates' bias when they do not
  * centre on the measured gain: half-width 1.96 x sqrt(SE^2 + bias^2), bias = mean of the
  * replicate gains - the gain (the estimator's root-mean-square error, ibid. ch. 10). Resampled
- * traces can sit apart from the original (a tree drawn twice doubles its load; the sample
- * audit's gains at 0x: -24% measured, -16% replicate mean, SE 0.9%): an interval of +-1.96 SE
- * around the measured gain would then claim a precision the replicates contradict.
+ * traces can sit apart from the original (a tree drawn twice doubles its load): an interval of
+ * +-1.96 SE around the measured gain would then claim a precision the replicates contradict.
  */
 public final class Uncertainty {
   /** Bootstrap replicates of an audit by default. */
@@ -30,42 +31,6 @@ public final class Uncertainty {
   public static final double Z95 = 1.959963984540054;
 
   private Uncertainty() {}
-
-  /**
-   * The replicate runs: at every global ratio with an SMetric headline, SMetric, the router the
-   * verdict judges it against there (the current router, or the best paper baseline), the best
-   * paper baseline and the best other router, each at its headline's rate and guard thresholds,
-   * on replicates 1..B (run ids -1).
-   */
-  public static List<SimSpec> plan(SweepSummary main, String currentRouter, int replicates) {
-    List<SimSpec> out = new ArrayList<>();
-    if (replicates < 1) return out;
-    Map<String, TreeMap<Double, SweepSummary.Headline>> d = main.atDefaults();
-    TreeMap<Double, SweepSummary.Headline> sm = d.get(Policies.SMETRIC.cliName());
-    if (sm == null) return out;
-    List<SweepSummary.Headline> points = new ArrayList<>();
-    for (double g : sm.keySet()) {
-      Set<String> pol = new LinkedHashSet<>();
-      pol.add(Policies.SMETRIC.cliName());
-      if (currentRouter != null) pol.add(currentRouter);
-      String paper = bestAt(d, main.baselines(), SweepSummary.PAPER_BASELINES, g);
-      if (paper != null) pol.add(paper);
-      String other = bestAt(d, main.baselines(), null, g);
-      if (other != null) pol.add(other);
-      if (pol.size() < 2) continue;
-      for (String p : pol) {
-        SweepSummary.Headline h = d.containsKey(p) ? d.get(p).get(g) : null;
-        if (h != null) points.add(h);
-      }
-    }
-    for (int k = 1; k <= replicates; k++) {
-      for (SweepSummary.Headline h : points) {
-        SimSpec s = h.best().spec();
-        out.add(new SimSpec(-1, s.policy(), s.globalRatio(), s.rateScale(), s.overload(), s.hitRatio(), k, null, null));
-      }
-    }
-    return out;
-  }
 
   /** The baseline of {@code among} (null = every baseline) with the highest headline at g, or null. */
   static String bestAt(Map<String, TreeMap<Double, SweepSummary.Headline>> d, List<String> baselines, List<String> among, double g) {

@@ -55,10 +55,16 @@ public final class StageJson {
   public static final String JUDGED = "/judged";
   /** SMetric against the best of every baseline (the block replay.json had before "judged"). */
   public static final String COMPARISON = "/comparison";
-  /** Fields of a comparison block. */
-  public static final String GAIN_WITH_GLOBAL = "smetric_best_gain_with_global_tier";
+  /**
+   * Fields of the judged block: SMetric's gain over the judged router at equal load at the
+   * declared global-tier capacity and at capacity 0 (replay.json "equal_load"), the verdict's two
+   * replay criteria.
+   */
+  public static final String GAIN_WITH_GLOBAL = "smetric_gain_with_global_tier";
   public static final String GAIN_NO_GLOBAL = "smetric_gain_without_global_tier";
   public static final String MIN_GLOBAL_RATIO = "min_global_ratio_for_gain";
+  /** The equal-load comparison: per capacity, the compared routers at the normalised loads. */
+  public static final String EQUAL_LOAD = "/equal_load";
 
   /** The comparison the verdict judges: "judged" when replay.json has it, else the older "comparison". */
   public static JsonNode judged(JsonNode replay) {

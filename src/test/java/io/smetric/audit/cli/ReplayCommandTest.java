@@ -124,8 +124,19 @@ class ReplayCommandTest {
     assertEquals("SESSIONS", j.get("settings").get("rateScaling").asText());
     assertTrue(j.get("settings").get("followUpsWaitForPrevious").asBoolean());
     // 9 policies x 5 ratios x 5 rates + 3 ablation variants x 5 x 5 + (4 OVERLOAD + 3 HIT_RATIO) x 5 rates
-    // = 225 + 75 + 35 = 335 simulations
-    assertEquals(335, j.get("runs").size());
+    // = 225 + 75 + 35 = 335 simulations on the fixed grid; then the judged routers' reference rates
+    // (bisection, the same curves) and the equal-load runs, counted in the equal_load block
+    java.util.Set<Double> grid = new java.util.HashSet<>();
+    j.get("sweep").get("rates").forEach(x -> grid.add(x.asDouble()));
+    long onGrid = 0;
+    long equalLoad = 0;
+    for (JsonNode r : j.get("runs")) {
+      if (r.path("variant").asText("").equals("equal-load")) equalLoad++;
+      else if (grid.contains(r.get("rate_scale").asDouble())) onGrid++;
+    }
+    assertEquals(335, onGrid);
+    assertEquals(j.get("equal_load").get("simulations").asLong(), equalLoad);
+    assertEquals(0, j.get("equal_load").get("refined_curves").asInt(), "the fixed grid refines no maximum");
     assertEquals("audit", j.get("sweep").get("preset").asText());
     JsonNode c = j.get("comparison");
     assertEquals(8, c.get("baselines").size()); // every production policy, session-hash included
@@ -200,6 +211,7 @@ class ReplayCommandTest {
       if (r.has("replicate")) continue;
       String variant = r.path("variant").asText("");
       if (variant.startsWith("param:") || variant.equals("grid")) continue; // the conditions sweep's points
+      if (variant.equals("equal-load")) continue; // rates another curve chose: not part of this curve's search
       String key = r.get("policy").asText() + "|" + r.get("global_ratio").asText() + "|" + r.get("overload").asText() + "|"
           + r.get("hit_ratio").asText();
       curves.computeIfAbsent(key, k -> new java.util.TreeMap<>()).put(r.get("rate_scale").asDouble(),

@@ -270,7 +270,7 @@ final class AuditFixture {
           .put("best_baseline_tps_within_slo", 100.0).put("gain", gainWithout);
       by.addObject().put("global_ratio", 0.4).put("smetric_tps_within_slo", 112.0).put("best_baseline", policyLabel)
           .put("best_baseline_tps_within_slo", 100.0).put("gain", 0.12);
-      cmp.putObject("smetric_best_gain_with_global_tier").put("value", 0.12).put("global_ratio", 0.4);
+      cmp.putObject("smetric_gain_with_global_tier").put("value", 0.12).put("global_ratio", 0.4);
       cmp.putObject("smetric_gain_without_global_tier").put("value", gainWithout);
       cmp.putObject("min_global_ratio_for_gain").put("value", 0.4).put("threshold", 0.02);
       if (withAnswers) {

@@ -12,9 +12,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The conditions sweep's rounds and block on a synthetic throughput model. Main sweep at 1.6x:
- * smetric 10 and lmetric 10.5 at their knee x0.3 (neighbours x0.25, x0.35). Every simulation
- * returns base(policy) x read factor x OVERLOAD factor x shape(rate), shape = 0.9 / 1.0 / 0.95 at
- * x0.25 / 0.3 / 0.35 (so each point's knee is found at x0.3 in one round):
+ * smetric and lmetric at x0.2 (95% within SLO) and x0.3 (80%), so lmetric's reference rate (90%
+ * within SLO) is x0.2 and the verdict's operating point 1.5 x 0.2 = x0.3, where smetric makes 10
+ * and lmetric 10.5. Every point runs both routers there, once. Every simulation returns
+ * base(policy) x read factor x OVERLOAD factor:
  *   read factors (25 GB/s is the default, 1): smetric 1.1 at 1.12 GB/s, 1.05 at 6.8; lmetric 0.9, 0.95
  *   OVERLOAD factors for smetric (1.5 the default, 1): 1.02 at 1.0, 0.98 at 3, 0.97 at Infinity.
  */
@@ -24,12 +25,27 @@ class ConditionsTest {
   private static final List<String> READ_PATHS = List.of("profile.globalReadGBps", "globalReadGBps");
 
   private RunResult result(SimSpec s, double tps) {
-    return new RunResult(s.withRunId(id++), Map.of("tps_within_slo", tps), Map.of(), new double[0], new double[0], new double[0],
-        new double[0][], 1, 1);
+    double att = s.rateScale() <= 0.2 ? 0.95 : 0.8;
+    return new RunResult(s.withRunId(id++), Map.of("tps_within_slo", tps, "slo_attainment", att), Map.of(), new double[0],
+        new double[0], new double[0], new double[0][], 1, 1);
   }
 
   private static double shape(double x) {
-    return x == 0.25 ? 0.9 : x == 0.3 ? 1.0 : x == 0.35 ? 0.95 : 0.5;
+    return x == 0.3 ? 1.0 : 0.6;
+  }
+
+  /** The main sweep at 1.6x and its equal-load plan. */
+  private List<RunResult> mainSweep() {
+    List<RunResult> all = new ArrayList<>();
+    for (double x : new double[] {0.2, 0.3}) {
+      all.add(result(new SimSpec(-1, "smetric", 1.6, x, 1.5, 0.5), 10 * shape(x)));
+      all.add(result(new SimSpec(-1, "lmetric", 1.6, x, NAN, NAN), 10.5 * shape(x)));
+    }
+    return all;
+  }
+
+  private static EqualLoad equalLoad(List<RunResult> all) {
+    return EqualLoad.plan(new SweepSummary(all, 1.5, 0.5), null, all);
   }
 
   private static double model(SimSpec s) {
@@ -46,11 +62,7 @@ class ConditionsTest {
 
   @Test
   void roundsAndBlock_handComputedGains() {
-    List<RunResult> all = new ArrayList<>();
-    for (double x : new double[] {0.25, 0.3, 0.35}) {
-      all.add(result(new SimSpec(-1, "smetric", 1.6, x, 1.5, 0.5), 10 * shape(x)));
-      all.add(result(new SimSpec(-1, "lmetric", 1.6, x, NAN, NAN), 10.5 * shape(x)));
-    }
+    List<RunResult> all = mainSweep();
     ReplaySettings base = new ReplaySettings();
     base.profile.sources.remove("globalReadGBps"); // no stated range: the parameter's own levels
     String readPath = SettingsPath.exists(READ_PATHS.get(0)) ? READ_PATHS.get(0) : READ_PATHS.get(1);
@@ -60,23 +72,24 @@ class ConditionsTest {
         new Conditions.Param("overload", "OVERLOAD", List.of("overload"), List.of(1.0, 1.5, 3.0, Double.POSITIVE_INFINITY), "", 1,
             "test", true, Map.of()),
         new Conditions.Param("not-a-field", "nothing", List.of("noSuchField"), List.of(1.0), "", 1, "test", false, Map.of()));
-    Conditions c = Conditions.plan(new SweepSummary(all, 1.5, 0.5), base, null, 1.0, params);
-    // round 1: read 1.12 and 6.8 for both policies, OVERLOAD 1, 3, Infinity for smetric, each at x0.25, 0.3, 0.35
+    Conditions c = Conditions.plan(new SweepSummary(all, 1.5, 0.5), base, equalLoad(all), params);
+    // round 1: read 1.12 and 6.8 for both policies, OVERLOAD 1, 3, Infinity for smetric, each once at x0.3
     List<SimSpec> r1 = c.nextRound(all);
-    assertEquals((2 * 2 + 3) * 3, r1.size());
-    assertTrue(r1.stream().allMatch(s -> s.globalRatio() == 1.6 && s.variant().startsWith("param:")));
+    assertEquals(2 * 2 + 3, r1.size());
+    assertTrue(r1.stream().allMatch(s -> s.globalRatio() == 1.6 && s.rateScale() == 0.3 && s.variant().startsWith("param:")));
     for (SimSpec s : r1) all.add(result(s, model(s)));
-    // round 2: every knee bracketed within 1.2, so the grid over the two parameters that move the gain most
+    // round 2: every point ran, so the grid over the two parameters that move the gain most
     // (read: 0.164 - (-0.048) = 0.212; OVERLOAD: -0.029 - (-0.076) = 0.048): 2 x 3 cells for smetric; lmetric's
     // read points are the one-at-a-time ones already run
     List<SimSpec> r2 = c.nextRound(all);
-    assertEquals(2 * 3 * 3, r2.size());
+    assertEquals(2 * 3, r2.size());
     assertTrue(r2.stream().allMatch(s -> s.policy().equals("smetric") && s.variant().equals("grid")));
     for (SimSpec s : r2) all.add(result(s, model(s)));
     assertEquals(List.of(), c.nextRound(all));
 
     JsonNode o = c.describe(all);
     assertEquals(1.6, o.get("global_ratio").asDouble());
+    assertEquals(0.3, o.get("rate_scale").asDouble());
     assertEquals("lmetric", o.get("judged_router").asText());
     assertEquals(2, o.get("parameters").size(), "a parameter whose field does not exist is left out");
     JsonNode read = o.get("parameters").get(0);
@@ -114,17 +127,13 @@ class ConditionsTest {
     assertEquals(List.of(), Conditions.profileRange(base, "profile.globalLookupLatencyS"), "no source: default levels");
     assertEquals(List.of(), Conditions.profileRange(base, "overload"), "not a profile field");
 
-    List<RunResult> all = new ArrayList<>();
-    for (double x : new double[] {0.25, 0.3, 0.35}) {
-      all.add(result(new SimSpec(-1, "smetric", 1.6, x, 1.5, 0.5), 10 * shape(x)));
-      all.add(result(new SimSpec(-1, "lmetric", 1.6, x, NAN, NAN), 10.5 * shape(x)));
-    }
+    List<RunResult> all = mainSweep();
     List<Conditions.Param> params = List.of(new Conditions.Param("read", "read rate", List.of("profile.globalReadGBps"),
         List.of(1.12, 6.8, 25.0), "GB/s", 1, "default source", false, Map.of()));
-    Conditions c = Conditions.plan(new SweepSummary(all, 1.5, 0.5), base, null, 1.0, params);
+    Conditions c = Conditions.plan(new SweepSummary(all, 1.5, 0.5), base, equalLoad(all), params);
     List<SimSpec> r1 = c.nextRound(all);
-    // levels 0.5 and 8 (2.0 is the base, already run), both policies, three rates each
-    assertEquals(2 * 2 * 3, r1.size());
+    // levels 0.5 and 8 (2.0 is the base, already run), both policies, once each at the operating point
+    assertEquals(2 * 2, r1.size());
     assertEquals(java.util.Set.of(0.5, 8.0),
         r1.stream().map(s -> s.overrides().get("profile.globalReadGBps")).collect(java.util.stream.Collectors.toSet()));
     for (SimSpec s : r1) all.add(result(s, 10));

@@ -77,4 +77,55 @@ class KneeSearchTest {
       assertTrue(c.size() <= 14, "too many simulations for one curve: " + c.size() + " " + c);
     }
   }
+
+  @Test
+  void refine_onePointInsideTheBracket_untilBothNeighboursWithinTheResolution() {
+    TreeMap<Double, Double> c = curve(0.2, 10, 0.25, 20, 0.3, 15);
+    List<Double> n = KneeSearch.refine(c, 1.01);
+    assertEquals(1, n.size());
+    assertTrue(n.get(0) > 0.2 && n.get(0) < 0.3 && !c.containsKey(n.get(0)), "inside the bracket, new: " + n);
+    // both neighbours within 1%: located
+    assertEquals(List.of(), KneeSearch.refine(curve(0.2476, 19, 0.25, 20, 0.2524, 19), 1.01));
+    // maximum at a sampled end: nothing to refine on the open side, the other side still refined
+    assertEquals(List.of(), KneeSearch.refine(curve(0.2476, 19, 0.25, 20), 1.01));
+    assertEquals(1, KneeSearch.refine(curve(0.2, 19, 0.25, 20), 1.01).size());
+    assertEquals(List.of(), KneeSearch.refine(curve(0.2, 0, 0.25, 0), 1.01), "nothing within SLO");
+    assertEquals(0.25 / 0.2476 - 1, KneeSearch.resolution(curve(0.2476, 19, 0.25, 20, 0.2524, 19)), 1e-12);
+    assertTrue(Double.isNaN(KneeSearch.resolution(curve(0.2475, 19, 0.25, 20))), "at an end: the maximum may lie beyond");
+  }
+
+  @Test
+  void refine_afterTheCoarseSearch_locatesAPeakToOnePercent() {
+    for (double p : new double[] {0.137, 0.31, 0.52, 0.9}) {
+      DoubleUnaryOperator f = x -> x * Math.exp(1 - x / p);
+      TreeMap<Double, Double> c = search(f, 1);
+      int added = 0;
+      for (List<Double> n = KneeSearch.refine(c, 1.01); !n.isEmpty(); n = KneeSearch.refine(c, 1.01)) {
+        assertFalse(c.containsKey(n.get(0)));
+        c.put(n.get(0), f.applyAsDouble(n.get(0)));
+        added++;
+      }
+      double at = c.entrySet().stream().max(java.util.Map.Entry.comparingByValue()).get().getKey();
+      assertTrue(KneeSearch.resolution(c) <= 0.01 + 1e-9, "resolution " + KneeSearch.resolution(c));
+      assertTrue(Math.abs(at / p - 1) <= 0.0101, "peak " + p + " found at " + at);
+      assertTrue(added <= 10, added + " points to refine");
+    }
+  }
+
+  @Test
+  void bisectAttainment_highestRateMeetingTheTarget() {
+    // 0.2 meets 90%, 0.4 misses: the geometric midpoint sqrt(0.08) = 0.28284 -> 0.2828
+    assertEquals(List.of(0.2828), KneeSearch.bisectAttainment(curve(0.1, 1.0, 0.2, 0.95, 0.4, 0.5), 0.9, 1.01, 0.01, 8));
+    assertEquals(0.2, KneeSearch.attainmentRate(curve(0.1, 1.0, 0.2, 0.95, 0.4, 0.5), 0.9));
+    // bracketed within 1%: done
+    assertEquals(List.of(), KneeSearch.bisectAttainment(curve(0.2, 0.95, 0.2015, 0.85), 0.9, 1.01, 0.01, 8));
+    // every rate meets it: a factor 2 up, to the cap; every rate misses it: a factor 2 down, to the floor
+    assertEquals(List.of(0.4), KneeSearch.bisectAttainment(curve(0.1, 1.0, 0.2, 0.95), 0.9, 1.01, 0.01, 8));
+    assertEquals(List.of(), KneeSearch.bisectAttainment(curve(8, 0.95), 0.9, 1.01, 0.01, 8));
+    assertEquals(List.of(0.05), KneeSearch.bisectAttainment(curve(0.1, 0.5, 0.2, 0.3), 0.9, 1.01, 0.01, 8));
+    assertEquals(List.of(), KneeSearch.bisectAttainment(curve(0.01, 0.5), 0.9, 1.01, 0.01, 8));
+    assertTrue(Double.isNaN(KneeSearch.attainmentRate(curve(0.1, 0.5), 0.9)));
+    // not monotone: the first miss bounds it, the meeting rate above it does not count
+    assertEquals(0.1, KneeSearch.attainmentRate(curve(0.1, 0.95, 0.2, 0.85, 0.3, 0.92), 0.9));
+  }
 }
