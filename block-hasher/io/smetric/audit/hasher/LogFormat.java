@@ -115,10 +115,14 @@ public enum LogFormat {
 
   /**
    * The raw-log format of a file from a sample of its first records, or null when it fits none of
-   * them (e.g. a hashed trace). Used by the audit to tell raw logs from traces.
+   * them (e.g. a hashed trace); records with several message lists are MESSAGES (reading them then
+   * fails naming the lists). Used by the audit to tell raw logs from traces.
    */
   public static LogFormat sniff(String file, org.apache.hadoop.conf.Configuration conf) throws java.io.IOException {
-    List<LogFormat> f = fitting(LogSample.read(file, conf));
+    LogSample sample = LogSample.read(file, conf);
+    List<LogFormat> f = fitting(sample);
+    // records holding several message lists are raw logs too: the hasher then names the lists
+    if (f.isEmpty() && !sample.messagePaths().isEmpty()) return MESSAGES;
     return f.isEmpty() ? null : f.get(0);
   }
 
