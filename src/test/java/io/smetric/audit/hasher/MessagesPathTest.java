@@ -312,6 +312,28 @@ class MessagesPathTest {
   }
 
   @Test
+  void openaiRecordWithTheListDeeper_skipReasonPointsAtIt() throws Exception {
+    // a gateway record: `request` makes it fit openai, whose reader looks for request.messages only
+    Path p = dir.resolve("gw.jsonl");
+    Files.writeString(p, "{\"request\": {\"body\": {\"messages\": " + MESSAGES + "}}}\n");
+    List<Row> rows = run(p, LogFormat.AUTO, null);
+    assertEquals("openai", counters(rows).get("format").asText());
+    String reason = (String) f(kind(rows, StagingRows.KIND_SKIP).get(0), StagingRows.DETAIL);
+    assertTrue(reason.contains("gw.jsonl:1: field 'messages': missing or not a list; the record's list of {role, content} messages"
+        + " is at request.body.messages (--messages-path request.body.messages)"), reason);
+  }
+
+  @Test
+  void logFormatMessages_withoutOption_readsTheOneListOrNamesTheSeveral() throws Exception {
+    assertEquals(14, kind(run(TAU, LogFormat.MESSAGES, null), StagingRows.KIND_REQUEST).size());
+    Path p = dir.resolve("two.jsonl");
+    Files.writeString(p, "{\"a\": " + MESSAGES + ", \"b\": " + MESSAGES + "}\n");
+    BadInputException e = assertThrows(BadInputException.class, () -> run(p, LogFormat.MESSAGES, null));
+    assertTrue(e.oneLine().contains("two.jsonl:1: the records hold several lists of {role, content} messages (record 1 (line 1): a, b)"),
+        e.oneLine());
+  }
+
+  @Test
   void messagesPath_withAnotherFormat_orAnEmptyKey_isAUsageError() {
     assertThrows(UsageException.class, () -> run(TAU, LogFormat.SHAREGPT, "traj"));
     assertThrows(UsageException.class, () -> settings(LogFormat.AUTO, "request..messages"));
