@@ -366,7 +366,7 @@ public final class HashJob {
           : c.get("file").asText() + " and " + (g.getValue().size() - 1) + " more file(s) alike";
       b.append(String.format(Locale.ROOT, "%n  %s: %d record(s), %d skipped; %s", who, records, skipped, g.getKey()));
     }
-    b.append(String.format(Locale.ROOT, "%nName the format with --log-format (%s), or see docs/block-hasher.md (input formats).", LogFormat.names()));
+    b.append(String.format(Locale.ROOT, "%nName the format with --log-format (%s), a record's message list with --messages-path, or see docs/block-hasher.md (input formats).", LogFormat.names()));
     return b.toString();
   }
 

@@ -37,6 +37,20 @@ final class MessagesPath {
     return n;
   }
 
+  /** Why {@code keys} resolve to nothing: "missing", or which step is not an object (a path through a list). */
+  static String whyMissing(JsonNode record, String[] keys) {
+    JsonNode n = record;
+    StringBuilder at = new StringBuilder();
+    for (String k : keys) {
+      if (n == null) return "missing";
+      if (!n.isObject()) return "missing: '" + at + "' is " + (n.isArray() ? "a list" : "not an object") + ", it has no keys";
+      n = n.get(k);
+      if (at.length() > 0) at.append('.');
+      at.append(k);
+    }
+    return "missing";
+  }
+
   /** The object holding the list at {@code keys} (its siblings: {@code tools}), or the record for a top-level key. */
   static JsonNode parent(JsonNode record, String[] keys) {
     JsonNode n = record;

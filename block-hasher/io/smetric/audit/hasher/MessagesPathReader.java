@@ -48,7 +48,7 @@ final class MessagesPathReader extends RecordLogReader {
     long k = ++recordIndex;
     JsonNode list = MessagesPath.resolve(r, path);
     if (list == null || !list.isArray()) {
-      throw new BadInputException(file, line, pathText, "record " + k + ": " + (list == null ? "missing" : "not a list")
+      throw new BadInputException(file, line, pathText, "record " + k + ": " + (list == null ? MessagesPath.whyMissing(r, path) : "not a list")
           + MessagesPath.hint(r));
     }
     if (list.isEmpty()) throw new BadInputException(file, line, pathText, "record " + k + ": empty list");

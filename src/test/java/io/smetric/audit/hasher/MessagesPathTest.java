@@ -154,6 +154,8 @@ class MessagesPathTest {
     assertTrue(first.contains("tool-calling-retail-sample.json:2: field 'messages': record 1: missing"), first);
     assertTrue(first.contains("is at traj (--messages-path traj)"), first);
     assertTrue(((String) f(skips.get(2), StagingRows.DETAIL)).contains("record 3: missing"));
+    String through = (String) f(kind(run(TAU, LogFormat.AUTO, "traj.messages"), StagingRows.KIND_SKIP).get(0), StagingRows.DETAIL);
+    assertTrue(through.contains("field 'traj.messages': record 1: missing: 'traj' is a list, it has no keys"), through);
   }
 
   // ------------------------------------------------------------------ other shapes
