@@ -160,6 +160,29 @@ class HashCommandTest {
         java.util.List.of(20.0, 25.0, 30.0, 35.0, 40.0)), arrivals);
     assertEquals("traj", Json.MAPPER.readTree(out.resolve("hash-summary.json").toFile()).path("per_file").get(0)
         .path("messages_path").asText());
+
+    // no 12-character window of any text of the sample in any output (RealLogsTest's check)
+    java.util.Set<String> fragments = new java.util.HashSet<>();
+    RealLogsTest.collect(Json.MAPPER.readTree(new java.io.File(TAU)), fragments);
+    assertTrue(fragments.size() > 1000, "fragments: " + fragments.size()); // 1,575: the check has text to look for
+    java.util.List<String> found = new java.util.ArrayList<>();
+    try (java.util.stream.Stream<Path> s = Files.walk(out)) {
+      for (Path f : s.filter(Files::isRegularFile).toList()) {
+        String name = f.getFileName().toString();
+        if (name.endsWith(".crc") || name.startsWith("_")) continue;
+        if (name.endsWith(".parquet")) {
+          for (org.apache.spark.sql.Row row : TestSpark.get().read().parquet(f.toString()).collectAsList()) {
+            RealLogsTest.scan(name, row.toString(), fragments, found);
+          }
+        } else {
+          String text = Files.readString(f);
+          for (String line : name.endsWith(".jsonl") ? text.split("\n") : new String[] {text}) {
+            RealLogsTest.values(Json.MAPPER.readTree(line), "", out, fragments, found, name);
+          }
+        }
+      }
+    }
+    assertEquals(java.util.List.of(), found);
   }
 
   @Test
