@@ -32,6 +32,9 @@ final class FileCounters {
   long syntheticUnits;
   long providerCacheRequests;
   long providerUsageInconsistent;
+  /** Where the records keep their message list (messages format, --messages-path), and who said so; else null. */
+  String messagesPath;
+  String messagesPathSource;
   private double minLogTime = Double.POSITIVE_INFINITY;
   private final Map<String, Long> reasons = new LinkedHashMap<>();
   /** What was synthesised because the log lacks it: key -> count, and its description. */
@@ -91,10 +94,11 @@ final class FileCounters {
             + "\"skip_reasons\":%s,\"formats_that_fit\":%s,\"synthesised\":%s,"
             + "\"output_tokens_missing\":%d,\"synthetic_arrivals\":%d,\"log_timestamps\":%d,\"requests_without_session\":%d,"
             + "\"provider_cache_requests\":%d,\"provider_usage_inconsistent\":%d,"
-            + "\"synthetic_units\":%d,\"min_log_time_s\":%s}",
+            + "\"synthetic_units\":%d,\"min_log_time_s\":%s%s}",
         quote(file), format.cliName, records, conversations, requests, skipped, reasonJson, fits, noteJson,
         outputMissing, synthetic, timestamped, noSession, providerCacheRequests, providerUsageInconsistent, syntheticUnits,
-        timestamped == 0 ? "null" : BigDecimal.valueOf(minLogTime).toPlainString());
+        timestamped == 0 ? "null" : BigDecimal.valueOf(minLogTime).toPlainString(),
+        messagesPath == null ? "" : ",\"messages_path\":" + quote(messagesPath) + ",\"messages_path_source\":" + quote(messagesPathSource));
   }
 
   static String quote(String x) {

@@ -35,6 +35,8 @@ public final class FileHasher implements Iterator<Row>, Closeable {
   private final FileCounters n = new FileCounters();
 
   private final LogFormat format;
+  /** Where the records keep their message list (MESSAGES, or OPENAI with --messages-path); else null. */
+  private final String messagesPath;
   private LogInput in;
   private LogReader reader;
   private boolean done;
@@ -55,7 +57,12 @@ public final class FileHasher implements Iterator<Row>, Closeable {
         sample = LogSample.EMPTY; // the named format's reader reports the broken records itself
       }
       this.fitting = LogFormat.fitting(sample);
-      this.format = LogFormat.resolve(settings.format(), sample, uri);
+      this.format = LogFormat.resolve(settings.format(), sample, uri, settings.messagesPath());
+      this.messagesPath = messagesPath(settings, format, sample, uri);
+      if (messagesPath != null) {
+        n.messagesPath = messagesPath;
+        n.messagesPathSource = settings.messagesPath() != null ? "--messages-path" : "detected";
+      }
       this.in = LogInput.open(uri, conf);
       if (in.empty()) {
         finish();
@@ -69,9 +76,35 @@ public final class FileHasher implements Iterator<Row>, Closeable {
     }
   }
 
+  /**
+   * The message list's path: --messages-path when given, else (MESSAGES) the one list the sampled
+   * records hold; none or several is bad input naming them, as the detection error does.
+   */
+  private static String messagesPath(HashSettings s, LogFormat format, LogSample sample, String uri) {
+    if (s.messagesPath() != null) {
+      if (format != LogFormat.MESSAGES && format != LogFormat.OPENAI) {
+        throw new io.smetric.audit.common.UsageException("--messages-path works with --log-format auto, messages or openai, not "
+            + format.cliName);
+      }
+      return s.messagesPath().strip();
+    }
+    if (format != LogFormat.MESSAGES || sample.isEmpty()) return null;
+    List<String> paths = sample.messagePaths();
+    if (paths.size() == 1) return paths.get(0);
+    throw new BadInputException(uri, Math.max(1, sample.firstLine), null, paths.isEmpty()
+        ? "no record holds a list of {role, content} messages within " + LogSample.MAX_PATH_DEPTH + " keys: name it with --messages-path"
+        : "the records hold several lists of {role, content} messages (" + sample.messagePathsByRecord()
+            + "); name the one to read with --messages-path, e.g. --messages-path " + paths.get(0));
+  }
+
   /** The format this file is read as. */
   public LogFormat format() {
     return format;
+  }
+
+  /** Where this file's records keep their message list, or null (formats with their own keys). */
+  String messagesPath() {
+    return messagesPath;
   }
 
   // ---------------------------------------------------------------- what readers use

@@ -86,7 +86,14 @@ public final class HashJob {
       double timestampUnitS,
       int sessionCacheSize,
       boolean denseIds,
-      boolean jsonl) {}
+      boolean jsonl,
+      String messagesPath) {
+    /** Options without --messages-path. */
+    public Options(List<String> inputs, TokenizerSpec tokenizer, HashKey key, int blockSize, LogFormat format, double sessionGapS,
+        double thinkTimeS, double timestampUnitS, int sessionCacheSize, boolean denseIds, boolean jsonl) {
+      this(inputs, tokenizer, key, blockSize, format, sessionGapS, thinkTimeS, timestampUnitS, sessionCacheSize, denseIds, jsonl, null);
+    }
+  }
 
   /** What the run produced; {@code summary} is the content of hash-summary.json. */
   public record Result(ObjectNode summary, long requests, long skipped) {}
@@ -105,7 +112,7 @@ public final class HashJob {
     this.o = options;
     this.files = expand(options.inputs(), spark.sparkContext().hadoopConfiguration());
     this.settings = new HashSettings(o.tokenizer(), o.key(), o.blockSize(), o.format(), o.sessionGapS(),
-        o.thinkTimeS(), o.timestampUnitS(), files.size(), o.sessionCacheSize());
+        o.thinkTimeS(), o.timestampUnitS(), files.size(), o.sessionCacheSize(), o.messagesPath());
   }
 
   /** Hashes the logs and writes the stage's output into {@code dir} (not committed). */
@@ -359,7 +366,7 @@ public final class HashJob {
           : c.get("file").asText() + " and " + (g.getValue().size() - 1) + " more file(s) alike";
       b.append(String.format(Locale.ROOT, "%n  %s: %d record(s), %d skipped; %s", who, records, skipped, g.getKey()));
     }
-    b.append(String.format(Locale.ROOT, "%nName the format with --log-format (%s), or see docs/block-hasher.md (input formats).", LogFormat.names()));
+    b.append(String.format(Locale.ROOT, "%nName the format with --log-format (%s), a record's message list with --messages-path, or see docs/block-hasher.md (input formats).", LogFormat.names()));
     return b.toString();
   }
 
@@ -408,6 +415,7 @@ public final class HashJob {
         + " key = SHA-256(label || salt)[0..16); salt never written");
     j.put("dense_ids", o.denseIds());
     j.put("log_format", o.format().cliName);
+    if (o.messagesPath() != null) j.put("messages_path", o.messagesPath());
     ObjectNode arr = j.putObject("arrivals");
     arr.put("from_log_timestamps", logged);
     arr.put("synthesised", synth);

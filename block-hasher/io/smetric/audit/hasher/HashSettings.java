@@ -8,7 +8,8 @@ import java.io.Serializable;
  * (file by file); conversation i starts at {@code i * sessionGapS} and its j-th request comes
  * {@code j * thinkTimeS} later. OpenAI records without a timestamp are numbered the same way and
  * the i-th arrives at {@code i * sessionGapS}. The tasks store (index in file, offset); HashJob adds
- * the counts of the files before.
+ * the counts of the files before. {@code messagesPath} ({@code --messages-path}, null when not
+ * given) is where records keep their message list (MessagesPath).
  */
 public record HashSettings(
     TokenizerSpec tokenizer,
@@ -19,7 +20,8 @@ public record HashSettings(
     double thinkTimeS,
     double timestampUnitS,
     int fileCount,
-    int sessionCacheSize) implements Serializable {
+    int sessionCacheSize,
+    String messagesPath) implements Serializable {
 
   public static final ChatTemplate TEMPLATE = new ChatMlTemplate();
 
@@ -39,5 +41,17 @@ public record HashSettings(
 
   public HashSettings {
     if (blockSize <= 0) throw new io.smetric.audit.common.UsageException("--block-size must be > 0");
+    if (messagesPath != null) MessagesPath.parse(messagesPath);
+  }
+
+  /** A usage error (exit 2) when {@code path} is not a dotted key path. */
+  public static void checkMessagesPath(String path) {
+    MessagesPath.parse(path);
+  }
+
+  /** Settings without --messages-path. */
+  public HashSettings(TokenizerSpec tokenizer, HashKey key, int blockSize, LogFormat format, double sessionGapS,
+      double thinkTimeS, double timestampUnitS, int fileCount, int sessionCacheSize) {
+    this(tokenizer, key, blockSize, format, sessionGapS, thinkTimeS, timestampUnitS, fileCount, sessionCacheSize, null);
   }
 }

@@ -37,6 +37,15 @@ public enum LogFormat {
   /** One chat-completions request per record: {@code messages}, {@code tools}, metadata (request logs, LiteLLM payloads). */
   OPENAI("openai", OpenAiReader::new, "records with messages (or request/body holding them)",
       s -> s.first(r -> r.path("messages").isArray() || r.path("request").isObject() || r.path("body").isObject())),
+  /**
+   * Agent trajectories kept as records with an OpenAI-style message list under some key (tau-bench's
+   * {@code traj}): the path given by {@code --messages-path}, else the one list of {role, content}
+   * objects the sampled records hold. Several lists are never guessed between: no fit, and the
+   * detection error names them.
+   */
+  MESSAGES("messages", MessagesPathReader::new, "records holding one list of {role, content} messages under any key"
+      + " (a trajectory per record; --messages-path KEY.SUBKEY names the list)",
+      s -> s.messagePaths().size() == 1),
   /** Decide per file: the first format above whose test fits the file's first records. */
   AUTO("auto", null, "", s -> false);
 
@@ -77,23 +86,43 @@ public enum LogFormat {
    * says it holds nothing). A file that fits no format is bad input naming its first record's keys.
    */
   static LogFormat resolve(LogFormat requested, LogSample sample, String uri) {
+    return resolve(requested, sample, uri, null);
+  }
+
+  /**
+   * As {@link #resolve(LogFormat, LogSample, String)}; a {@code messagesPath} (--messages-path) with
+   * AUTO reads the records as MESSAGES. When nothing fits, the error names the message lists the
+   * sampled records hold (several: which record holds which), so the user can pick one.
+   */
+  static LogFormat resolve(LogFormat requested, LogSample sample, String uri, String messagesPath) {
+    if (requested == AUTO && messagesPath != null) return MESSAGES;
     if (requested != AUTO) return requested;
     if (sample.isEmpty()) return OPENAI;
     List<LogFormat> fitting = fitting(sample);
     if (fitting.isEmpty()) {
-      throw new io.smetric.audit.common.BadInputException(uri, Math.max(1, sample.firstLine), null,
-          "cannot detect the log format: the first record's keys " + sample.firstKeys() + " fit none of: " + describeAll()
-              + "; use --log-format");
+      List<String> paths = sample.messagePaths();
+      String why = paths.size() > 1
+          ? "cannot detect the log format: the records hold several lists of {role, content} messages ("
+              + sample.messagePathsByRecord() + "); name the one to read with --messages-path, e.g. --messages-path "
+              + paths.get(0)
+          : "cannot detect the log format: the first record's keys " + sample.firstKeys() + " fit none of: " + describeAll()
+              + "; no record holds a list of {role, content} messages within " + LogSample.MAX_PATH_DEPTH
+              + " keys (a deeper one: --messages-path); use --log-format";
+      throw new io.smetric.audit.common.BadInputException(uri, Math.max(1, sample.firstLine), null, why);
     }
     return fitting.get(0);
   }
 
   /**
    * The raw-log format of a file from a sample of its first records, or null when it fits none of
-   * them (e.g. a hashed trace). Used by the audit to tell raw logs from traces.
+   * them (e.g. a hashed trace); records with several message lists are MESSAGES (reading them then
+   * fails naming the lists). Used by the audit to tell raw logs from traces.
    */
   public static LogFormat sniff(String file, org.apache.hadoop.conf.Configuration conf) throws java.io.IOException {
-    List<LogFormat> f = fitting(LogSample.read(file, conf));
+    LogSample sample = LogSample.read(file, conf);
+    List<LogFormat> f = fitting(sample);
+    // records holding several message lists are raw logs too: the hasher then names the lists
+    if (f.isEmpty() && !sample.messagePaths().isEmpty()) return MESSAGES;
     return f.isEmpty() ? null : f.get(0);
   }
 

@@ -14,15 +14,19 @@ import java.util.Map;
  * {@code messages} list (top level, or under {@code request} / {@code body} as batch files and
  * gateways write them), with optional {@code tools}, metadata, the response and its {@code usage}.
  * Also reads LiteLLM's logging payloads ({@code startTime}, {@code response.usage},
- * {@code completion_tokens}). The last prompt state of up to {@code --session-cache} sessions is
+ * {@code completion_tokens}). With {@code --messages-path} the list is read where it says (the
+ * record's metadata still from its top level). The last prompt state of up to {@code --session-cache} sessions is
  * kept, so that a request whose messages extend its session's previous request is tokenised only
  * for the new messages.
  */
 final class OpenAiReader extends RecordLogReader {
   private final Map<String, CachedPrompt> sessionCache;
+  /** --messages-path as keys, or null: messages at the top level or under request / body. */
+  private final String[] path;
 
   OpenAiReader(FileHasher h) {
     super(h);
+    this.path = h.messagesPath() == null ? null : MessagesPath.parse(h.messagesPath());
     int cap = Math.max(1, h.settings().sessionCacheSize());
     this.sessionCache = new LinkedHashMap<>(16, 0.75f, true) {
       private static final long serialVersionUID = 1L;
@@ -39,11 +43,21 @@ final class OpenAiReader extends RecordLogReader {
   @Override
   void record(JsonNode r, long line) {
     String file = h.file();
-    JsonNode req = r.has("messages") ? r : r.has("request") ? r.get("request") : r.has("body") ? r.get("body") : r;
-    JsonNode msgs = req.get("messages");
-    if (msgs != null && msgs.isTextual()) throw new BadInputException(file, line, "messages", "a text, not a list (the gateway did not store the messages)");
-    if (msgs == null || !msgs.isArray()) throw new BadInputException(file, line, "messages", "missing or not a list");
-    if (msgs.isEmpty()) throw new BadInputException(file, line, "messages", "empty list");
+    JsonNode req;
+    JsonNode msgs;
+    String field;
+    if (path != null) { // --messages-path: the list where the user says; tools beside it
+      req = MessagesPath.parent(r, path);
+      msgs = MessagesPath.resolve(r, path);
+      field = h.messagesPath();
+    } else {
+      req = r.has("messages") ? r : r.has("request") ? r.get("request") : r.has("body") ? r.get("body") : r;
+      msgs = req.get("messages");
+      field = "messages";
+    }
+    if (msgs != null && msgs.isTextual()) throw new BadInputException(file, line, field, "a text, not a list (the gateway did not store the messages)");
+    if (msgs == null || !msgs.isArray()) throw new BadInputException(file, line, field, "missing or not a list" + MessagesPath.hint(r));
+    if (msgs.isEmpty()) throw new BadInputException(file, line, field, "empty list");
     List<String> tools = Messages.tools(req.has("tools") ? req.get("tools") : req.get("functions"), file, line, "tools");
     int n = msgs.size();
     ChatMessage[] m = new ChatMessage[n];
@@ -51,7 +65,7 @@ final class OpenAiReader extends RecordLogReader {
     fp[0] = h.key().fingerprint(String.join("\u0000", tools).getBytes(StandardCharsets.UTF_8));
     int assistants = 0;
     for (int i = 0; i < n; i++) {
-      m[i] = Messages.openai(msgs.get(i), file, line, "messages[" + i + "]");
+      m[i] = Messages.openai(msgs.get(i), file, line, field + "[" + i + "]");
       if (m[i].isAssistant()) assistants++;
       fp[i + 1] = fingerprint(m[i]);
     }

@@ -295,6 +295,7 @@ public final class AuditCommand implements Callable<Integer> {
   /** Raw logs or a trace: by --input-kind, else by the first file's extension and first record. */
   private boolean isLogs(List<Path> files, Configuration conf) {
     if (!inputKind.equals("auto")) return inputKind.equals("logs");
+    if (hashing.messagesPath != null) return true; // only raw logs have a message list to point at
     for (Path f : files) {
       String name = f.getName().toLowerCase(Locale.ROOT).replaceFirst("\\.(gz|bz2|zst|lz4|snappy|deflate)$", "");
       if (name.endsWith(".traj")) return true;
@@ -388,6 +389,7 @@ public final class AuditCommand implements Callable<Integer> {
     par.put("format", format);
     if (blockSize != null) par.put("block_size", blockSize);
     if (logs) par.put("tokenizer", hashing.tokenizer).put("log_format", hashing.logFormat);
+    if (logs && hashing.messagesPath != null) par.put("messages_path", hashing.messagesPath);
     if (logs && hashing.arrivalsChanged()) {
       par.put("session_gap_s", hashing.sessionGap).put("think_time_s", hashing.thinkTime)
           .put("timestamp_unit", hashing.timestampUnit).put("session_cache", hashing.sessionCache);

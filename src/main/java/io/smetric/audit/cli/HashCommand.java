@@ -31,7 +31,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Hashes raw chat and agent logs (OpenAI request and gateway logs, ShareGPT, SWE-agent and mini-SWE-agent",
-      "trajectories, Claude Code and Codex CLI session logs, OpenTelemetry GenAI spans) into a canonical trace:",
+      "trajectories, Claude Code and Codex CLI session logs, OpenTelemetry GenAI spans, records with a message list",
+      "under any key such as tau-bench's traj: --messages-path) into a canonical trace:",
       "chat template (chatml-tools v1) -> tokens -> blocks -> chained SipHash-2-4 ids under a secret salt.",
       "Writes OUT/trace/ (Parquet), OUT/hash-summary.json and, with --jsonl, OUT/trace.jsonl; no text leaves.",
       "See docs/block-hasher.md."
@@ -100,10 +101,16 @@ public final class HashCommand implements Callable<Integer> {
     java.util.Map<String, long[]> files = new java.util.TreeMap<>();
     // per format, per note key: files, times, and that format's sentence (formats word the same key differently)
     java.util.Map<String, java.util.Map<String, Note>> notes = new java.util.TreeMap<>();
+    java.util.Map<String, java.util.Map<String, Long>> paths = new java.util.TreeMap<>();
     for (JsonNode f : summary.path("per_file")) {
       String fmt = f.path("format").asText();
       long[] c = files.computeIfAbsent(fmt, k -> new long[3]);
       c[0]++;
+      if (f.hasNonNull("messages_path")) {
+        // where the messages were read, and whether the user named it or the hasher found it
+        paths.computeIfAbsent(fmt, k -> new java.util.TreeMap<>()).merge(
+            f.path("messages_path").asText() + " (" + f.path("messages_path_source").asText() + ")", 1L, Long::sum);
+      }
       c[1] += f.path("requests").asLong();
       c[2] += f.path("provider_cache_requests").asLong();
       java.util.Iterator<java.util.Map.Entry<String, JsonNode>> it = f.path("synthesised").fields();
@@ -118,6 +125,9 @@ public final class HashCommand implements Callable<Integer> {
     for (java.util.Map.Entry<String, long[]> e : files.entrySet()) {
       long[] c = e.getValue();
       w.printf(Locale.ROOT, "  %s: %d file(s), %d request(s), %d with the provider's cache accounting%n", e.getKey(), c[0], c[1], c[2]);
+      for (java.util.Map.Entry<String, Long> p : paths.getOrDefault(e.getKey(), java.util.Map.of()).entrySet()) {
+        w.printf(Locale.ROOT, "    messages read from %s in %d file(s)%n", p.getKey(), p.getValue());
+      }
       for (Note n : notes.getOrDefault(e.getKey(), java.util.Map.of()).values()) {
         w.printf(Locale.ROOT, "    synthesised or missing, in %d file(s), %d time(s): %s%n", n.files, n.times, n.what);
       }

@@ -25,6 +25,12 @@ public final class HashOptions {
           + "Default: ${DEFAULT-VALUE}.")
   String logFormat;
 
+  @Option(names = "--messages-path", paramLabel = "KEY[.KEY...]", description = "Raw logs: the key (dotted for nested keys, e.g. "
+      + "traj or request.body.messages) of each record's OpenAI-style message list. A record is then one agent session, "
+      + "one request per assistant message (with --log-format openai: one request, its prompt the whole list). "
+      + "Default: none; auto finds a record's only message list itself.")
+  String messagesPath;
+
   @Option(names = "--tokenizer", defaultValue = HashSettings.DEFAULT_TOKENIZER, description = "Raw logs: o200k, cl100k (built "
       + "in) or hf:PATH to a Hugging Face tokenizer.json. Default: ${DEFAULT-VALUE}.")
   String tokenizer;
@@ -51,7 +57,13 @@ public final class HashOptions {
   void validate() {
     if (sessionGap < 0 || thinkTime < 0) throw new UsageException("--session-gap-s and --think-time-s must be >= 0");
     timestampUnitS();
-    format();
+    LogFormat f = format();
+    if (messagesPath != null) {
+      if (f != LogFormat.AUTO && f != LogFormat.MESSAGES && f != LogFormat.OPENAI) {
+        throw new UsageException("--messages-path works with --log-format auto, messages or openai, not " + f.cliName);
+      }
+      io.smetric.audit.hasher.HashSettings.checkMessagesPath(messagesPath);
+    }
     salt.validate();
   }
 
@@ -77,6 +89,6 @@ public final class HashOptions {
   /** The hash job's options; the key and tokenizer are resolved with the cluster's configuration. */
   HashJob.Options job(List<String> inputs, HashKey key, Configuration conf, int blockSize, boolean denseIds, boolean jsonl) {
     return new HashJob.Options(inputs, TokenizerSpec.parse(tokenizer, conf), key, blockSize, format(), sessionGap, thinkTime,
-        timestampUnitS(), sessionCache, denseIds, jsonl);
+        timestampUnitS(), sessionCache, denseIds, jsonl, messagesPath == null ? null : messagesPath.strip());
   }
 }

@@ -130,4 +130,81 @@ class HashCommandTest {
             + " timestamps: arrivals synthesised (trajectory i at i * session gap, its j-th request j * think time later)")),
         notes, r.out());
   }
+
+  static final String TAU = REPO.resolve("src/test/resources/hasher/tau-bench/tool-calling-retail-sample.json").toString();
+
+  /**
+   * tau-bench-shaped results (issue 28 item 7) without any option: the one message list (traj) is
+   * found and named on the console with what was synthesised; each record is a session whose
+   * requests arrive at record * 10 s + j * 5 s (the defaults), counted by hand from PROVENANCE.md:
+   * 6, 3 and 5 assistant messages.
+   */
+  @Test
+  void hash_tauSample_withoutOption_readsTrajAndSaysSo() throws Exception {
+    Path out = dir.resolve("tau");
+    Run r = run("hash", TAU, "--salt-file", salt("0123456789abcdef0123").toString(), "--out", out.toString(), "--jsonl");
+    assertEquals(ExitCodes.OK, r.code(), r.err());
+    assertTrue(r.out().contains("hashed 14 requests"), r.out());
+    assertTrue(r.out().contains("  messages: 1 file(s), 14 request(s)"), r.out());
+    assertTrue(r.out().contains("    messages read from traj (detected) in 1 file(s)"), r.out());
+    assertTrue(r.out().contains("14 time(s): no timestamps in the record: arrivals synthesised"), r.out());
+    assertTrue(r.out().contains("3 time(s): session id = the record's task_id + trial (hashed)"), r.out());
+    java.util.Map<String, java.util.List<Double>> bySession = new java.util.LinkedHashMap<>();
+    for (String line : Files.readAllLines(out.resolve("trace.jsonl"))) {
+      JsonNode n = Json.MAPPER.readTree(line);
+      bySession.computeIfAbsent(n.get("session_id").asText(), k -> new java.util.ArrayList<>()).add(n.get("arrival_s").asDouble());
+    }
+    java.util.List<java.util.List<Double>> arrivals = new java.util.ArrayList<>(bySession.values());
+    arrivals.sort(java.util.Comparator.comparing(l -> l.get(0)));
+    assertEquals(java.util.List.of(java.util.List.of(0.0, 5.0, 10.0, 15.0, 20.0, 25.0), java.util.List.of(10.0, 15.0, 20.0),
+        java.util.List.of(20.0, 25.0, 30.0, 35.0, 40.0)), arrivals);
+    assertEquals("traj", Json.MAPPER.readTree(out.resolve("hash-summary.json").toFile()).path("per_file").get(0)
+        .path("messages_path").asText());
+
+    // no 12-character window of any text of the sample in any output (RealLogsTest's check)
+    java.util.Set<String> fragments = new java.util.HashSet<>();
+    RealLogsTest.collect(Json.MAPPER.readTree(new java.io.File(TAU)), fragments);
+    assertTrue(fragments.size() > 1000, "fragments: " + fragments.size()); // 1,575: the check has text to look for
+    java.util.List<String> found = new java.util.ArrayList<>();
+    try (java.util.stream.Stream<Path> s = Files.walk(out)) {
+      for (Path f : s.filter(Files::isRegularFile).toList()) {
+        String name = f.getFileName().toString();
+        if (name.endsWith(".crc") || name.startsWith("_")) continue;
+        if (name.endsWith(".parquet")) {
+          for (org.apache.spark.sql.Row row : TestSpark.get().read().parquet(f.toString()).collectAsList()) {
+            RealLogsTest.scan(name, row.toString(), fragments, found);
+          }
+        } else {
+          String text = Files.readString(f);
+          for (String line : name.endsWith(".jsonl") ? text.split("\n") : new String[] {text}) {
+            RealLogsTest.values(Json.MAPPER.readTree(line), "", out, fragments, found, name);
+          }
+        }
+      }
+    }
+    assertEquals(java.util.List.of(), found);
+  }
+
+  @Test
+  void hash_messagesPathWithAFormatOfItsOwnKeys_isAUsageError() throws Exception {
+    Run r = run("hash", TAU, "--messages-path", "traj", "--log-format", "sharegpt", "--salt-file",
+        salt("0123456789abcdef0123").toString(), "--out", dir.resolve("x").toString());
+    assertEquals(ExitCodes.USAGE, r.code(), r.err());
+    assertTrue(r.err().contains("--messages-path works with --log-format auto, messages or openai"), r.err());
+  }
+
+  @Test
+  void hash_recordsWithTwoMessageLists_exit3_namingFileLineAndBothPaths() throws Exception {
+    Path p = dir.resolve("two.jsonl");
+    String msgs = "[{\"role\": \"user\", \"content\": \"hi\"}, {\"role\": \"assistant\", \"content\": \"yo\"}]";
+    Files.writeString(p, "{\"traj\": " + msgs + ", \"judge\": {\"messages\": " + msgs + "}}\n");
+    Run r = run("hash", p.toString(), "--salt-file", salt("0123456789abcdef0123").toString(), "--out", dir.resolve("x").toString());
+    assertEquals(ExitCodes.BAD_INPUT, r.code(), r.err());
+    assertTrue(r.err().contains("two.jsonl:1: cannot detect the log format: the records hold several lists of {role, content}"
+        + " messages (record 1 (line 1): traj, judge.messages); name the one to read with --messages-path"), r.err());
+    Run named = run("hash", p.toString(), "--messages-path", "judge.messages", "--salt-file", salt("0123456789abcdef0123").toString(),
+        "--out", dir.resolve("y").toString());
+    assertEquals(ExitCodes.OK, named.code(), named.err());
+    assertTrue(named.out().contains("messages read from judge.messages (--messages-path)"), named.out());
+  }
 }
