@@ -72,6 +72,30 @@ q["sources"].update(glob_sources())
 write(q)
 
 
+# ---------- Qwen3-30B-A3B on H100 and A100: not shipped, only to measure the prefill cost ----------
+# The public TTFT measurements of this model are on other GPUs (docs/validation.md, Sources 9). These
+# bases differ from the H20 one only in the GPU's figures; the fitted b and d are carried to the H20
+# by calibrate-shipped.sh with the stated rules (FLOP/s ratio for b, bandwidth ratio for d).
+def qwen_on(name, hardware, hbm, tflops, mem_gib, budget, note):
+    p = json.loads(json.dumps(q))
+    # starting values: b at ~30% of the GPU's BF16 peak for 6.7 GFLOP per token (2 x 3.35B active
+    # parameters); e scaled from the H20 fit by the FLOP/s ratio (not fitted: one prompt length)
+    p.update(prefillPerTokenS=6.7e9 / (0.3 * tflops * 1e12), prefillAttentionPerPairS=5.5e-9 * 148 / tflops,
+             decodePerContextTokenS=98304 / (hbm * 1e9 * 0.8),
+             name=name, hardware=hardware, hbmGBps=hbm, gpuMemoryGiB=mem_gib, tokenBudget=budget, prefillChunkTokens=budget,
+             description="Auxiliary (not shipped): Qwen3-30B-A3B on " + hardware + ", " + note,
+             engine="vLLM (version not stated by the source)", frontendLatencyS=0.02)
+    p["sources"]["hbmGBps"] = src("documented", hardware + " HBM bandwidth (NVIDIA datasheet figures)")
+    p["sources"]["frontendLatencyS"] = src("assumption", "HTTP, tokenisation and streaming; the H100 vLLM fits give 17-38 ms", 0.0, 0.04)
+    write(p)
+
+
+qwen_on("qwen3-30b-a3b-h100", "1 x NVIDIA H100 80 GB", 3350, 989, 74.5, 8192,
+        "for vllm-project/vllm PR #23151's concurrency-10 run")
+qwen_on("qwen3-30b-a3b-a100", "1 x NVIDIA A100 80 GB (GPU count not stated by the source)", 2039, 312, 74.5, 2048,
+        "for tenstorrent/tt-inference-server issue #340's single-request sweep")
+
+
 # ---------- H100 validation profiles ----------
 def h100(name, model, tp, dense_gb, expert_gb, e, k, kv, kvcap, weights_gib, desc):
     hbm = 3350 * tp
