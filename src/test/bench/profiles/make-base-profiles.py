@@ -41,7 +41,7 @@ def write(p):
 # ---------- Qwen3-30B-A3B on H20: the paper's model and GPU ----------
 q = dict(
     name="qwen3-30b-a3b-h20",
-    description="The paper's model and GPU: Qwen3-30B-A3B (BF16) on one NVIDIA H20 96 GB per instance. Step costs fitted to Qwen's single-request speed benchmark on this GPU (SGLang 0.4.6.post1); the batch dependence of the MoE weight reads and the decode KV reads derived from the model's and the GPU's figures (no load measurement of this model on this GPU is public); global-tier costs as users measured LMCache remote tiers.",
+    description="The paper's model and GPU: Qwen3-30B-A3B (BF16) on one NVIDIA H20 96 GB per instance. Step costs fitted to Qwen's single-request speed benchmark on this GPU (SGLang 0.4.6.post1) with the prefill cost per token carried over from an H100 measurement by the FLOP/s ratio; the batch dependence of the MoE weight reads derived from the model's and the GPU's figures (no load measurement of this model on this GPU is public); global-tier costs as users measured LMCache remote tiers.",
     model="Qwen/Qwen3-30B-A3B (BF16)", hardware="1 x NVIDIA H20 96 GB", engine="SGLang 0.4.6.post1 (fit); vLLM V1 limits (replay)",
     stepBaseS=0.005, prefillPerTokenS=2.0e-4, prefillAttentionPerPairS=5.5e-9, decodePerSeqS=2.0e-5,
     decodePerContextTokenS=98304 / (4000e9 * 0.8), frontendLatencyS=0.0,
