@@ -41,7 +41,7 @@ def write(p):
 # ---------- Qwen3-30B-A3B on H20: the paper's model and GPU ----------
 q = dict(
     name="qwen3-30b-a3b-h20",
-    description="The paper's model and GPU: Qwen3-30B-A3B (BF16) on one NVIDIA H20 96 GB per instance. Step costs fitted to Qwen's single-request speed benchmark on this GPU (SGLang 0.4.6.post1); the batch dependence of the MoE weight reads and the decode KV reads derived from the model's and the GPU's figures (no load measurement of this model on this GPU is public); global-tier costs as users measured LMCache remote tiers.",
+    description="The paper's model and GPU: Qwen3-30B-A3B (BF16) on one NVIDIA H20 96 GB per instance. Step costs fitted to Qwen's single-request speed benchmark on this GPU (SGLang 0.4.6.post1) with the prefill cost per token carried over from an H100 measurement by the FLOP/s ratio; the batch dependence of the MoE weight reads derived from the model's and the GPU's figures (no load measurement of this model on this GPU is public); global-tier costs as users measured LMCache remote tiers.",
     model="Qwen/Qwen3-30B-A3B (BF16)", hardware="1 x NVIDIA H20 96 GB", engine="SGLang 0.4.6.post1 (fit); vLLM V1 limits (replay)",
     stepBaseS=0.005, prefillPerTokenS=2.0e-4, prefillAttentionPerPairS=5.5e-9, decodePerSeqS=2.0e-5,
     decodePerContextTokenS=98304 / (4000e9 * 0.8), frontendLatencyS=0.0,
@@ -49,9 +49,10 @@ q = dict(
     kvBytesPerToken=98304, gpuMemoryGiB=96, memoryUtilization=0.9, weightsGiB=56.87, runtimeOverheadGiB=4.0,
     maxBatch=1024, tokenBudget=8192, prefillChunkTokens=8192, **GLOBAL_CENTRAL)
 q["sources"] = {
-    "stepBaseS": src("fitted", "calibrate"), "prefillPerTokenS": src("fitted", "calibrate"), "prefillAttentionPerPairS": src("fitted", "calibrate"),
+    "stepBaseS": src("fitted", "calibrate"), "prefillAttentionPerPairS": src("fitted", "calibrate"),
+    "prefillPerTokenS": src("derived", "b on H100 (calibrate on shipped:qwen3-30b-a3b-public/vllm-h100-pr23151.json) x 989 / 148, the BF16 FLOP/s ratio of H100 SXM to H20; docs/validation.md Sources 9", 8.43e-5, 1.4094e-4),
     "decodePerSeqS": src("assumption", "per decoding sequence (sampling, per-sequence kernels): not measurable from batch-1 data; the H100 vLLM fits give 1-70 us (docs/validation.md)", 1e-6, 7e-5),
-    "decodePerContextTokenS": src("derived", "kvBytesPerToken / (hbmGBps x hbmEfficiency) = 98,304 B / 3.2 TB/s: the KV read at the weights' achieved bandwidth; a single-request E2E table cannot separate it from the prefill cost; the H100 vLLM fits land near this floor (docs/validation.md)", 98304 / 4000e9, 98304 / (4000e9 * 0.6)),
+    "decodePerContextTokenS": src("fitted", "calibrate, with prefillPerTokenS held at its derived value (a single-request E2E table cannot separate the two)"),
     "frontendLatencyS": src("assumption", "HTTP, tokenisation and streaming outside the engine; 0 here (inside stepBaseS in a batch-1 fit); the H100 vLLM fits give 17-38 ms", 0.0, 0.04),
     "denseWeightGB": src("derived", "non-expert weights every step reads: attention 0.91B + router 0.013B + lm_head 0.311B params x 2 B (" + FACTS + "; the embedding table is not read whole)"),
     "expertWeightGB": src("derived", "48 layers x 128 experts x 3 x 2048 x 768 params x 2 B = 57.98 GB (" + FACTS + ")"),
@@ -72,11 +73,46 @@ q["sources"].update(glob_sources())
 write(q)
 
 
+# ---------- Qwen3-30B-A3B on H100 and A100: not shipped, only to measure the prefill cost ----------
+# The public TTFT measurements of this model are on other GPUs (docs/validation.md, Sources 9). These
+# bases differ from the H20 one only in the GPU's figures; the fitted b and d are carried to the H20
+# by calibrate-shipped.sh with the stated rules (FLOP/s ratio for b, bandwidth ratio for d).
+def qwen_on(name, hardware, hbm, tflops, mem_gib, budget, note):
+    p = json.loads(json.dumps(q))
+    # starting values: b at ~30% of the GPU's BF16 peak for 6.7 GFLOP per token (2 x 3.35B active
+    # parameters); e scaled from the H20 fit by the FLOP/s ratio (not fitted: one prompt length)
+    p.update(prefillPerTokenS=6.7e9 / (0.3 * tflops * 1e12), prefillAttentionPerPairS=5.5e-9 * 148 / tflops,
+             decodePerContextTokenS=98304 / (hbm * 1e9 * 0.8),
+             name=name, hardware=hardware, hbmGBps=hbm, gpuMemoryGiB=mem_gib, tokenBudget=budget, prefillChunkTokens=budget,
+             description="Auxiliary (not shipped): Qwen3-30B-A3B on " + hardware + ", " + note,
+             engine="vLLM (version not stated by the source)", frontendLatencyS=0.02)
+    p["sources"]["hbmGBps"] = src("documented", hardware + " HBM bandwidth (NVIDIA datasheet figures)")
+    p["sources"]["frontendLatencyS"] = src("assumption", "HTTP, tokenisation and streaming; the H100 vLLM fits give 17-38 ms", 0.0, 0.04)
+    write(p)
+
+
+qwen_on("qwen3-30b-a3b-h100", "1 x NVIDIA H100 80 GB", 3350, 989, 74.5, 8192,
+        "for vllm-project/vllm PR #23151's concurrency-10 run")
+qwen_on("qwen3-30b-a3b-a100", "1 x NVIDIA A100 80 GB (GPU count not stated by the source)", 2039, 312, 74.5, 2048,
+        "for tenstorrent/tt-inference-server issue #340's single-request sweep")
+
+
 # ---------- H100 validation profiles ----------
-def h100(name, model, tp, dense_gb, expert_gb, e, k, kv, kvcap, weights_gib, desc):
+# b from the FLOP rule: 2 x active parameters FLOP per token at a share (MFU) of the instance's
+# BF16 peak. The one vLLM prefill on H100 measured here (Qwen3-30B-A3B, vLLM PR #23151, docs/validation.md
+# Sources 9) ran at 37% of the peak; 100% is the floor, 30% the assumed slow end.
+MFU_MEASURED, MFU_SLOW = 0.371, 0.30
+
+
+def flop_b(active_params, tp, mfu):
+    return 2 * active_params / (mfu * 989e12 * tp)
+
+
+def h100(name, model, tp, dense_gb, expert_gb, e, k, kv, kvcap, weights_gib, desc, active_params):
     hbm = 3350 * tp
+    b = flop_b(active_params, tp, MFU_MEASURED)
     p = dict(name=name, description=desc, model=model, hardware=f"{tp} x NVIDIA H100 SXM 80 GB (TP{tp})", engine="vLLM 0.15.1 (V1)",
-             stepBaseS=0.001, prefillPerTokenS=1e-5, prefillAttentionPerPairS=1e-9, decodePerSeqS=1e-5,
+             stepBaseS=0.001, prefillPerTokenS=b, prefillAttentionPerPairS=1e-9, decodePerSeqS=1e-5,
              decodePerContextTokenS=kv / (hbm * 1e9 * 0.8), frontendLatencyS=0.02,
              denseWeightGB=dense_gb, expertWeightGB=expert_gb, experts=e, expertsPerToken=k, hbmGBps=hbm, hbmEfficiency=0.8,
              kvBytesPerToken=kv, kvCapacityTokens=kvcap, gpuMemoryGiB=round(80e9 * tp / 2 ** 30, 1), memoryUtilization=0.9,
@@ -84,7 +120,7 @@ def h100(name, model, tp, dense_gb, expert_gb, e, k, kv, kvcap, weights_gib, des
     p["sources"] = {
         "stepBaseS": src("fitted", "calibrate"), "decodePerSeqS": src("fitted", "calibrate"),
         "decodePerContextTokenS": src("fitted", "calibrate"), "frontendLatencyS": src("fitted", "calibrate"),
-        "prefillPerTokenS": src("assumption", "~2 x active params FLOP at 40-100% of 989 TFLOP/s per GPU; these runs hit the prefix cache for almost every prompt token, so they cannot measure it", 5e-6, 4e-5),
+        "prefillPerTokenS": src("derived", f"2 x {active_params / 1e9:.2f}B active parameters FLOP per token at 37% of {tp} x 989 TFLOP/s (BF16 peak, {H100}): the share of the peak measured for the one vLLM prefill on H100 found public (Qwen3-30B-A3B, vllm-project/vllm PR #23151, docs/validation.md Sources 9); range: 100% of the peak (the FLOP floor) to 30% (assumption). These runs hit the prefix cache for almost every prompt token and cannot measure it; no public TTFT of this model on H100 was found", flop_b(active_params, tp, 1.0), flop_b(active_params, tp, MFU_SLOW)),
         "prefillAttentionPerPairS": src("assumption", "small at these prompt lengths (550-1,000 tokens, almost all cached)"),
         "denseWeightGB": src("derived", "weights every step reads (all but the embedding table) x 2 B (" + FACTS + ")"),
         "expertWeightGB": src("derived", "routed experts' weights x 2 B (" + FACTS + "); 0 for a dense model"),
@@ -105,10 +141,10 @@ def h100(name, model, tp, dense_gb, expert_gb, e, k, kv, kvcap, weights_gib, des
 
 
 h100("llama-2-7b-h100-tp1", "meta-llama/Llama-2-7b-hf (FP16)", 1, 13.21, 0, 0, 0, 524288, 119408, 12.55,
-     "Validation profile: Llama-2-7B on one H100 SXM, vLLM 0.15.1, fitted to the inference-sim/training runs' 'general' stages and checked on the others.")
+     "Validation profile: Llama-2-7B on one H100 SXM, vLLM 0.15.1, fitted to the inference-sim/training runs' 'general' stages and checked on the others.", 6740000000.0)
 h100("llama-2-70b-h100-tp4", "meta-llama/Llama-2-70b-hf (FP16)", 4, 137.43, 0, 0, 0, 327680, 501712, 128.47,
-     "Validation profile: Llama-2-70B on four H100 SXM (TP4), vLLM 0.15.1, fitted to the 'general' stages and checked on the others.")
+     "Validation profile: Llama-2-70B on four H100 SXM (TP4), vLLM 0.15.1, fitted to the 'general' stages and checked on the others.", 69000000000.0)
 h100("codellama-34b-h100-tp2", "codellama/CodeLlama-34b-Instruct-hf (FP16)", 2, 66.97, 0, 0, 0, 196608, 425648, 62.85,
-     "Validation profile: CodeLlama-34B on two H100 SXM (TP2), vLLM 0.15.1, fitted to the 'general' stages and checked on the others.")
+     "Validation profile: CodeLlama-34B on two H100 SXM (TP2), vLLM 0.15.1, fitted to the 'general' stages and checked on the others.", 33700000000.0)
 h100("mixtral-8x7b-h100-tp2", "mistralai/Mixtral-8x7B-v0.1 (FP16)", 2, 2.94, 90.2, 8, 2, 131072, 440176, 86.99,
-     "Validation profile: Mixtral-8x7B (MoE, 8 experts, top-2) on two H100 SXM (TP2), vLLM 0.15.1, fitted to the 'general' stages and checked on the others.")
+     "Validation profile: Mixtral-8x7B (MoE, 8 experts, top-2) on two H100 SXM (TP2), vLLM 0.15.1, fitted to the 'general' stages and checked on the others.", 12900000000.0)

@@ -24,11 +24,12 @@ public final class MeasurementReplay {
 
   /**
    * @param seed the synthesiser's seed
-   * @param maxStageS replay only the first this many seconds of arrivals of every stage (the
-   *     steady state of a stage of minutes is reached within seconds; Infinity = all)
+   * @param maxStageS replay only the first this many seconds of arrivals of every stage (Infinity =
+   *     all, the default: a stage's first requests miss the prefix cache, and a shortened replay
+   *     weighs these misses more than the run did)
    */
   public record Options(long seed, double maxStageS) {
-    public static final Options DEFAULT = new Options(42, 120);
+    public static final Options DEFAULT = new Options(42, Double.POSITIVE_INFINITY);
   }
 
   /** What the replay gives for a measurement, in the measurement's own terms. */

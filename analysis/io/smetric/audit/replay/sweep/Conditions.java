@@ -16,13 +16,14 @@ import java.util.TreeSet;
 
 /**
  * The conditions sweep (docs/replay.md, "Conditions"): parameters no trace can tell (the global
- * tier's read rate, lookup latency and save cost, the TTFT SLO's slope, SMetric's OVERLOAD and
- * HIT_RATIO) varied over documented ranges, one at a time and then over a grid of the two that
- * move SMetric's gain most, for SMetric and the router the verdict judges it against, at the
- * verdict's own operating point: the declared global-tier capacity and the decision load's
- * offered rate ({@link EqualLoad}; declared before the replay, so no maximum over capacities or
- * rates enters it). Both routers run each point at that same rate: the gain is the one the verdict
- * reads, under other values of what no trace can tell, for the same traffic. Generic over settings and profile fields
+ * tier's read rate, lookup latency and save cost, the prefill cost of a cache miss, the TTFT SLO's
+ * slope, SMetric's OVERLOAD and HIT_RATIO) varied over documented ranges, one at a time and then
+ * over a grid of the two that move SMetric's gain most, for SMetric and the router the verdict
+ * judges it against, at the verdict's own operating point: the declared global-tier capacity and
+ * the decision load's offered rate ({@link EqualLoad}; declared before the replay, so no maximum
+ * over capacities or rates enters it). Both routers run each point at that same rate: the gain is
+ * the one the verdict reads, under other values of what no trace can tell, for the same traffic.
+ * Generic over settings and profile fields
  * ({@link SettingsPath}): a parameter is swept only if one of its paths exists, so fields added
  * later (e.g. a profile's save cost) join without code here.
  */
@@ -52,6 +53,12 @@ public final class Conditions {
           "LMCache store overhead 17.4 us/token = 5.65 GB/s at 96 KiB/token (Mooncake issue #467, GDS); GPU-to-CPU "
               + "offload 12.1-14.8 GB/s (LMCache issue #2262); free saves (Infinity)", false,
           Map.of("profile.globalSaveBlocksStep", 1.0)),
+      // b, the price of a cache miss: public measurements do not pin it for the paper's GPU (it is
+      // carried over from another GPU by a FLOP/s rule), so its stated range is swept; a profile
+      // that states no range for it has nothing to sweep (no levels of its own: their scale is the model's)
+      new Param("prefill_cost", "the prefill compute per uncached prompt token (the price of a cache miss)",
+          List.of("profile.prefillPerTokenS"), List.of(), "us/token", 1e6,
+          "the profile's own range for prefillPerTokenS (docs/validation.md, Sources 9)", false, Map.of()),
       new Param("ttft_slo_slope", "the TTFT SLO's time per input token",
           List.of("ttftPerTokenS"), List.of(1.25e-4, 2.5e-4, 5e-4), "ms/token", 1000,
           "assumption: the paper does not publish its TTFT SLO coefficients; half to twice ours", false, Map.of()),
@@ -146,6 +153,7 @@ public final class Conditions {
       List<Double> range = profileRange(base, path);
       TreeSet<Double> lv = new TreeSet<>(range.isEmpty() ? p.levels() : range);
       lv.add(b);
+      if (lv.size() < 2) continue; // nothing but the audit's own value: no range to vary
       String source = range.isEmpty() ? p.source()
           : "the profile's own range (" + base.profile.name + "): " + profileSource(base, path).ref;
       c.params.add(new Resolved(p, path, b, List.copyOf(lv), source));

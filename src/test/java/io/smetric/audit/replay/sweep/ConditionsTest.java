@@ -141,4 +141,32 @@ class ConditionsTest {
     assertTrue(read.get("source").asText().contains("test range"), read.get("source").asText());
     assertEquals(3, read.get("points").size());
   }
+
+  @Test
+  void prefillCost_sweptOverTheProfilesStatedRange_leftOutWithoutOne() {
+    List<RunResult> all = mainSweep();
+    Conditions.Param prefill = Conditions.DEFAULTS.stream().filter(p -> p.name().equals("prefill_cost")).findFirst()
+        .orElseThrow(() -> new AssertionError("the prefill cost is a conditions dimension"));
+    ReplaySettings base = new ReplaySettings();
+    base.profile.prefillPerTokenS = 1.2e-4;
+    base.profile.sources.put("prefillPerTokenS",
+        new io.smetric.audit.replay.ModelProfile.Source("derived", "test rule", 1.0e-4, 1.5e-4));
+    Conditions c = Conditions.plan(new SweepSummary(all, 1.5, 0.5), base, equalLoad(all), List.of(prefill));
+    List<SimSpec> r1 = c.nextRound(all);
+    // levels 1.0e-4 and 1.5e-4 (1.2e-4 is the base), both policies, once each at the operating point
+    assertEquals(2 * 2, r1.size());
+    assertEquals(java.util.Set.of(1.0e-4, 1.5e-4),
+        r1.stream().map(s -> s.overrides().get("profile.prefillPerTokenS")).collect(java.util.stream.Collectors.toSet()));
+    for (SimSpec s : r1) all.add(result(s, s.policy().equals("smetric") ? 10 : 10.5));
+    JsonNode b = c.describe(all).get("parameters").get(0);
+    assertEquals("profile.prefillPerTokenS", b.get("path").asText());
+    assertEquals(1.2e-4, b.get("base_value").asDouble());
+    assertEquals(3, b.get("points").size());
+    assertEquals("120", Conditions.display(1.2e-4, b.get("unit_scale").asDouble()));
+
+    base.profile.sources.remove("prefillPerTokenS");
+    Conditions none = Conditions.plan(new SweepSummary(all, 1.5, 0.5), base, equalLoad(all), List.of(prefill));
+    assertEquals(List.of(), none.nextRound(all), "no stated range: nothing to vary");
+    assertEquals(0, none.describe(all).get("parameters").size(), "and no one-level parameter that would read as 'does not matter'");
+  }
 }
