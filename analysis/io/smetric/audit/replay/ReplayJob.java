@@ -14,6 +14,7 @@ import io.smetric.audit.replay.sweep.SameSimulations;
 import io.smetric.audit.replay.sweep.Schedule;
 import io.smetric.audit.replay.sweep.SimSpec;
 import io.smetric.audit.replay.sweep.Sweep;
+import io.smetric.audit.replay.sweep.SweepProgress;
 import io.smetric.audit.replay.sweep.SweepSummary;
 import io.smetric.audit.replay.trace.ReplayTrace;
 import io.smetric.audit.replay.trace.TraceCache;
@@ -221,6 +222,9 @@ public final class ReplayJob {
   private String bootstrapSkipped;
   private ObjectNode conditionsJson;
   private Conditions conditionsPlan;
+  private SweepProgress.Listener progressListener;
+  /** The running sweep's progress estimate (null outside {@link #run}). */
+  private SweepProgress progress;
 
   /** Builds the plan the options ask for (the audit and custom plans derive their rates from the trace). */
   public ReplayJob(SparkSession spark, ReplayTrace trace, Options options) {
@@ -242,6 +246,15 @@ public final class ReplayJob {
 
   public TraceSummary traceSummary() {
     return summary;
+  }
+
+  /**
+   * Receives the sweep's progress (simulations done of the expected total, time left) after each
+   * batch of results, from the thread that completed it; set before {@link #run}.
+   */
+  public ReplayJob onProgress(SweepProgress.Listener listener) {
+    this.progressListener = listener;
+    return this;
   }
 
   /**
@@ -417,17 +430,32 @@ public final class ReplayJob {
     try (Runner runner = new Runner(out, options.useSpark() && (plan != null || grid.size() > 1))) {
       int cores = JavaSparkContext.fromSparkContext(spark.sparkContext()).defaultParallelism();
       SameSimulations same = new SameSimulations(runner::submit, base);
-      Schedule schedule = runner.spark ? new Schedule(same, cores, JOB_SECONDS) : new Schedule(same);
+      progress = new SweepProgress(cores, progressListener);
+      SweepProgress counted = progress;
+      Schedule.Engine engine = specs -> same.submit(specs).thenApply(r -> {
+        counted.back(r);
+        return r;
+      });
+      Schedule schedule = runner.spark ? new Schedule(engine, cores, JOB_SECONDS) : new Schedule(engine);
       Schedule.Group first;
       if (plan == null) {
-        first = new Schedule.Group(0, List.of(once(grid)), this::afterMainSweep);
+        progress.expectExactly("grid", grid.size());
+        first = new Schedule.Group(0, List.of(counted("grid", once(grid))), this::afterMainSweep);
       } else {
         // every curve's knee search is a track of its own; the replicates and the conditions
         // sweep need the whole main sweep, then run beside each other
         List<Schedule.Track> curves = new ArrayList<>();
-        for (var c : plan.curves()) if (ok.contains(c.policy())) curves.add(all -> plan.next(c, all));
+        List<AuditPlan.Curve> planned = new ArrayList<>();
+        for (var c : plan.curves()) {
+          if (!ok.contains(c.policy())) continue;
+          planned.add(c);
+          progress.expect("curve " + c, plan.expectedPoints(c));
+          curves.add(counted("curve " + c, all -> plan.next(c, all)));
+        }
+        expectAfterMainSweep(planned);
         first = new Schedule.Group(0, curves, this::afterMainSweep);
       }
+      progress.announce();
       List<RunResult> results;
       try {
         results = new ArrayList<>(schedule.run(List.of(first)));
@@ -450,6 +478,27 @@ public final class ReplayJob {
       } finally {
         spark.sparkContext().clearJobGroup();
       }
+    }
+  }
+
+  /** A track whose batches the progress estimate counts under {@code part}. */
+  private Schedule.Track counted(String part, Schedule.Track t) {
+    return all -> {
+      List<SimSpec> n = t.next(all);
+      progress.batch(part, n.size());
+      return n;
+    };
+  }
+
+  /** Placeholders for what the main sweep's results will plan: the replicates and the conditions sweep. */
+  private void expectAfterMainSweep(List<AuditPlan.Curve> curves) {
+    if (options.bootstrap() > 0 && base.kvModel != ReplaySettings.KvModel.REFERENCE && summary.sessionTrees() >= 2) {
+      progress.expect("replicates", SweepProgress.replicatesBefore(options.bootstrap(), curves, options.currentRouter()));
+    }
+    if (!options.conditions().isEmpty()) {
+      double[] c = SweepProgress.conditionsBefore(base, options.conditions());
+      progress.expect("conditions", c[0]);
+      progress.expect("conditions grid", c[1]);
     }
   }
 
@@ -477,31 +526,41 @@ public final class ReplayJob {
         SweepSummary mainSum = new SweepSummary(main, referenceOverload(), referenceHitRatio());
         List<SimSpec> reps = io.smetric.audit.replay.sweep.Uncertainty.plan(mainSum, currentRouter, bootstrap);
         bootstrapRuns = reps.size();
-        if (!reps.isEmpty()) next.add(Schedule.Group.of(1, List.of(once(reps))));
+        progress.expectExactly("replicates", reps.size());
+        if (!reps.isEmpty()) next.add(Schedule.Group.of(1, List.of(counted("replicates", once(reps)))));
       }
     }
     if (!options.conditions().isEmpty() && plan != null) {
       SweepSummary mainSum = new SweepSummary(main, referenceOverload(), referenceHitRatio());
       conditionsPlan = Conditions.plan(mainSum, base, currentRouter, plan.rateReference(), options.conditions());
+      progress.drop("conditions");
+      if (conditionsPlan.notApplicable() != null) progress.drop("conditions grid");
       next.add(new Schedule.Group(2, conditionTracks(conditionsPlan.pointKeys()), all -> {
         List<String> before = conditionsPlan.pointKeys();
         conditionsPlan.planGrid(all);
         List<String> grid = new ArrayList<>(conditionsPlan.pointKeys());
         grid.removeAll(before);
+        progress.drop("conditions grid");
         return List.of(Schedule.Group.of(2, conditionTracks(grid)));
       }));
+    } else {
+      progress.drop("conditions");
+      progress.drop("conditions grid");
     }
+    if (bootstrapRuns == 0) progress.drop("replicates");
     return next;
   }
 
   private List<Schedule.Track> conditionTracks(List<String> keys) {
     List<Schedule.Track> out = new ArrayList<>();
+    double expected = SweepProgress.conditionPointSimulations();
     for (String k : keys) {
-      out.add(all -> {
+      progress.expect("condition " + k, expected);
+      out.add(counted("condition " + k, all -> {
         List<SimSpec> n = conditionsPlan.next(k, all);
         conditionRuns += n.size();
         return n;
-      });
+      }));
     }
     return out;
   }
