@@ -463,6 +463,7 @@ public final class ReplayJob {
         runner.cancel(); // the other batches of a failed sweep stop too
         throw e;
       }
+      progress.announce(); // every part finished or dropped: the exact count
       Map<Integer, Integer> sameAs = SameSimulations.sameAs(results, base);
       results = new ArrayList<>(SameSimulations.creditLowest(results, sameAs));
       if (plan != null) plan.rounds(schedule.rounds(0));
