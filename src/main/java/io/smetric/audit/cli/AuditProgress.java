@@ -83,7 +83,8 @@ final class AuditProgress extends SparkListener implements AutoCloseable {
     reportedGroup = ReplayJob.SWEEP_GROUP;
     long now = System.currentTimeMillis();
     long last = lastPrint.get();
-    if (now - last >= minGapMs && lastPrint.compareAndSet(last, now)) line(s.line());
+    // the plan's size is always shown, before the first result
+    if (s.done() == 0 || (now - last >= minGapMs && lastPrint.compareAndSet(last, now))) line(s.line());
   }
 
   private void line(String what) {
