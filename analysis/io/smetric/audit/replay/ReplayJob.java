@@ -14,6 +14,7 @@ import io.smetric.audit.replay.sweep.SameSimulations;
 import io.smetric.audit.replay.sweep.Schedule;
 import io.smetric.audit.replay.sweep.SimSpec;
 import io.smetric.audit.replay.sweep.Sweep;
+import io.smetric.audit.replay.sweep.SweepProgress;
 import io.smetric.audit.replay.sweep.SweepSummary;
 import io.smetric.audit.replay.trace.ReplayTrace;
 import io.smetric.audit.replay.trace.TraceCache;
@@ -224,6 +225,9 @@ public final class ReplayJob {
   private io.smetric.audit.replay.sweep.EqualLoad equalLoad;
   private int refinedCurves;
   private int equalLoadRuns;
+  private SweepProgress.Listener progressListener;
+  /** The running sweep's progress estimate (null outside {@link #run}). */
+  private SweepProgress progress;
 
   /** Builds the plan the options ask for (the audit and custom plans derive their rates from the trace). */
   public ReplayJob(SparkSession spark, ReplayTrace trace, Options options) {
@@ -245,6 +249,15 @@ public final class ReplayJob {
 
   public TraceSummary traceSummary() {
     return summary;
+  }
+
+  /**
+   * Receives the sweep's progress (simulations done of the expected total, time left) after each
+   * batch of results, from the thread that completed it; set before {@link #run}.
+   */
+  public ReplayJob onProgress(SweepProgress.Listener listener) {
+    this.progressListener = listener;
+    return this;
   }
 
   /**
@@ -420,17 +433,32 @@ public final class ReplayJob {
     try (Runner runner = new Runner(out, options.useSpark() && (plan != null || grid.size() > 1))) {
       int cores = JavaSparkContext.fromSparkContext(spark.sparkContext()).defaultParallelism();
       SameSimulations same = new SameSimulations(runner::submit, base);
-      Schedule schedule = runner.spark ? new Schedule(same, cores, JOB_SECONDS) : new Schedule(same);
+      progress = new SweepProgress(cores, progressListener);
+      SweepProgress counted = progress;
+      Schedule.Engine engine = specs -> same.submit(specs).thenApply(r -> {
+        counted.back(r);
+        return r;
+      });
+      Schedule schedule = runner.spark ? new Schedule(engine, cores, JOB_SECONDS) : new Schedule(engine);
       Schedule.Group first;
       if (plan == null) {
-        first = new Schedule.Group(0, List.of(once(grid)), this::afterMainSweep);
+        progress.expectExactly("grid", grid.size());
+        first = new Schedule.Group(0, List.of(counted("grid", once(grid))), this::afterMainSweep);
       } else {
         // every curve's knee search is a track of its own; the replicates and the conditions
         // sweep need the whole main sweep, then run beside each other
         List<Schedule.Track> curves = new ArrayList<>();
-        for (var c : plan.curves()) if (ok.contains(c.policy())) curves.add(all -> plan.next(c, all));
+        List<AuditPlan.Curve> planned = new ArrayList<>();
+        for (var c : plan.curves()) {
+          if (!ok.contains(c.policy())) continue;
+          planned.add(c);
+          progress.expect("curve " + c, plan.expectedPoints(c));
+          curves.add(counted("curve " + c, all -> plan.next(c, all)));
+        }
+        expectAfterMainSweep(planned);
         first = new Schedule.Group(0, curves, this::afterMainSweep);
       }
+      progress.announce();
       List<RunResult> results;
       try {
         results = new ArrayList<>(schedule.run(List.of(first)));
@@ -438,6 +466,7 @@ public final class ReplayJob {
         runner.cancel(); // the other batches of a failed sweep stop too
         throw e;
       }
+      progress.announce(); // every part finished or dropped: the exact count
       Map<Integer, Integer> sameAs = SameSimulations.sameAs(results, base);
       results = new ArrayList<>(SameSimulations.creditLowest(results, sameAs));
       if (plan != null) plan.rounds(schedule.rounds(0));
@@ -499,6 +528,35 @@ public final class ReplayJob {
     mg.put("rule", "the smallest capacity above 0 whose equal-load gain at the decision load clears the threshold");
   }
 
+  /** A track whose batches the progress estimate counts under {@code part}. */
+  private Schedule.Track counted(String part, Schedule.Track t) {
+    return all -> {
+      List<SimSpec> n = t.next(all);
+      progress.batch(part, n.size());
+      return n;
+    };
+  }
+
+  /**
+   * Placeholders for what the main sweep's results will plan: the refinement, the reference
+   * bisections, the equal-load runs, the replicates and the conditions sweep.
+   */
+  private void expectAfterMainSweep(List<AuditPlan.Curve> curves) {
+    double[] e = SweepProgress.equalLoadBefore(curves, options.currentRouter(),
+        plan != null && plan.grid() == AuditPlan.RateGrid.ADAPTIVE);
+    progress.expect("refine", e[0]);
+    progress.expect("reference", e[1]);
+    progress.expect("equal load", e[2]);
+    if (options.bootstrap() > 0 && base.kvModel != ReplaySettings.KvModel.REFERENCE && summary.sessionTrees() >= 2) {
+      progress.expect("replicates", SweepProgress.replicatesBefore(options.bootstrap(), curves, options.currentRouter()));
+    }
+    if (!options.conditions().isEmpty()) {
+      double[] c = SweepProgress.conditionsBefore(base, options.conditions());
+      progress.expect("conditions", c[0]);
+      progress.expect("conditions grid", c[1]);
+    }
+  }
+
   /** A track of one batch. */
   private static Schedule.Track once(List<SimSpec> specs) {
     boolean[] sent = {false};
@@ -515,7 +573,10 @@ public final class ReplayJob {
    * plans), then {@link #afterRefinement}.
    */
   private List<Schedule.Group> afterMainSweep(List<RunResult> main) {
-    if (plan == null || plan.grid() != AuditPlan.RateGrid.ADAPTIVE) return afterRefinement(main);
+    if (plan == null || plan.grid() != AuditPlan.RateGrid.ADAPTIVE) {
+      progress.drop("refine");
+      return afterRefinement(main);
+    }
     // (the fixed grid: no refinement; the reference rates are still bisected)
     SweepSummary coarse = new SweepSummary(main, referenceOverload(), referenceHitRatio());
     List<Schedule.Track> refine = new ArrayList<>();
@@ -523,8 +584,14 @@ public final class ReplayJob {
       refine.add(io.smetric.audit.replay.sweep.EqualLoad.refineTrack(c));
     }
     refinedCurves = refine.size();
+    progress.drop("refine");
     if (refine.isEmpty()) return afterRefinement(main);
-    return List.of(new Schedule.Group(0, refine, this::afterRefinement));
+    List<Schedule.Track> counted = new ArrayList<>();
+    for (int i = 0; i < refine.size(); i++) {
+      progress.expect("refine " + i, SweepProgress.REFINE_POINTS);
+      counted.add(counted("refine " + i, refine.get(i)));
+    }
+    return List.of(new Schedule.Group(0, counted, this::afterRefinement));
   }
 
   /**
@@ -532,11 +599,14 @@ public final class ReplayJob {
    * 1.0x of the equal-load comparison stands for), then {@link #afterReference}.
    */
   private List<Schedule.Group> afterRefinement(List<RunResult> main) {
+    progress.drop("reference");
     if (plan == null) return afterReference(main);
     SweepSummary refined = new SweepSummary(main, referenceOverload(), referenceHitRatio());
     List<Schedule.Track> ref = new ArrayList<>();
     for (AuditPlan.Curve c : io.smetric.audit.replay.sweep.EqualLoad.judgedCurves(refined, options.currentRouter())) {
-      ref.add(io.smetric.audit.replay.sweep.EqualLoad.referenceTrack(c, plan.rateReference()));
+      String part = "reference " + ref.size();
+      progress.expect(part, SweepProgress.REFERENCE_POINTS);
+      ref.add(counted(part, io.smetric.audit.replay.sweep.EqualLoad.referenceTrack(c, plan.rateReference())));
     }
     if (ref.isEmpty()) return afterReference(main);
     return List.of(new Schedule.Group(0, ref, this::afterReference));
@@ -553,8 +623,10 @@ public final class ReplayJob {
     SweepSummary mainSum = new SweepSummary(main, referenceOverload(), referenceHitRatio());
     equalLoad = io.smetric.audit.replay.sweep.EqualLoad.plan(mainSum, options.currentRouter(), main);
     List<SimSpec> eq = equalLoad.specs(main);
+    if (plan == null) eq = List.of();
     equalLoadRuns = eq.size();
-    if (!eq.isEmpty() && plan != null) next.add(Schedule.Group.of(0, List.of(once(eq))));
+    progress.expectExactly("equal load", eq.size());
+    if (!eq.isEmpty()) next.add(Schedule.Group.of(0, List.of(counted("equal load", once(eq)))));
     if (bootstrap > 0) {
       if (base.kvModel == ReplaySettings.KvModel.REFERENCE) {
         bootstrapSkipped = "the block-by-block reference KV model cannot resample session trees";
@@ -563,30 +635,40 @@ public final class ReplayJob {
       } else {
         List<SimSpec> reps = equalLoad.replicates(bootstrap);
         bootstrapRuns = reps.size();
-        if (!reps.isEmpty()) next.add(Schedule.Group.of(1, List.of(once(reps))));
+        progress.expectExactly("replicates", reps.size());
+        if (!reps.isEmpty()) next.add(Schedule.Group.of(1, List.of(counted("replicates", once(reps)))));
       }
     }
     if (!options.conditions().isEmpty() && plan != null) {
       conditionsPlan = Conditions.plan(mainSum, base, equalLoad, options.conditions());
+      progress.drop("conditions");
+      if (conditionsPlan.notApplicable() != null) progress.drop("conditions grid");
       next.add(new Schedule.Group(2, conditionTracks(conditionsPlan.pointKeys()), all -> {
         List<String> before = conditionsPlan.pointKeys();
         conditionsPlan.planGrid(all);
         List<String> grid = new ArrayList<>(conditionsPlan.pointKeys());
         grid.removeAll(before);
+        progress.drop("conditions grid");
         return List.of(Schedule.Group.of(2, conditionTracks(grid)));
       }));
+    } else {
+      progress.drop("conditions");
+      progress.drop("conditions grid");
     }
+    if (bootstrapRuns == 0) progress.drop("replicates");
     return next;
   }
 
   private List<Schedule.Track> conditionTracks(List<String> keys) {
     List<Schedule.Track> out = new ArrayList<>();
+    double expected = SweepProgress.conditionPointSimulations();
     for (String k : keys) {
-      out.add(all -> {
+      progress.expect("condition " + k, expected);
+      out.add(counted("condition " + k, all -> {
         List<SimSpec> n = conditionsPlan.next(k, all);
         conditionRuns += n.size();
         return n;
-      });
+      }));
     }
     return out;
   }

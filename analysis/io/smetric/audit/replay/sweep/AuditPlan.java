@@ -68,6 +68,11 @@ public final class AuditPlan {
     this.grid = grid;
   }
 
+  /** A plan of the given curves over a given x_ref (tests). */
+  static AuditPlan of(List<Curve> curves, double rateReference, RateGrid grid) {
+    return new AuditPlan(List.copyOf(curves), rateReference, grid);
+  }
+
   public List<Curve> curves() {
     return curves;
   }
@@ -180,6 +185,23 @@ public final class AuditPlan {
       for (double x : KneeSearch.next(cur, rateReference)) out.add(c.at(x));
     }
     return out;
+  }
+
+  /**
+   * How many simulations one curve's rate search is expected to take, for the progress line
+   * ({@link SweepProgress}); the one number the progress estimate takes from the plan. The fixed
+   * grid: its rates. The adaptive grid: the knee search's own rules run on model curves with a
+   * single peak, the mean over peaks spread evenly (log scale) over round 0's range (assumption:
+   * the knee lies where round 0 looks, x_ref x [0.125, 1]; a knee outside it costs extension
+   * rounds, which the progress line counts as they are submitted). 8.12 with the search of 5 Dec
+   * (a peak inside round 0's range: 4 + 2 + 2 refinements, 9 near its ends; the sample audit's 67
+   * curves took 538, 8.03 each; at most 14 anywhere, KneeSearchTest).
+   */
+  public double expectedPoints(Curve c) {
+    if (grid == RateGrid.FIXED) return RATE_MULTIPLIERS.length;
+    double[] r0 = KneeSearch.INITIAL;
+    return SweepProgress.meanModelPoints(List.of(), rateReference, r0[0] * rateReference,
+        r0[r0.length - 1] * rateReference);
   }
 
   /** Records the rounds a sweep run track by track took (what {@link #nextRound} counts itself). */

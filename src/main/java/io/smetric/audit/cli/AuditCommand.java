@@ -338,7 +338,7 @@ public final class AuditCommand implements Callable<Integer> {
     ReplayJob.Options options = !custom ? ReplayJob.Options.audit(s, replay.rateGridMode())
         : replay.rates == null ? ReplayJob.Options.custom(s, replay.rateGridMode(), pol, gs)
         : ReplayJob.Options.grid(s, pol, gs, replay.rates, null, null);
-    ReplayJob job = new ReplayJob(spark, loaded, replay.judging(options.withTraceLabel(label), true));
+    ReplayJob job = new ReplayJob(spark, loaded, replay.judging(options.withTraceLabel(label), true)).onProgress(progress::sweep);
     loaded = null; // the job drops the trace once the sweep's tasks can read it from storage
     ReplayJob.TraceSummary ts = job.traceSummary();
     progress.note(String.format(Locale.ROOT, "trace loaded: %d requests, %d sessions, %d segments%s", ts.requests(),

@@ -1,5 +1,7 @@
 package io.smetric.audit.cli;
 
+import io.smetric.audit.replay.ReplayJob;
+import io.smetric.audit.replay.sweep.SweepProgress;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.Map;
@@ -20,7 +22,8 @@ import org.apache.spark.sql.SparkSession;
  * ends) so that a sweep of thousands of tasks prints a few dozen lines, not thousands. Jobs of
  * one job group (the replay sweep submits each batch of simulations as a job of its own, many at
  * once) are counted together under the group's name, so the line says how far the sweep is, not
- * how far one of its small jobs is.
+ * how far one of its small jobs is. The replay sweep reports itself in simulations against its
+ * expected total ({@link #sweep}); its task lines are left out then.
  */
 final class AuditProgress extends SparkListener implements AutoCloseable {
   private final SparkSession spark;
@@ -39,6 +42,8 @@ final class AuditProgress extends SparkListener implements AutoCloseable {
   private final Map<String, long[]> groupTasks = new ConcurrentHashMap<>();
   private final Map<Integer, Integer> stageToJob = new ConcurrentHashMap<>();
   private final AtomicLong lastPrint = new AtomicLong();
+  /** The job group whose progress its stage reports itself in simulations ({@link #sweep}); its task lines are left out. */
+  private volatile String reportedGroup;
 
   AuditProgress(SparkSession spark, PrintWriter err, int steps, long minGapMs) {
     this.spark = spark;
@@ -54,6 +59,7 @@ final class AuditProgress extends SparkListener implements AutoCloseable {
     step = name;
     stepStart = System.nanoTime();
     groupTasks.clear();
+    reportedGroup = null;
     spark.sparkContext().setJobDescription("audit " + name);
     line("started");
   }
@@ -66,6 +72,19 @@ final class AuditProgress extends SparkListener implements AutoCloseable {
   /** A free-form line in the current step (e.g. "skipped: no block hashes"). */
   void note(String what) {
     line(what);
+  }
+
+  /**
+   * The replay sweep's own progress: simulations done of the expected total and the time left
+   * ({@link SweepProgress}), throttled like the task lines, which it replaces for the sweep's job
+   * group (tasks submitted so far fell back as adaptive rounds added work).
+   */
+  void sweep(SweepProgress.Snapshot s) {
+    reportedGroup = ReplayJob.SWEEP_GROUP;
+    long now = System.currentTimeMillis();
+    long last = lastPrint.get();
+    // the plan's size is always shown, before the first result
+    if (s.done() == 0 || (now - last >= minGapMs && lastPrint.compareAndSet(last, now))) line(s.line());
   }
 
   private void line(String what) {
@@ -105,6 +124,7 @@ final class AuditProgress extends SparkListener implements AutoCloseable {
     Integer job = stageToJob.get(e.stageId());
     Counter c = job == null ? null : jobTasks.get(job);
     if (c == null) return;
+    if (c.group() && c.label().equals(reportedGroup)) return;
     long[] t = c.tasks();
     long done;
     long total;

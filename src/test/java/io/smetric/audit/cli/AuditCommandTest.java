@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.ExitCodes;
 import io.smetric.audit.common.Json;
+import io.smetric.audit.replay.ReplayJob;
 import io.smetric.audit.testing.TestSpark;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -110,6 +111,9 @@ class AuditCommandTest {
     for (String step : List.of("[1/5 inputs]", "[2/5 ingest]", "[3/5 characterize]", "[4/5 replay]", "[5/5 report]")) {
       assertTrue(r.err().contains(step), step + " not in: " + r.err());
     }
+    // the replay counts simulations of its expected total from the start, not the sweep's tasks so far
+    assertTrue(r.err().contains("[4/5 replay] simulations 0 of ~"), r.err());
+    assertFalse(r.err().contains(ReplayJob.SWEEP_GROUP), r.err());
   }
 
   private static JsonNode criterion(JsonNode audit, String id) {

@@ -3,6 +3,7 @@ package io.smetric.audit.replay;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -88,6 +89,34 @@ class ReplayJobTest {
     for (String t : AuditLayout.REPLAY_TABLES) {
       assertEquals(rows(spark.folder(), t), rows(local.folder(), t), t);
     }
+  }
+
+  @Test
+  void run_reportsProgress_doneMonotone_neverAboveTheTotal_exactAtTheEnd() {
+    // an adaptive plan with every phase: knee searches, bootstrap replicates, the conditions sweep
+    ReplayJob.Options o = ReplayJob.Options.custom(ReplayFixtures.settings(2, -1), AuditPlan.RateGrid.ADAPTIVE,
+        List.of(Policies.SMETRIC, Policies.LEAST_LOAD), List.of(0.0, 1.6)).withBootstrap(2)
+        .withConditions(io.smetric.audit.replay.sweep.Conditions.DEFAULTS).withUseSpark(false);
+    List<io.smetric.audit.replay.sweep.SweepProgress.Snapshot> seen = new ArrayList<>();
+    ReplayJob job = new ReplayJob(TestSpark.get(), ReplayFixtures.trace(trace(), false), o).onProgress(seen::add);
+    ReplayJob.Result r;
+    try (OutputDir out = OutputDir.open(tmp.resolve("progress").toString(), false,
+        TestSpark.get().sparkContext().hadoopConfiguration())) {
+      r = job.run(out);
+    }
+    assertEquals(0, seen.get(0).done(), "the plan is announced before any result");
+    assertTrue(seen.get(0).total() > 0);
+    long done = -1;
+    for (var s : seen.subList(1, seen.size() - 1)) {
+      assertTrue(s.done() > done, "done only grows: " + s.line());
+      assertTrue(s.done() <= s.total() && s.percent() <= 100, s.line());
+      done = s.done();
+    }
+    var end = seen.get(seen.size() - 1);
+    assertTrue(end.exact(), end.line());
+    assertEquals(r.runs(), end.done());
+    assertEquals(r.runs(), end.total(), "every part finished, every placeholder replaced");
+    assertTrue(r.json().path("uncertainty").path("simulations").asInt() > 0, "the replicates ran: " + r.json().path("uncertainty"));
   }
 
   @Test
