@@ -88,6 +88,8 @@ final class Answers {
         if (iv.isObject()) x.set("interval", iv.deepCopy());
         String st = lo >= threshold ? "holds" : hi < threshold ? "does not hold" : "too close to call";
         x.put("status", st);
+        // without replicates at this capacity the point value decides, and says so
+        if (!iv.isObject()) x.put("interval_note", "no bootstrap replicates here (the verdict's capacities only): point value");
         if (st.equals("too close to call")) x.putNull("holds");
         else x.put("holds", st.equals("holds"));
         if (g > 0) (st.equals("holds") ? holds : st.equals("does not hold") ? fails : close).add(Numbers.sig4(g) + "x");
@@ -167,7 +169,8 @@ final class Answers {
         List<String> r = new ArrayList<>();
         r.add(Numbers.sig4(e.path("global_ratio").asDouble()) + "x");
         r.add(e.path("best_paper_baseline").asText());
-        r.add(Numbers.signedPercent(e.path("gain")) + range(e.path("interval")) + (e.has("status") ? " (" + e.path("status").asText() + ")" : ""));
+        r.add(Numbers.signedPercent(e.path("gain")) + range(e.path("interval")) + (e.has("status") ? " (" + e.path("status").asText()
+            + (e.has("interval_note") ? ", point value" : "") + ")" : ""));
         for (String b : baselines) r.add(Numbers.signedPercent(e.path("vs").path(b).path("gain")));
         rows.add(r);
       }

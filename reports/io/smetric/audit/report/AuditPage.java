@@ -134,7 +134,8 @@ final class AuditPage {
     String vs = headline.path("judged_router").asText("the best baseline");
     JsonNode best = headline.path(StageJson.GAIN_WITH_GLOBAL);
     String load = headline.has("smetric_gain_at_load")
-        ? ", at equal load (" + Numbers.sig4(headline.path("smetric_gain_at_load").asDouble()) + "x " + vs + "'s knee)" : "";
+        ? ", at equal load (" + Numbers.sig4(headline.path("smetric_gain_at_load").asDouble())
+            + "x the rate where the judged router keeps 90% within SLO)" : "";
     rows.add(List.of("SMetric vs " + vs + load + ", with a global tier"
             + (headline.has("smetric_gain_at_global_ratio")
                 ? " of " + Numbers.sig4(headline.path("smetric_gain_at_global_ratio").asDouble()) + "x (declared)" : ""),

@@ -59,6 +59,14 @@ public final class Conditions {
       new Param("prefill_cost", "the prefill compute per uncached prompt token (the price of a cache miss)",
           List.of("profile.prefillPerTokenS"), List.of(), "us/token", 1e6,
           "the profile's own range for prefillPerTokenS (docs/validation.md, Sources 9)", false, Map.of()),
+      // issue 26: most misses at the operating point are TPOT-only (decode steps that carry a
+      // prefill chunk); the step's token budget (vLLM's max_num_batched_tokens, which caps the
+      // chunk) decides how much a prefill slows the decodes it shares a step with
+      new Param("step_token_budget", "the step's token budget (vLLM max_num_batched_tokens; caps the prefill chunk)",
+          List.of("profile.tokenBudget"), List.of(512.0, 2048.0), "tokens", 1,
+          "vLLM PR #4580: 512, chunked prefill's first default (the best inter-token latency on A100 in its benchmark); "
+              + "vLLM's Optimization and Tuning guide (V1): smaller budgets such as 2048 for inter-token latency, above "
+              + "8192 for throughput; the profile's own value is added as a level", false, Map.of()),
       new Param("ttft_slo_slope", "the TTFT SLO's time per input token",
           List.of("ttftPerTokenS"), List.of(1.25e-4, 2.5e-4, 5e-4), "ms/token", 1000,
           "assumption: the paper does not publish its TTFT SLO coefficients; half to twice ours", false, Map.of()),
