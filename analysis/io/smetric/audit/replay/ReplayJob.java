@@ -623,7 +623,8 @@ public final class ReplayJob {
     SweepSummary mainSum = new SweepSummary(main, referenceOverload(), referenceHitRatio());
     equalLoad = io.smetric.audit.replay.sweep.EqualLoad.plan(mainSum, options.currentRouter(), main);
     List<SimSpec> eq = equalLoad.specs(main);
-    if (plan == null) eq = List.of();
+    // a grid sweep (--rate-scale) gets them too: its verdict reads the same equal-load gains; its
+    // judged routers' reference rates are the grid's own (no bisection: the resolution says how coarse)
     equalLoadRuns = eq.size();
     progress.expectExactly("equal load", eq.size());
     if (!eq.isEmpty()) next.add(Schedule.Group.of(0, List.of(counted("equal load", once(eq)))));

@@ -67,12 +67,30 @@ class ReportPipelineTest {
     assertEquals(ch.at("/reuse/token_weighted/value").asDouble(), a.path("criteria").get(0).path("value").asDouble(), 0);
     assertEquals(ch.at("/reuse/token_weighted/value").asDouble(), a.path("headline").path("ideal_reuse").asDouble(), 0);
     JsonNode replay = Json.MAPPER.readTree(audit.resolve("replay/replay.json").toFile());
-    if (!replay.has("comparison")) {
-      // until the replay writes its comparison block, the replay criteria cannot be judged
-      JsonNode gain = a.path("criteria").get(6);
-      assertEquals("replay_gain_with_global", gain.path("id").asText());
-      assertEquals("not-applicable", gain.path("status").asText());
-      assertTrue(gain.path("reason").asText().contains("no comparison block"), gain.path("reason").asText());
+    // the verdict's gain, recomputed from the runs (issue 26 item 8): SMetric's TPS within SLO over the judged
+    // router's (least-load, the only paper baseline replayed) at the same offered rate, the decision load
+    JsonNode judged = replay.path("judged").path("smetric_gain_with_global_tier");
+    assertEquals(0.4, judged.path("global_ratio").asDouble(), "the declared 1.6x is not swept: the largest capacity below it");
+    assertEquals("least-load", judged.path("judged_router").asText());
+    double x = judged.path("rate_scale").asDouble();
+    Double sm = null;
+    Double ll = null;
+    for (JsonNode run : replay.path("runs")) {
+      if (run.has("replicate") || run.path("global_ratio").asDouble() != 0.4 || run.path("rate_scale").asDouble() != x) continue;
+      if (run.path("policy").asText().equals("smetric")) sm = run.path("metrics").path("tps_within_slo").asDouble();
+      if (run.path("policy").asText().equals("least-load")) ll = run.path("metrics").path("tps_within_slo").asDouble();
     }
+    assertTrue(sm != null && ll != null && ll > 0, "both routers ran at the decision rate x" + x);
+    assertEquals(sm / ll - 1, judged.path("value").asDouble(), 1e-12);
+    assertEquals(sm / ll - 1, a.path("headline").path("smetric_gain_with_global_tier").asDouble(), 1e-12);
+    // the decision rate is 1.5x the highest grid rate where least-load keeps 90% of its requests within SLO
+    JsonNode anchor = replay.path("equal_load").path("by_global_ratio").get(1);
+    assertEquals(0.4, anchor.path("global_ratio").asDouble());
+    assertEquals(io.smetric.audit.replay.sweep.KneeSearch.round(1.5 * anchor.path("reference_rate_scale").asDouble()), x, 0.0);
+    // three sessions: the replay criteria are set aside for the sample size, saying so
+    JsonNode gain = a.path("criteria").get(6);
+    assertEquals("replay_gain_with_global", gain.path("id").asText());
+    assertEquals("not-applicable", gain.path("status").asText());
+    assertTrue(gain.path("reason").asText().contains("session trees replayed"), gain.path("reason").asText());
   }
 }
