@@ -212,7 +212,7 @@ final class PolicyCharts {
     if (charts.replayMissing(title, fig)) return;
     List<String> cats = new ArrayList<>();
     List<Double> vals = new ArrayList<>();
-    List<String> rates = new ArrayList<>();
+    Map<Double, List<String>> byRate = new TreeMap<>();
     String why = null;
     for (Map.Entry<String, ReplayRuns.Run> e : runs.bestByPolicy(focusRatio).entrySet()) {
       Double s = e.getValue().metric("stickiness");
@@ -222,7 +222,7 @@ final class PolicyCharts {
       }
       cats.add(e.getKey());
       vals.add(s);
-      rates.add(e.getKey() + " " + charts.rate(e.getValue().rateScale()));
+      byRate.computeIfAbsent(e.getValue().rateScale(), x -> new ArrayList<>()).add(e.getKey());
     }
     if (cats.isEmpty()) {
       charts.missing(ReportCharts.REPLAY, title, fig, why != null ? why : "no run has a stickiness value");
@@ -237,7 +237,7 @@ final class PolicyCharts {
       series.add(v);
     }
     CategoryChart c = Charts.bars(title + ", global tier " + Numbers.sig4(focusRatio) + "x", "policy",
-        "share of follow-ups on the turn-0 instance", cats, cats, series);
+        "follow-ups on the turn-0 instance", cats, cats, series);
     c.getStyler().setOverlapped(true);
     c.getStyler().setLegendVisible(false);
     c.getStyler().setYAxisMin(0.0);
@@ -246,9 +246,11 @@ final class PolicyCharts {
     c.getStyler().setXAxisTickMarkSpacingHint(10);
     c.getStyler().setXAxisLabelRotation(60);
     for (String p : cats) c.getSeries(p).setFillColor(policyColors.get(p));
+    List<String> rates = new ArrayList<>();
+    byRate.forEach((x, ps) -> rates.add(charts.rate(x) + ": " + String.join(", ", ps)));
     charts.draw(ReportCharts.REPLAY, "stickiness.png", title, fig,
         "Share of follow-ups (turn > 0 whose session's turn-0 request is in the trace) routed to the instance that "
-            + "served turn 0, at global tier " + Numbers.sig4(focusRatio) + "x and each policy's best offered rate (" + String.join(", ", rates)
+            + "served turn 0, at global tier " + Numbers.sig4(focusRatio) + "x and each policy's best offered rate (" + String.join("; ", rates)
             + ")." + charts.guardNote(), c);
   }
 
