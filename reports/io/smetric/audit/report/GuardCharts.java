@@ -45,10 +45,13 @@ final class GuardCharts {
     String ref = present.get(0);
     List<String> cats = new ArrayList<>();
     List<Double> gs = new ArrayList<>();
+    List<String> noRef = new ArrayList<>();
     for (double g : runs.globalRatios()) {
       if (tps(ref, g) > 0) {
         cats.add(Numbers.sig4(g) + "x");
         gs.add(g);
+      } else {
+        noRef.add(Numbers.sig4(g) + "x");
       }
     }
     if (cats.isEmpty()) {
@@ -70,7 +73,9 @@ final class GuardCharts {
             + "(variant / " + ref + " - 1) in percent, so 0 is " + ref + " and a bar below 0 a variant that does worse. "
             + "smetric = both guards (not_overloaded, session_not_evicted); smetric-basic = neither; the other two keep one. "
             + "At OVERLOAD " + Numbers.sig4(runs.defaultOverload()) + " and HIT_RATIO "
-            + Numbers.sig4(runs.defaultHitRatio()) + " where the variant reads them." + ReportCharts.TPS_NOTE, c);
+            + Numbers.sig4(runs.defaultHitRatio()) + " where the variant reads them." + (noRef.isEmpty() ? ""
+            : " Left out: " + String.join(", ", noRef) + ", where " + ref + " has no TPS within SLO to compare against.")
+            + ReportCharts.TPS_NOTE, c);
   }
 
   /** A policy's best TPS within SLO at a capacity (ReplayRuns#best), NaN without one. */

@@ -314,7 +314,6 @@ final class PolicyCharts {
     c.getStyler().setYAxisMin(0.0);
     c.getStyler().setYAxisMax(1.0);
     c.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideSE);
-    c.getStyler().setYAxisDecimalPattern("0.0#");
     boolean positive = true;
     double lo = Double.MAX_VALUE;
     double hi = 0;
@@ -339,7 +338,9 @@ final class PolicyCharts {
       lo = Math.min(lo, slo);
       hi = Math.max(hi, slo);
       String label = metric.equals("tpot") ? "TPOT SLO " + Numbers.sig4(slo * 1000) + " ms" : "TTFT SLO at the mean prompt " + Numbers.sig4(slo) + " s";
-      XYSeries t = c.addSeries(label, new double[] {slo, slo}, new double[] {0, 1});
+      // a middle point off the quantiles' 0.01 grid: on equally spaced y values XChart puts a tick at every
+      // few of them (26 labels on a 0-1 axis)
+      XYSeries t = c.addSeries(label, new double[] {slo, slo, slo}, new double[] {0, 1.0 / 3, 1});
       t.setLineStyle(SeriesLines.DASH_DASH);
       t.setLineColor(Color.GRAY);
       t.setMarker(SeriesMarkers.NONE);

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.smetric.audit.testing.TestSpark;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +18,7 @@ import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The data each replay chart plots (Charts.Plot, read back from the chart drawn), checked against
@@ -28,6 +28,8 @@ import org.junit.jupiter.api.Test;
  */
 class ReportChartDataTest {
   private static final double EPS = 1e-9;
+  /** One folder for the class (JUnit removes it after the last test). */
+  @TempDir static Path tmp;
   private static ReportJob.Result report;
 
   static synchronized ReportJob.Result report() throws IOException {
@@ -37,7 +39,7 @@ class ReportChartDataTest {
       f.comparisonBestAt = 0.0;
       f.rampLoad = true;
       f.sessionScaling = true;
-      Path dir = f.write(Files.createTempDirectory("report-chart-data").resolve("audit"));
+      Path dir = f.write(tmp.resolve("audit"));
       report = new ReportJob(TestSpark.get(), ReportJob.Options.defaults()).run(dir.toString());
     }
     return report;
@@ -138,12 +140,14 @@ class ReportChartDataTest {
     assertArrayEquals(new double[] {0.1, 0.2, 0.3, 0.4}, ttft.plot().series("smetric-basic").x(), EPS);
     // TTFT SLO at the mean prompt (270,000 tokens / 270 requests): 2 s + 0.25 ms x 1,000 = 2.25 s
     Charts.Series slo = ttft.plot().series("TTFT SLO at the mean prompt 2.25 s");
-    assertArrayEquals(new double[] {2.25, 2.25}, slo.x(), EPS);
+    assertArrayEquals(new double[] {2.25, 2.25, 2.25}, slo.x(), EPS);
+    assertEquals(0.0, slo.y()[0], 0);
+    assertEquals(1.0, slo.y()[2], 0);
     assertTrue(ttft.caption().contains("every policy at the same offered rate, x2 (10 session trees/min)"), ttft.caption());
     assertTrue(ttft.caption().contains("the TTFT SLO of a request with the trace's mean prompt (1,000 tokens): 2 s + 0.25 ms per "
         + "input token = 2.25 s"), ttft.caption());
     Charts.Plot tpot = chart("tpot_cdf.png").plot();
-    assertArrayEquals(new double[] {0.03, 0.03}, tpot.series("TPOT SLO 30 ms").x(), EPS);
+    assertArrayEquals(new double[] {0.03, 0.03, 0.03}, tpot.series("TPOT SLO 30 ms").x(), EPS);
     assertArrayEquals(new double[] {0.01, 0.02, 0.03, 0.04}, tpot.series("least-load").x(), EPS);
   }
 
