@@ -289,7 +289,8 @@ final class Answers {
     for (JsonNode e : pre.path("by_global_ratio")) {
       JsonNode cf = e.path("cache_first");
       rows.add(List.of(Numbers.sig4(e.path("global_ratio").asDouble()) + "x",
-          "x" + Numbers.sig4(e.path("operating_point").path("rate_scale")),
+          e.path("operating_point").path("rate_scale").isNumber()
+              ? OfferedRate.text(replay, e.path("operating_point").path("rate_scale").asDouble()) : Numbers.NA,
           Numbers.sig4(e.path("requests_per_instance_minute_median")),
           Numbers.percent(e.path("reuse_within_threshold_share")),
           Numbers.sig4(e.path("local_hold_s")) + " s / " + Numbers.percent(e.path("reuse_within_local_hold_share")),

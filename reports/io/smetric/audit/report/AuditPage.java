@@ -106,6 +106,10 @@ final class AuditPage {
     h.tag("p", "sentence", v.sentence());
     h.raw("</section>\n");
     Answers.html(h, c.answers());
+    if (replay != null) {
+      h.tag("p", "tps-note", "Gains and rankings compare maximum TPS within SLO over the offered-rate sweep." + ReportCharts.TPS_NOTE
+          + OfferedRate.mapping(replay));
+    }
     keyNumbers(h, c.headline());
     Answers.equalLoadHtml(h, replay);
     Answers.operatingPointHtml(h, replay);
@@ -119,10 +123,10 @@ final class AuditPage {
 
   private static void keyNumbers(Html h, JsonNode headline) {
     List<List<String>> rows = new ArrayList<>();
-    if (headline.has("requests")) rows.add(List.of("requests", headline.path("requests").asText()));
+    if (headline.has("requests")) rows.add(List.of("requests", Numbers.count(headline.path("requests"))));
     if (headline.has("sessions")) {
       rows.add(List.of("sessions" + (headline.path("sessions_inferred").asBoolean() ? " (inferred)" : ""),
-          headline.path("sessions").isNull() ? Numbers.NA : headline.path("sessions").asText()));
+          Numbers.count(headline.path("sessions"))));
     }
     for (AuditJson.HeadlineNumber k : AuditJson.HEADLINE_NUMBERS) {
       String label = k.label();
@@ -183,7 +187,9 @@ final class AuditPage {
     h.tag("h2", null, "Charts");
     if (focusRatio != null) {
       h.tag("p", null, "Per-policy replay charts (heatmaps, stickiness, latency CDFs) show global-tier capacity "
-          + Numbers.sig4(focusRatio) + "x: the capacity of SMetric's largest gain when the replay compared it, else the largest replayed.");
+          + Numbers.sig4(focusRatio) + "x: the capacity of SMetric's best gain over the judged router (the key numbers' "
+          + "\"best gain with a global tier\") when the replay compared them, else the largest replayed. Each router keeps one "
+          + "colour in every chart; SMetric is black.");
     }
     String section = null;
     for (ReportCharts.Entry e : charts) {
@@ -202,12 +208,17 @@ final class AuditPage {
       h.tag("h3", null, "Largest sessions by tokens");
       List<List<String>> rows = new ArrayList<>();
       for (Row r : topSessions) {
-        rows.add(List.of(String.valueOf(Rows.s(r, Cols.SESSION_ID)), String.valueOf(Rows.s(r, Cols.REQUESTS)),
-            String.valueOf(Rows.s(r, Cols.TOKENS)), Numbers.sig4(Rows.d(r, Cols.DURATION_S))));
+        rows.add(List.of(String.valueOf(Rows.s(r, Cols.SESSION_ID)), count(Rows.d(r, Cols.REQUESTS)),
+            count(Rows.d(r, Cols.TOKENS)), Numbers.sig4(Rows.d(r, Cols.DURATION_S))));
       }
       h.table(List.of("session", "requests", "tokens (input + output)", "duration (s)"), rows, "sessions");
     }
     h.raw("</section>\n");
+  }
+
+  /** A count column's value with thousands separators, "n/a" when absent. */
+  private static String count(Double v) {
+    return v == null ? Numbers.NA : Numbers.count(Math.round(v));
   }
 
   /** The sessions table's largest sessions for the page, or null without a characterization. */

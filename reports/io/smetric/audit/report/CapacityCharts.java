@@ -54,8 +54,6 @@ final class CapacityCharts {
     Charts.series(c, p, pts, policyColors.get(p), SeriesLines.SOLID);
     XYSeries s = c.getSeries(p);
     if (p.equals("smetric")) {
-      s.setLineColor(Color.BLACK);
-      s.setMarkerColor(Color.BLACK);
       s.setLineWidth(4f);
     } else if (judged) {
       s.setLineWidth(3.5f);
@@ -80,7 +78,7 @@ final class CapacityCharts {
   }
 
   private void hitRatioByCapacity() {
-    String title = "Local vs global hit ratio by global-tier capacity";
+    String title = "Local (solid) and global (dashed) hit ratio by global-tier capacity";
     String fig = "Figures 11 and 16b";
     if (charts.replayMissing(title, fig)) return;
     XYChart c = Charts.xy(title, "global-tier capacity (x total local capacity)", "hit tokens / input tokens");
@@ -99,10 +97,18 @@ final class CapacityCharts {
         if (gl != null) global.add(new double[] {g, gl});
       }
       if (!local.isEmpty()) {
-        Charts.series(c, p + " local", local, policyColors.get(p), SeriesLines.SOLID);
+        Charts.series(c, p, local, policyColors.get(p), SeriesLines.SOLID);
         drawn++;
       }
-      if (!global.isEmpty()) Charts.series(c, p + " global", global, policyColors.get(p), SeriesLines.DASH_DASH);
+      if (!global.isEmpty()) {
+        Charts.series(c, p + " global", global, policyColors.get(p), SeriesLines.DASH_DASH);
+        // one legend entry per router (its colour, named by the local line); the line style tells local from
+        // global, as the title says: two entries per router overflowed the chart's height
+        c.getSeries(p + " global").setShowInLegend(local.isEmpty());
+      }
+      if (p.equals("smetric")) {
+        for (String k : List.of(p, p + " global")) if (c.getSeries(k) != null) c.getSeries(k).setLineWidth(3f);
+      }
     }
     if (drawn == 0) {
       charts.missing(ReportCharts.REPLAY, title, fig, why != null ? why : "no run has a hit ratio");
@@ -111,8 +117,8 @@ final class CapacityCharts {
     c.getStyler().setYAxisMin(0.0);
     c.getStyler().setYAxisMax(1.0);
     charts.draw(ReportCharts.REPLAY, "hit_ratio_by_capacity.png", title, fig,
-        "Per policy, at its best offered rate: solid = share of input tokens hit in the instance's local KV tier, "
-            + "dashed = hit in the global tier." + charts.guardNote(), c);
+        "Per policy (legend: its colour), at its best offered rate: solid = share of input tokens hit in the instance's local "
+            + "KV tier, dashed = hit in the global tier." + charts.guardNote(), c);
   }
 
   private void tpsByCapacity() {
@@ -150,10 +156,10 @@ final class CapacityCharts {
         c.getSeries("judged: best paper baseline").setLineWidth(3.5f);
       }
     }
-    c.getStyler().setYAxisMin(0.0);
+    // the y axis follows the data (not from 0): the gains the verdict judges are a few percent
     charts.draw(ReportCharts.REPLAY, "tps_by_capacity.png", title, fig,
-        "Maximum over the offered-rate sweep of the tokens per second of requests meeting both SLOs." + emphasisNote(null)
-            + charts.guardNote(), c);
+        "Maximum over the offered-rate sweep of the tokens per second of requests meeting both SLOs; the y axis starts near "
+            + "the lowest value, not at 0." + ReportCharts.TPS_NOTE + emphasisNote(null) + charts.guardNote(), c);
   }
 
   private void tpsByRate() {
@@ -200,8 +206,9 @@ final class CapacityCharts {
       charts.draw(ReportCharts.REPLAY, "tps_by_rate_g" + fileNumber(g) + ".png", t, fig,
           (sessions ? "TPS within SLO against the offered session rate: at rate scale x session trees start x times as often "
               + "as traced and each agent keeps its own time between turns; every offered request counts, and one not answered "
-              + "within the agent timeout fails."
-              : "TPS within SLO at each offered rate (arrival times divided by the rate scale).") + emphasisNote(g) + charts.guardNote(), c);
+              + "within the agent timeout fails." + OfferedRate.mapping(replay)
+              : "TPS within SLO at each offered rate (arrival times divided by the rate scale).") + ReportCharts.TPS_NOTE
+              + emphasisNote(g) + charts.guardNote(), c);
     }
   }
 

@@ -5,11 +5,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.CategorySeries;
 import org.knowm.xchart.HeatMapChart;
 import org.knowm.xchart.HeatMapChartBuilder;
+import org.knowm.xchart.HeatMapSeries;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
@@ -29,12 +32,105 @@ public final class Charts {
   public static final int W = 900;
   public static final int H = 420;
 
-  /** Fixed series colours so a policy (or an audit, in compare) keeps its colour across charts (SMetric first, red). */
+  /**
+   * Series colours for what has no fixed colour (the audits in compare, unknown policy labels);
+   * policies take theirs from {@link #policyColor}.
+   */
   static final Color[] PALETTE = {
     new Color(0xD62728), new Color(0x1F77B4), new Color(0x2CA02C), new Color(0x9467BD), new Color(0xFF7F0E),
     new Color(0x17BECF), new Color(0x7F7F7F), new Color(0xE377C2), new Color(0x8C564B), new Color(0xBCBD22),
     new Color(0x000000), new Color(0x393B79), new Color(0xAD494A)
   };
+
+  /**
+   * One fixed colour per router name, the same in every chart of every audit (keyed by name, not by
+   * the order the runs list them, which changes with --policies): SMetric black, its ablation
+   * variants in muted tones, the baselines in distinct hues.
+   */
+  static final Map<String, Color> POLICY_COLORS = Map.ofEntries(
+      Map.entry("smetric", Color.BLACK),
+      Map.entry("smetric-basic", new Color(0x7F7F7F)),
+      Map.entry("smetric-overload-only", new Color(0x8C564B)),
+      Map.entry("smetric-eviction-only", new Color(0xBCBD22)),
+      Map.entry("least-load", new Color(0x1F77B4)),
+      Map.entry("round-robin", new Color(0x2CA02C)),
+      Map.entry("random", new Color(0xAD494A)),
+      Map.entry("cache-affinity", new Color(0x9467BD)),
+      Map.entry("lmetric", new Color(0xFF7F0E)),
+      Map.entry("lmetric-blocks", new Color(0xFFBB78)),
+      Map.entry("dynamo-kv", new Color(0x17BECF)),
+      Map.entry("llm-d", new Color(0xE377C2)),
+      Map.entry("sglang-cache-aware", new Color(0xD62728)),
+      Map.entry("session-hash", new Color(0x393B79)));
+
+  /** Colours for router names outside {@link #POLICY_COLORS}, picked by a hash of the name (stable across charts and runs). */
+  private static final Color[] OTHER_POLICY_COLORS = {
+    new Color(0x6B6ECF), new Color(0x637939), new Color(0x8C6D31), new Color(0x843C39), new Color(0x7B4173), new Color(0x3182BD)
+  };
+
+  /** The colour of a router in every chart: {@link #POLICY_COLORS}, else one picked by its name. */
+  static Color policyColor(String policy) {
+    Color c = POLICY_COLORS.get(policy);
+    return c != null ? c : OTHER_POLICY_COLORS[Math.floorMod(policy.hashCode(), OTHER_POLICY_COLORS.length)];
+  }
+
+  /**
+   * What a chart plots, read back from the XChart object that is drawn (so a test checks the data
+   * of the PNG, not its pixels): axis titles, the fixed axis or colour-scale bounds (null = from the
+   * data), and every series in drawing order.
+   */
+  public record Plot(String title, String xTitle, String yTitle, Double yMin, Double yMax, List<Series> series) {
+    /** The series of this name; an assertion error naming the others when there is none. */
+    public Series series(String name) {
+      for (Series s : series) if (s.name().equals(name)) return s;
+      throw new AssertionError("no series '" + name + "' in " + title + "; series: " + names());
+    }
+
+    public List<String> names() {
+      return series.stream().map(Series::name).toList();
+    }
+  }
+
+  /**
+   * One plotted series. Lines and areas: {@code x}, {@code y} (areas as stacked, i.e. cumulative
+   * tops). Bars: {@code labels} are the categories, {@code y} the bar heights (NaN = no bar).
+   * Heatmaps: {@code labels} are the column labels, {@code rows} the row labels, {@code z[row][col]}
+   * the cell values (NaN = no cell), {@code y} null. {@code color}: the line colour (lines), the fill
+   * colour (bars, areas), null for heatmaps; {@code inLegend}: whether the legend lists it.
+   */
+  public record Series(String name, Color color, boolean inLegend, List<String> labels, List<String> rows, double[] x, double[] y,
+      double[][] z) {}
+
+  /** The data of a chart as it will be drawn. */
+  static Plot plotted(IChart chart) {
+    List<Series> out = new ArrayList<>();
+    if (chart instanceof XYChart c) {
+      for (XYSeries s : c.getSeriesCollection()) out.add(new Series(s.getName(),
+          s.getXYSeriesRenderStyle().orElse(c.getStyler().getDefaultSeriesRenderStyle()) == XYSeries.XYSeriesRenderStyle.Area ? s.getFillColor() : s.getLineColor(), s.isShowInLegend(), null,
+          null, s.getXData(), s.getYData(), null));
+      return new Plot(c.getTitle(), c.getXAxisTitle(), c.getYAxisTitle(), c.getStyler().getYAxisMin(), c.getStyler().getYAxisMax(), out);
+    }
+    if (chart instanceof CategoryChart c) {
+      for (CategorySeries s : c.getSeriesCollection()) {
+        List<String> labels = s.getXData().stream().map(String::valueOf).toList();
+        out.add(new Series(s.getName(), s.getFillColor(), s.isShowInLegend(), labels, null, null, s.getYData(), null));
+      }
+      return new Plot(c.getTitle(), c.getXAxisTitle(), c.getYAxisTitle(), c.getStyler().getYAxisMin(), c.getStyler().getYAxisMax(), out);
+    }
+    if (chart instanceof HeatMapChart c) {
+      HeatMapSeries s = c.getHeatMapSeries();
+      if (s != null) {
+        List<String> cols = s.getXData().stream().map(String::valueOf).toList();
+        List<String> rows = s.getYData().stream().map(String::valueOf).toList();
+        double[][] z = new double[rows.size()][cols.size()];
+        for (double[] r : z) java.util.Arrays.fill(r, Double.NaN);
+        for (Number[] cell : s.getHeatData()) z[cell[1].intValue()][cell[0].intValue()] = cell[2].doubleValue();
+        out.add(new Series(s.getName(), null, true, cols, rows, null, null, z));
+      }
+      return new Plot(c.getTitle(), c.getXAxisTitle(), c.getYAxisTitle(), c.getStyler().getMin(), c.getStyler().getMax(), out);
+    }
+    throw new IllegalArgumentException("unknown chart kind " + chart.getClass().getSimpleName());
+  }
 
   /**
    * Stacked areas: series are drawn cumulatively (the second on top of the first...), as the
@@ -74,28 +170,28 @@ public final class Charts {
   }
 
   /**
-   * A heatmap of {@code z[row][col]} (rows are instances, columns time windows) with a fixed colour
-   * range, so that several heatmaps share one scale; NaN bounds = from the data.
+   * A heatmap of {@code z[row][col]} (rows are instances, columns time windows) with the colour
+   * range {@code min..max} shown in its legend; {@code columns} label the columns (XChart prints as
+   * many as fit), rows are labelled 0..n-1.
    */
-  public static HeatMapChart heatmap(String title, String xTitle, String yTitle, double[][] z, double min, double max) {
+  public static HeatMapChart heatmap(String title, String xTitle, String yTitle, List<?> columns, double[][] z, double min, double max,
+      String legend) {
     HeatMapChart c = new HeatMapChartBuilder().width(W).height(H).title(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
     c.getStyler().setChartBackgroundColor(Color.WHITE);
     c.getStyler().setLegendVisible(true);
     c.getStyler().setRangeColors(new Color[] {new Color(0xF7FBFF), new Color(0x6BAED6), new Color(0x08306B), new Color(0xD7301F)});
     int rows = z.length;
     int cols = rows == 0 ? 0 : z[0].length;
-    List<Integer> xs = new ArrayList<>();
     List<Integer> ys = new ArrayList<>();
-    for (int j = 0; j < cols; j++) xs.add(j);
     for (int i = 0; i < rows; i++) ys.add(i);
     List<Number[]> heat = new ArrayList<>();
     for (int i = 0; i < rows; i++) for (int j = 0; j < cols; j++) heat.add(new Number[] {j, i, z[i][j]});
     c.getStyler().setShowValue(false);
     c.getStyler().setHeatMapValueDecimalPattern("0.##");
-    if (!Double.isNaN(min)) c.getStyler().setMin(min);
-    if (!Double.isNaN(max)) c.getStyler().setMax(max);
-    c.getStyler().setXAxisTicksVisible(cols <= 40);
-    if (rows > 0 && cols > 0) c.addSeries("load / mean", xs, ys, heat);
+    c.getStyler().setMin(min);
+    c.getStyler().setMax(max);
+    c.getStyler().setXAxisTickMarkSpacingHint(60);
+    if (rows > 0 && cols > 0) c.addSeries(legend, columns, ys, heat);
     return c;
   }
 

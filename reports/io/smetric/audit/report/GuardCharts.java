@@ -41,24 +41,47 @@ final class GuardCharts {
           + "; add smetric,smetric-basic,smetric-overload-only,smetric-eviction-only to --policies");
       return;
     }
+    // the variants differ by a few percent: bars of TPS from 0 hid that, so each is drawn against smetric's
+    String ref = present.get(0);
     List<String> cats = new ArrayList<>();
-    for (double g : runs.globalRatios()) cats.add(Numbers.sig4(g) + "x");
-    List<double[]> vals = new ArrayList<>();
-    for (String p : present) {
-      double[] v = new double[cats.size()];
-      int i = 0;
-      for (double g : runs.globalRatios()) {
-        ReplayRuns.Run b = runs.best(p, g);
-        v[i++] = b == null || b.metric("tps_within_slo") == null ? Double.NaN : b.metric("tps_within_slo");
+    List<Double> gs = new ArrayList<>();
+    List<String> noRef = new ArrayList<>();
+    for (double g : runs.globalRatios()) {
+      if (tps(ref, g) > 0) {
+        cats.add(Numbers.sig4(g) + "x");
+        gs.add(g);
+      } else {
+        noRef.add(Numbers.sig4(g) + "x");
       }
+    }
+    if (cats.isEmpty()) {
+      charts.missing(ReportCharts.REPLAY, title, fig, ref + " has no TPS within SLO above 0 at any capacity to compare against");
+      return;
+    }
+    List<String> names = present.subList(1, present.size());
+    List<double[]> vals = new ArrayList<>();
+    for (String p : names) {
+      double[] v = new double[cats.size()];
+      for (int i = 0; i < gs.size(); i++) v[i] = 100 * (tps(p, gs.get(i)) / tps(ref, gs.get(i)) - 1);
       vals.add(v);
     }
-    CategoryChart c = Charts.bars(title, "global-tier capacity (x total local capacity)", "tokens/s within SLO", cats, present, vals);
-    for (String p : present) c.getSeries(p).setFillColor(policyColors.get(p));
+    CategoryChart c = Charts.bars(title, "global-tier capacity (x total local capacity)",
+        "TPS within SLO vs " + ref + " (%; 0 = " + ref + ")", cats, names, vals);
+    for (String p : names) c.getSeries(p).setFillColor(policyColors.get(p));
     charts.draw(ReportCharts.REPLAY, "ablation.png", title, fig,
-        "smetric = both guards (not_overloaded, session_not_evicted); smetric-basic = neither; the other two keep one. "
-            + "Maximum TPS within SLO over offered rates at OVERLOAD " + Numbers.sig4(runs.defaultOverload()) + " and HIT_RATIO "
-            + Numbers.sig4(runs.defaultHitRatio()) + " where the variant reads them.", c);
+        "Each variant's maximum TPS within SLO over offered rates relative to " + ref + "'s at the same capacity: "
+            + "(variant / " + ref + " - 1) in percent, so 0 is " + ref + " and a bar below 0 a variant that does worse. "
+            + "smetric = both guards (not_overloaded, session_not_evicted); smetric-basic = neither; the other two keep one. "
+            + "At OVERLOAD " + Numbers.sig4(runs.defaultOverload()) + " and HIT_RATIO "
+            + Numbers.sig4(runs.defaultHitRatio()) + " where the variant reads them." + (noRef.isEmpty() ? ""
+            : " Left out: " + String.join(", ", noRef) + ", where " + ref + " has no TPS within SLO to compare against.")
+            + ReportCharts.TPS_NOTE, c);
+  }
+
+  /** A policy's best TPS within SLO at a capacity (ReplayRuns#best), NaN without one. */
+  private double tps(String policy, double g) {
+    ReplayRuns.Run b = runs.best(policy, g);
+    return b == null || b.metric("tps_within_slo") == null ? Double.NaN : b.metric("tps_within_slo");
   }
 
   private void sensitivity() {
@@ -83,13 +106,16 @@ final class GuardCharts {
     double otherDefault = column.equals("overload") ? runs.defaultHitRatio() : runs.defaultOverload();
     List<String> cats = new ArrayList<>();
     for (double v : values) cats.add(Double.isInfinite(v) ? "off (inf)" : Numbers.sig4(v));
+    double ownDefault = column.equals("overload") ? runs.defaultOverload() : runs.defaultHitRatio();
     List<String> names = new ArrayList<>();
     List<double[]> vals = new ArrayList<>();
+    List<String> noRef = new ArrayList<>();
     for (double g : runs.globalRatios()) {
       double[] y = new double[values.size()];
       java.util.Arrays.fill(y, Double.NaN);
       int i = 0;
-      boolean any = false;
+      int others = 0;
+      double ref = Double.NaN;
       for (double v : values) {
         double best = Double.NaN;
         double bestAny = Double.NaN;
@@ -103,20 +129,30 @@ final class GuardCharts {
           if (other == null || other == otherDefault) best = Double.isNaN(best) ? t : Math.max(best, t);
         }
         y[i++] = Double.isNaN(best) ? bestAny : best;
-        any |= !Double.isNaN(y[i - 1]);
+        if (v == ownDefault) ref = y[i - 1];
+        else if (!Double.isNaN(y[i - 1])) others++;
       }
-      if (any) {
-        names.add("global tier " + Numbers.sig4(g) + "x");
-        vals.add(y);
+      if (others == 0) continue; // only the default ran here: nothing to compare
+      if (!(ref > 0)) {
+        noRef.add(Numbers.sig4(g) + "x");
+        continue;
       }
+      for (int j = 0; j < y.length; j++) y[j] = 100 * (y[j] / ref - 1);
+      names.add("global tier " + Numbers.sig4(g) + "x");
+      vals.add(y);
     }
+    if (names.isEmpty()) return false;
     String title = "SMetric threshold sensitivity: " + name;
-    CategoryChart c = Charts.bars(title, name, "tokens/s within SLO", cats, names, vals);
+    String def = Numbers.sig4(ownDefault);
+    CategoryChart c = Charts.bars(title, name, "TPS within SLO vs " + name + " " + def + " (%)", cats, names, vals);
     String otherName = column.equals("overload") ? "HIT_RATIO" : "OVERLOAD";
     charts.draw(ReportCharts.REPLAY, "sensitivity_" + column + ".png", title, fig,
-        "Maximum TPS within SLO over offered rates for each " + name + " value, " + otherName + " at its default "
-            + Numbers.sig4(otherDefault) + " where that run exists (else the best). not_overloaded: l[s] <= OVERLOAD x mean(l); "
-            + "session_not_evicted: c[s] >= HIT_RATIO x est_hit (our reading of the paper, docs/replay.md).", c);
+        "SMetric's maximum TPS within SLO over offered rates for each " + name + " value, relative to the default " + name + " "
+            + def + " at the same capacity: (TPS / TPS at " + def + " - 1) in percent, so the default's bar is 0. " + otherName
+            + " at its default " + Numbers.sig4(otherDefault) + " where that run exists (else the best). Capacities where only the "
+            + "default ran are left out" + (noRef.isEmpty() ? "" : ", and " + String.join(", ", noRef) + " where the default has no TPS")
+            + ". not_overloaded: l[s] <= OVERLOAD x mean(l); session_not_evicted: c[s] >= HIT_RATIO x est_hit (our reading of "
+            + "the paper, docs/replay.md)." + ReportCharts.TPS_NOTE, c);
     return true;
   }
 }

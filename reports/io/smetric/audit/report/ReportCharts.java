@@ -20,8 +20,15 @@ import org.knowm.xchart.internal.chartpart.IChart;
  * {@link CapacityCharts}, {@link PolicyCharts}, {@link GuardCharts}, {@link ConditionsChart}.
  */
 public final class ReportCharts {
-  /** One chart of the report: drawn ({@code file} set) or missing ({@code missing} says why). */
-  public record Entry(String section, String title, String figure, String caption, String file, String missing) {
+  /**
+   * One chart of the report: drawn ({@code file} set, {@code plot} the data it plots) or missing
+   * ({@code missing} says why).
+   */
+  public record Entry(String section, String title, String figure, String caption, String file, String missing, Charts.Plot plot) {
+    public Entry(String section, String title, String figure, String caption, String file, String missing) {
+      this(section, title, figure, caption, file, missing, null);
+    }
+
     public boolean drawn() {
       return file != null;
     }
@@ -60,10 +67,7 @@ public final class ReportCharts {
     this.replayMissing = replayMissing;
     this.ratioThreshold = ratioThreshold;
     this.focusRatio = runs == null || runs.isEmpty() ? null : focusRatio(replay, runs);
-    if (runs != null) {
-      int k = 0;
-      for (String p : runs.policies()) policyColors.put(p, Charts.PALETTE[k++ % Charts.PALETTE.length]);
-    }
+    if (runs != null) for (String p : runs.policies()) policyColors.put(p, Charts.policyColor(p));
     JsonNode j = replay == null ? null : StageJson.judged(replay);
     this.currentRouter = j != null && j.path("current_router").isTextual() ? j.path("current_router").asText() : null;
     if (j != null) {
@@ -74,12 +78,13 @@ public final class ReportCharts {
   }
 
   /**
-   * The global-tier capacity the per-policy charts show: the one where SMetric's gain is largest
-   * (replay.json's comparison), else the largest replayed capacity.
+   * The global-tier capacity the per-policy charts show: the one where SMetric's gain is largest in
+   * the comparison the verdict and the headline use (replay.json "judged", else "comparison"),
+   * else the largest replayed capacity.
    */
   static double focusRatio(JsonNode replay, ReplayRuns runs) {
     List<Double> g = runs.globalRatios();
-    JsonNode at = replay == null ? null : replay.at(StageJson.COMPARISON).path(StageJson.GAIN_WITH_GLOBAL).path("global_ratio");
+    JsonNode at = replay == null ? null : StageJson.judged(replay).path(StageJson.GAIN_WITH_GLOBAL).path("global_ratio");
     if (at != null && at.isNumber() && g.contains(at.asDouble())) return at.asDouble();
     return g.get(g.size() - 1);
   }
@@ -121,7 +126,7 @@ public final class ReportCharts {
     return focusRatio;
   }
 
-  /** One colour per policy, in the runs' first-appearance order. */
+  /** Each policy's colour ({@link Charts#policyColor}), in the runs' first-appearance order. */
   Map<String, Color> policyColors() {
     return policyColors;
   }
@@ -149,6 +154,18 @@ public final class ReportCharts {
         + " when the sweep includes them (else the best setting).";
   }
 
+  /** What TPS within SLO counts, for every caption of a TPS chart (docs/replay.md, "Metrics"). */
+  static final String TPS_NOTE = " TPS within SLO counts every input token (cached or prefix-hit ones included) and every output "
+      + "token of the requests that meet both SLOs (input only when prefill is disaggregated), per second of the run.";
+
+  /**
+   * An offered rate as the page prints it everywhere: the multiple of the trace's own rate and, under
+   * session-tree scaling, the session trees started per minute it means: "x0.2446 (10.3 session trees/min)".
+   */
+  String rate(double rateScale) {
+    return OfferedRate.text(replay, rateScale);
+  }
+
   /** Why a run has no value of {@code metric}: its not_applicable reason for it. */
   static String naReason(ReplayRuns.Run r, String metric) {
     String na = r.notApplicable();
@@ -170,6 +187,7 @@ public final class ReportCharts {
   void draw(String section, String file, String title, String fig, String caption, IChart chart) {
     Charts.tidy(chart);
     folder.writeBytes(file, Charts.pngBytes(chart));
-    entries.add(new Entry(section, title, fig, caption, file, null));
+    // read back after drawing: XChart gives series without a set colour theirs while painting
+    entries.add(new Entry(section, title, fig, caption, file, null, Charts.plotted(chart)));
   }
 }

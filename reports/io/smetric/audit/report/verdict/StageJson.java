@@ -44,6 +44,8 @@ public final class StageJson {
   /** The trace block: requests, sessions, whether it has block hashes. */
   public static final String TRACE_REQUESTS = "/trace/requests";
   public static final String TRACE_SESSIONS = "/trace/sessions";
+  /** Prompt tokens of every request (the TTFT SLO marker at the mean prompt). */
+  public static final String TRACE_PREFILL_TOKENS = "/trace/prefill_tokens";
   public static final String TRACE_HAS_BLOCKS = "/trace/has_blocks";
   public static final String TRACE_HAS_SESSIONS = "/trace/has_sessions";
   /** The ingest summary the characterization carries when it read an ingest output. */

@@ -33,9 +33,27 @@ public final class Numbers {
     return n != null && n.isNumber() ? sig4(n.asDouble()) : NA;
   }
 
-  /** Three significant digits as {@code %.3g} prints them, trailing zeros kept (30.0, 1.21, 0.0500). */
+  /**
+   * Three significant digits as {@code %.3g} prints them, trailing zeros kept (30.0, 1.21, 0.0500),
+   * but never an exponent: from 1,000 on (where {@code %.3g} would print 1.22e+03) the whole number
+   * with thousands separators (1,218, as {@link #count(long)}); below 0.0001 the plain decimal.
+   */
   public static String sig3(double x) {
-    return String.format(Locale.ROOT, "%.3g", x);
+    if (Double.isNaN(x) || Double.isInfinite(x)) return sig4(x);
+    if (Math.abs(x) >= 999.5) return count(Math.round(x));
+    String s = String.format(Locale.ROOT, "%.3g", x);
+    return s.contains("e") ? new BigDecimal(s).toPlainString() : s;
+  }
+
+  /** A count as a whole number with thousands separators: 1218 -> "1,218", 67764709 -> "67,764,709". */
+  public static String count(long n) {
+    return String.format(Locale.ROOT, "%,d", n);
+  }
+
+  /** {@link #count(long)} of a JSON integer (a whole number), else {@link #sig4(JsonNode)}. */
+  public static String count(JsonNode n) {
+    return n != null && n.isNumber() && n.asDouble() == Math.rint(n.asDouble()) && !Double.isInfinite(n.asDouble())
+        ? count(n.asLong()) : sig4(n);
   }
 
   /** The exact decimal of a double without exponent or trailing zeros: 0.8, 3.2, 0.2446, 25. */

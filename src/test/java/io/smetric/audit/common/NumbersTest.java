@@ -52,6 +52,20 @@ class NumbersTest {
   }
 
   @Test
+  void sig3_neverAnExponent_countsWithThousandsSeparators() throws Exception {
+    // %.3g printed the shipped sample's 1,218 sessions as 1.22e+03 in the evidence table
+    assertEquals("1,218", Numbers.sig3(1218));
+    assertEquals("1,000", Numbers.sig3(999.5));
+    assertEquals("999", Numbers.sig3(999.4));
+    assertEquals("-67,764,709", Numbers.sig3(-67_764_709));
+    assertEquals("0.0000123", Numbers.sig3(0.0000123));
+    assertEquals("inf", Numbers.sig3(Double.POSITIVE_INFINITY));
+    assertEquals("3,000", Numbers.count(3000));
+    assertEquals("40", Numbers.count(json("40")));
+    assertEquals("0.5", Numbers.count(json("0.5")));
+  }
+
+  @Test
   void exact_printsTheDoubleAsWritten() {
     assertEquals("0.8", Numbers.exact(0.8));
     assertEquals("3.2", Numbers.exact(3.2));

@@ -52,6 +52,19 @@ final class AuditFixture {
    * 40 + i % 7 requests per instance (minute 10 + 5 only 1) and 1000 prefill / 800 hit tokens.
    */
   int longMinutes = 0;
+  /**
+   * When set, replay.json's legacy "comparison" block puts SMetric's best gain at this capacity
+   * while "judged" (written with {@link #withAnswers}) keeps it at 0.4, as replays do where the
+   * best of every baseline and the judged router differ.
+   */
+  Double comparisonBestAt = null;
+  /**
+   * Each run's instance_load gets a warm-up window before and a drain window after the three
+   * steady ones (see {@link #replay}).
+   */
+  boolean rampLoad = false;
+  /** Session-tree rate scaling: settings.rateScaling SESSIONS, each run offering 5 x rate_scale session trees per minute. */
+  boolean sessionScaling = false;
 
   /** Writes the folder; returns its path. */
   Path write(Path dir) throws IOException {
@@ -81,6 +94,7 @@ final class AuditFixture {
     ObjectNode t = c.putObject("trace");
     t.put("requests", 270);
     t.put("sessions", 40);
+    t.put("prefill_tokens", 270_000); // a mean prompt of 1,000 tokens
     t.put("has_sessions", true);
     t.put("has_blocks", true);
     ObjectNode dq = c.putObject("data_quality");
@@ -200,7 +214,11 @@ final class AuditFixture {
   /**
    * Runs: policy x global {0, 0.4} x rate {1, 2}; smetric also at OVERLOAD 3. TPS within SLO at
    * rate 2 (rate 1 is half): smetric 90 / 112 (OVERLOAD 3: 80 / 100), least-load 100 / 100,
-   * smetric-basic 95 / 96.
+   * smetric-basic 95 / 96. Run ids in that order (policy row, capacity, rate): smetric at 0.4 and
+   * rate 2 is run 3, least-load's 11, smetric-basic's 15. TTFT quantile q (1/4 .. 1) of run id:
+   * 0.1 q (1 + id % 3) s, TPOT 0.01 q s. instance_load of every run, windows 0-2: instance 0
+   * 100 (w + 1), instance 1 50; with {@link #rampLoad} the windows move to 1-3, window 0 has
+   * (10, 0) and window 4 (0, 5). Settings: TTFT SLO 2 s + 0.25 ms per input token, TPOT 30 ms.
    */
   void replay(SparkSession spark, Path dir) throws IOException {
     Files.createDirectories(dir);
@@ -235,12 +253,20 @@ final class AuditFixture {
             cdf.add(RowFactory.create(id, "ttft", q / 4.0, 0.1 * q * (1 + id % 3)));
             cdf.add(RowFactory.create(id, "tpot", q / 4.0, 0.01 * q));
           }
+          int shift = rampLoad ? 1 : 0;
           for (int w = 0; w < 3; w++) {
-            load.add(RowFactory.create(id, w, 0, 100.0 * (w + 1)));
-            load.add(RowFactory.create(id, w, 1, 50.0));
+            load.add(RowFactory.create(id, w + shift, 0, 100.0 * (w + 1)));
+            load.add(RowFactory.create(id, w + shift, 1, 50.0));
           }
-          ObjectNode o = jr.addObject().put("run_id", id).put("policy", (String) g[0]);
+          if (rampLoad) {
+            load.add(RowFactory.create(id, 0, 0, 10.0));
+            load.add(RowFactory.create(id, 0, 1, 0.0));
+            load.add(RowFactory.create(id, 4, 0, 0.0));
+            load.add(RowFactory.create(id, 4, 1, 5.0));
+          }
+          ObjectNode o = jr.addObject().put("run_id", id).put("policy", (String) g[0]).put("rate_scale", rate);
           o.putObject("not_applicable");
+          if (sessionScaling) o.putObject("metrics").put("offered_sessions_per_min", 5 * rate);
           id++;
         }
       }
@@ -259,6 +285,9 @@ final class AuditFixture {
     settings.put("overload", 1.5);
     settings.put("hitRatio", 0.5);
     settings.put("tpotS", 0.03);
+    settings.put("ttftBaseS", 2.0);
+    settings.put("ttftPerTokenS", 0.00025);
+    if (sessionScaling) settings.put("rateScaling", "SESSIONS");
     settings.put("instances", 2);
     root.putArray("skipped").add("session-hash: not applicable: the trace has no session ids");
     root.set("runs", jr);
@@ -273,15 +302,19 @@ final class AuditFixture {
       cmp.putObject("smetric_gain_with_global_tier").put("value", 0.12).put("global_ratio", 0.4);
       cmp.putObject("smetric_gain_without_global_tier").put("value", gainWithout);
       cmp.putObject("min_global_ratio_for_gain").put("value", 0.4).put("threshold", 0.02);
+      ObjectNode legacy = cmp.deepCopy();
+      if (comparisonBestAt != null) {
+        ((ObjectNode) cmp.get("smetric_best_gain_with_global_tier")).put("global_ratio", comparisonBestAt);
+      }
       if (withAnswers) {
-        ObjectNode pc = cmp.deepCopy();
+        ObjectNode pc = legacy.deepCopy();
         pc.putArray("baselines").add(policyLabel);
         pc.putArray("paper_baselines").add("cache-affinity").add("lmetric").add("least-load");
         for (com.fasterxml.jackson.databind.JsonNode e : pc.get("by_global_ratio")) {
           ((ObjectNode) e).putObject("vs").putObject(policyLabel).put("tps_within_slo", 100.0).put("gain", e.get("gain").asDouble());
         }
         root.set("paper_claim", pc);
-        ObjectNode j = cmp.deepCopy();
+        ObjectNode j = legacy.deepCopy();
         if (currentRouter == null) j.putNull("current_router").put("rule", "the best of the paper's baselines");
         else j.put("current_router", currentRouter).put("rule", "the router named by --current-router");
         root.set("judged", j);
