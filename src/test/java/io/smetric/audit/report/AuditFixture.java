@@ -304,7 +304,7 @@ final class AuditFixture {
       cmp.putObject("min_global_ratio_for_gain").put("value", 0.4).put("threshold", 0.02);
       ObjectNode legacy = cmp.deepCopy();
       if (comparisonBestAt != null) {
-        ((ObjectNode) cmp.get("smetric_best_gain_with_global_tier")).put("global_ratio", comparisonBestAt);
+        ((ObjectNode) cmp.get("smetric_gain_with_global_tier")).put("global_ratio", comparisonBestAt);
       }
       if (withAnswers) {
         ObjectNode pc = legacy.deepCopy();

@@ -59,8 +59,8 @@ class ReportChartDataTest {
 
   @Test
   void perPolicyCharts_followTheJudgedComparisonsCapacity_notTheLegacyBlock() throws IOException {
-    // judged: SMetric's best gain at 0.4x (the headline's); the legacy comparison block says 0x
-    assertEquals(0.4, report().auditJson().path("headline").path("smetric_best_gain_at_global_ratio").asDouble(), 0);
+    // judged: the verdict's capacity 0.4x (the headline's); the legacy comparison block says 0x
+    assertEquals(0.4, report().auditJson().path("headline").path("smetric_gain_at_global_ratio").asDouble(), 0);
     assertTrue(chart("stickiness.png").plot().title().endsWith("global tier 0.4x"), chart("stickiness.png").plot().title());
     assertTrue(chart("ttft_cdf.png").plot().title().contains("global tier 0.4x"), chart("ttft_cdf.png").plot().title());
     assertTrue(chart("imbalance_01_smetric.png").title().contains("(global tier 0.4x)"));
