@@ -113,13 +113,18 @@ public final class EqualLoad {
     return out;
   }
 
-  /** A curve's sampled main-sweep points (rate -> TPS within SLO). */
+  /** A curve's sampled search points (rate -> TPS within SLO). */
   static TreeMap<Double, Double> sampled(AuditPlan.Curve c, List<RunResult> all) {
+    return series(c, all, "tps_within_slo");
+  }
+
+  /** A curve's search points (rate -> a metric, 0 where a run lacks it). */
+  private static TreeMap<Double, Double> series(AuditPlan.Curve c, List<RunResult> all, String metric) {
     TreeMap<Double, Double> cur = new TreeMap<>();
     for (RunResult r : all) {
       if (!r.spec().isSearch() || !c.equals(AuditPlan.Curve.of(r.spec()))) continue;
-      Double tps = r.metrics().get("tps_within_slo");
-      cur.put(r.spec().rateScale(), tps == null ? 0.0 : tps);
+      Double v = r.metrics().get(metric);
+      cur.put(r.spec().rateScale(), v == null ? 0.0 : v);
     }
     return cur;
   }
@@ -163,13 +168,7 @@ public final class EqualLoad {
 
   /** A curve's sampled main-sweep attainment (rate -> share of requests within SLO). */
   static TreeMap<Double, Double> attainment(AuditPlan.Curve c, List<RunResult> all) {
-    TreeMap<Double, Double> cur = new TreeMap<>();
-    for (RunResult r : all) {
-      if (!r.spec().isSearch() || !c.equals(AuditPlan.Curve.of(r.spec()))) continue;
-      Double a = r.metrics().get("slo_attainment");
-      cur.put(r.spec().rateScale(), a == null ? 0.0 : a);
-    }
-    return cur;
+    return series(c, all, "slo_attainment");
   }
 
   /**

@@ -91,15 +91,9 @@ public final class KneeSearch {
    * One point a round, so the bracket shrinks by 0.618 or better per simulation.
    */
   public static List<Double> refine(NavigableMap<Double, Double> curve, double resolution) {
-    double best = Double.NEGATIVE_INFINITY;
-    double at = Double.NaN;
-    for (Map.Entry<Double, Double> e : curve.entrySet()) {
-      if (e.getValue() > best) {
-        best = e.getValue();
-        at = e.getKey();
-      }
-    }
-    if (!(best > 0)) return List.of();
+    double at = argmax(curve);
+    if (Double.isNaN(at)) return List.of();
+    double best = curve.get(at);
     Double left = curve.lowerKey(at);
     Double right = curve.higherKey(at);
     double tol = Math.log(resolution);
@@ -145,6 +139,16 @@ public final class KneeSearch {
    * sampled end (it may lie beyond) or nothing is within SLO.
    */
   public static double resolution(NavigableMap<Double, Double> curve) {
+    double at = argmax(curve);
+    if (Double.isNaN(at)) return Double.NaN;
+    Double left = curve.lowerKey(at);
+    Double right = curve.higherKey(at);
+    if (left == null || right == null) return Double.NaN;
+    return Math.max(at / left, right / at) - 1;
+  }
+
+  /** The rate of a curve's maximum (the lowest on ties), NaN when nothing is within SLO. */
+  private static double argmax(NavigableMap<Double, Double> curve) {
     double best = Double.NEGATIVE_INFINITY;
     double at = Double.NaN;
     for (Map.Entry<Double, Double> e : curve.entrySet()) {
@@ -153,11 +157,7 @@ public final class KneeSearch {
         at = e.getKey();
       }
     }
-    if (!(best > 0)) return Double.NaN;
-    Double left = curve.lowerKey(at);
-    Double right = curve.higherKey(at);
-    if (left == null || right == null) return Double.NaN;
-    return Math.max(at / left, right / at) - 1;
+    return best > 0 ? at : Double.NaN;
   }
 
   /**
