@@ -74,9 +74,12 @@ class PresetVerdictTest {
     java.util.Map<Integer, double[]> reps = new java.util.TreeMap<>();
     for (JsonNode r : replay.path("runs")) {
       if (r.path("global_ratio").asDouble() != 1.6 || r.path("rate_scale").asDouble() != x || r.path("overrides").size() > 0) continue;
+      // the main sweep's and the equal-load runs, not the conditions sweep's (OVERLOAD / HIT_RATIO points have no overrides)
+      if (r.has("variant") && !r.path("variant").asText().equals("equal-load")) continue;
       String p = r.path("policy").asText();
       if (!p.equals("smetric") && !p.equals(judged)) continue;
-      if (p.equals("smetric") && r.path("overload").asDouble() != 1.5) continue; // the sensitivity curves' thresholds
+      // smetric at the default thresholds, not the sensitivity curves'
+      if (p.equals("smetric") && (r.path("overload").asDouble() != 1.5 || r.path("hit_ratio").asDouble() != 0.5)) continue;
       double t = r.path("metrics").path("tps_within_slo").asDouble();
       int k = r.path("replicate").asInt(0);
       if (k == 0) {

@@ -45,11 +45,17 @@ class ReplayCommandTest {
         "--out", out}, new PrintWriter(so, true), new PrintWriter(se, true));
     assertEquals(0, code, se.toString());
     JsonNode j = Json.MAPPER.readTree(Files.readString(Path.of(out, "replay.json")));
-    // 3 policies x 2 ratios x 2 rates = 12 runs; headline = 3 x 2 rows
-    assertEquals(12, j.get("runs").size());
+    // 3 policies x 2 ratios x 2 rates = 12 grid runs; headline = 3 x 2 rows; then the equal-load runs the
+    // verdict reads (smetric and least-load at 1, 1.5, 2 x least-load's reference rate, those not on the grid)
+    long eq = j.get("equal_load").get("simulations").asLong();
+    long grid = 0;
+    for (JsonNode r : j.get("runs")) if (!r.has("variant")) grid++;
+    assertEquals(12, grid);
+    assertEquals(12 + eq, j.get("runs").size());
+    assertTrue(eq > 0 && eq <= 2 * 2 * 3, "at most 2 policies x 2 ratios x 3 loads: " + eq);
     assertEquals(6, j.get("headline").size());
     Row[] runs = (Row[]) TestSpark.get().read().parquet(out + "/runs").orderBy("run_id").collect();
-    assertEquals(12, runs.length);
+    assertEquals(12 + eq, runs.length);
     for (Row r : runs) {
       String p = r.getString(r.fieldIndex("policy"));
       if (p.equals("session-hash")) assertEquals(1.0, r.getDouble(r.fieldIndex("stickiness")), 0.0);

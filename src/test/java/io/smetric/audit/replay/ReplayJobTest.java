@@ -75,11 +75,13 @@ class ReplayJobTest {
     assertEquals(expected, StageJobs.names(spark.folder()), "the sweep's scratch copy of the trace is gone");
     ReplayJob.Result r = spark.result();
     StageJobs.assertWritten(r.json(), spark.folder().resolve(AuditLayout.REPLAY_FILE));
-    assertEquals(4, r.runs());
-    assertEquals(4, r.results().size());
-    assertEquals(4, r.json().get("runs").size());
+    // the grid's 4 runs and the equal-load runs the verdict reads (counted in replay.json's equal_load block)
+    long n = 4 + r.json().get("equal_load").get("simulations").asLong();
+    assertEquals(n, r.runs());
+    assertEquals(n, r.results().size());
+    assertEquals(n, r.json().get("runs").size());
     assertEquals("tiny", r.json().get("trace").asText());
-    assertEquals(4, TestSpark.get().read().parquet(spark.folder().resolve(AuditLayout.REPLAY_RUNS_DIR).toString()).count());
+    assertEquals(n, TestSpark.get().read().parquet(spark.folder().resolve(AuditLayout.REPLAY_RUNS_DIR).toString()).count());
 
     // the same options in the driver: no sweep jobs, the same output
     Run local = run(grid().withUseSpark(false), "local");
