@@ -30,6 +30,36 @@ class ProfileCommandsTest {
     assertTrue(bad.err().contains("unknown profile 'no-such-profile'"), bad.err());
   }
 
+  /**
+   * Through writers built as {@code Main.main} builds them (a PrintWriter on a byte stream, flushing
+   * only on println): every shipped profile's YAML must reach the stream. Before the fix the YAML was
+   * printed without a newline-flush and nothing arrived (exit 0).
+   */
+  @Test
+  void profilesName_throughMainsWriters_printsTheWholeProfile() {
+    for (String n : ModelProfile.catalogue()) {
+      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+      java.io.ByteArrayOutputStream errBytes = new java.io.ByteArrayOutputStream();
+      int code = Main.run(new String[] {"profiles", n}, new java.io.PrintWriter(bytes, true),
+          new java.io.PrintWriter(errBytes, true));
+      String out = bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+      assertEquals(ExitCodes.OK, code, errBytes.toString(java.nio.charset.StandardCharsets.UTF_8));
+      assertTrue(out.contains("name: \"" + n + "\""), n + ": " + out);
+      assertTrue(out.contains("stepBaseS:"), n + ": " + out);
+      assertEquals(ModelProfile.named(n).stepBaseS, ModelProfile.load(writeTemp(n, out)).stepBaseS, n);
+    }
+  }
+
+  private java.nio.file.Path writeTemp(String n, String yaml) {
+    try {
+      java.nio.file.Path p = tmp.resolve(n + ".yaml");
+      Files.writeString(p, yaml.lines().filter(l -> !l.startsWith("# ")).collect(java.util.stream.Collectors.joining("\n")));
+      return p;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   @Test
   void calibrate_writesAProfileWhoseFittedNumbersNameTheirSource_andItRunsAsProfile() throws Exception {
     // three requests near the default profile's own latencies (a hand estimate; the fit moves a and b)
