@@ -74,11 +74,22 @@ class ProfileCommandsTest {
     assertEquals("mine", p.name);
     assertEquals("fitted", p.sources.get("stepBaseS").kind);
     assertTrue(p.sources.get("stepBaseS").ref.contains("mine.csv"), p.sources.get("stepBaseS").ref);
+    // the record says what was compared: the fit, in-sample; nothing held out; the runs' regime
+    assertEquals(3, p.validation.check(ModelProfile.Check.FIT).measurements);
+    assertEquals(null, p.validation.check(ModelProfile.Check.HELD_OUT));
+    assertTrue(p.validation.summary.contains("held-out runs: none"), p.validation.summary);
+    assertEquals(32768L, p.validation.regime.promptTokensMax);
+    assertEquals(32768L + 512, p.validation.regime.contextTokensMax);
+    assertEquals(1.0, p.validation.regime.concurrencyMax);
+    assertTrue(r.out().contains("held-out: none"), r.out());
     CliTest.Run again = CliTest.run("calibrate", csv.toString(), "--out", out.toString());
     assertEquals(ExitCodes.OUTPUT_EXISTS, again.code());
     CliTest.Run v = CliTest.run("validate", "--profile", out.toString(), csv.toString());
     assertEquals(ExitCodes.OK, v.code(), v.err());
-    assertTrue(v.out().contains("median |error|: E2E"), v.out());
+    // the same file the profile records as its fit data: its numbers are in-sample, and said so
+    assertTrue(v.out().contains("fit (in-sample) median |error|: E2E"), v.out());
+    assertTrue(v.out().contains("held-out runs: none"), v.out());
+    assertTrue(v.out().contains("regime of these runs (fitted and held out): 3 single requests"), v.out());
   }
 
   @Test
