@@ -4,7 +4,9 @@
 # output of each run is what docs/validation.md reports. Usage: calibrate-shipped.sh [LOG_DIR]
 # The sources entries of prefillPerTokenS (qwen3-30b-a3b-h20: the derivation and its range) and of
 # decodePerContextTokenS (its range over b's range) were written by hand from these runs' outputs
-# (docs/validation.md Sources 9); a rerun writes calibrate's generic ones in their place.
+# (docs/validation.md Sources 9); a rerun writes calibrate's generic ones in their place. To rewrite only
+# the profiles' validation records for the coefficients they ship (no refit), run the bench tool
+# io.smetric.audit.replay.bench.RelabelShippedProfiles with the profiles folder as its argument.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/../../../.." && pwd)"
 log="${1:-/tmp/calibrate-shipped}"

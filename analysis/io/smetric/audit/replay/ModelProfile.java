@@ -124,7 +124,7 @@ public final class ModelProfile implements Serializable {
 
   /** Where every number comes from: field name -> source. */
   public Map<String, Source> sources = new LinkedHashMap<>();
-  /** How well this profile reproduced real runs it was not fitted to (null = never validated). */
+  /** How this profile was fitted and checked against real runs, and in which regime (null = never checked). */
   public Validation validation;
 
   /** The origin of one number. low/high: the range it may take (null = not stated). */
@@ -148,13 +148,20 @@ public final class ModelProfile implements Serializable {
   }
 
   /**
-   * How the profile was fitted and how well it reproduced real runs it was not fitted to
-   * (docs/validation.md; `smetric-audit validate` recomputes the errors).
+   * How the profile was fitted and how well it reproduced real runs (docs/validation.md;
+   * `smetric-audit validate` recomputes the errors). {@link #checks} keep the three kinds of
+   * comparison apart: the fitted points themselves (in-sample), leave-one-out (each fitted point
+   * predicted by a refit without it: the same runs and regime) and held-out runs (runs of another
+   * workload or load the fit never saw); {@link #regime} is what those runs asked of the engine.
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public static final class Validation implements Serializable {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
     public String summary;
+    /** One entry per kind of comparison that was made: fit, leave-one-out, held-out, overloaded. */
+    public List<Check> checks;
+    /** The envelope of the runs the profile was fitted and checked on (overloaded stages apart). */
+    public Regime regime;
     /** The measurements: a shipped set's name (MeasurementReader.readResource) or file paths. */
     public List<String> data;
     /** Only measurements whose group contains this. */
@@ -167,6 +174,75 @@ public final class ModelProfile implements Serializable {
     public Double tpotMedianAbsError;
     public Double ttftMedianAbsError;
     public String doc;
+
+    /** The check of one kind, or null. */
+    public Check check(String kind) {
+      if (checks == null) return null;
+      for (Check c : checks) if (kind.equals(c.kind)) return c;
+      return null;
+    }
+  }
+
+  /**
+   * One kind of comparison with real runs: {@code fit} (the points the coefficients were fitted to,
+   * in-sample), {@code leave-one-out} (each fitted point predicted by a refit without it),
+   * {@code held-out} (runs the fit never saw), {@code overloaded} (stages where the client gave up
+   * on requests: replayed, not counted as validation). Errors are medians of |modelled / measured - 1|.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public static final class Check implements Serializable {
+    private static final long serialVersionUID = 1L;
+    public static final String FIT = "fit";
+    public static final String LEAVE_ONE_OUT = "leave-one-out";
+    public static final String HELD_OUT = "held-out";
+    public static final String OVERLOADED = "overloaded";
+
+    public String kind;
+    /** What this kind of check can and cannot show, in words. */
+    public String meaning;
+    public Integer measurements;
+    /** Compared numbers (TTFT, TPOT, E2E means, step times). */
+    public Integer points;
+    public Double e2eMedianAbsError;
+    public Double tpotMedianAbsError;
+    public Double ttftMedianAbsError;
+    /** Largest |error| over the compared numbers. */
+    public Double maxAbsError;
+    /** What the compared runs asked of the engine. */
+    public Regime regime;
+  }
+
+  /**
+   * What a set of real runs asked of the engine, derived from the measurements (their workloads as
+   * the benchmark tool generated them and their measured summaries; calibrate.MeasurementRegime):
+   * prompt lengths, contexts (prompt + output), requests in flight (batch 1 for single requests;
+   * Little's law, measured completed rate x mean E2E, for load stages; the step's decoding
+   * sequences for step timings), offered request rates, the share of prompt tokens an unbounded
+   * prefix cache would hit, and how many stages were saturated (measured throughput below 95% of
+   * the offered rate, or more than 1% of requests failed).
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public static final class Regime implements Serializable {
+    private static final long serialVersionUID = 1L;
+    public String summary;
+    /** single requests | load stages | engine steps (comma-joined when mixed). */
+    public String kinds;
+    public Integer measurements;
+    public Long promptTokensMin;
+    public Long promptTokensMax;
+    public Long contextTokensMax;
+    /** Requests in flight on the instance (mean over each run), smallest and largest run. */
+    public Double concurrencyMin;
+    public Double concurrencyMax;
+    /** Offered requests per second on the instance; null when no run was rate-driven. */
+    public Double requestRateMin;
+    public Double requestRateMax;
+    /** Share of prompt tokens an unbounded prefix cache would hit, smallest and largest run. */
+    public Double cacheHitShareMin;
+    public Double cacheHitShareMax;
+    public Integer saturatedMeasurements;
+    /** The measurements it was derived from (set, group, ids). */
+    public String derivedFrom;
   }
 
   /** The numeric fields every profile states a source for. */

@@ -5,6 +5,8 @@
  * {@code vllm bench serve} results, inference-perf stage reports, GuideLLM reports, per-step timing
  * tables, and the project's own normalised set), and workload synthesis
  * ({@link io.smetric.audit.replay.calibrate.WorkloadSpec}) so that a measured run can be replayed
- * with the same arrivals, lengths and prefix sharing. Sources and formats: docs/validation.md.
+ * with the same arrivals, lengths and prefix sharing; the fit, its validation record (fit,
+ * leave-one-out and held-out checks apart) and the regime the runs were in
+ * ({@link io.smetric.audit.replay.calibrate.MeasurementRegime}). Sources and formats: docs/validation.md.
  */
 package io.smetric.audit.replay.calibrate;

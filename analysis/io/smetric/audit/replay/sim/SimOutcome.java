@@ -30,6 +30,8 @@ public final class SimOutcome {
   /** Running requests preempted for KV memory (vLLM recompute) over the run. */
   public final long preemptions;
   public final double end;
+  /** When each request was first admitted to a batch (NaN = never): arrival to here is its queue wait. */
+  public final double[] admitted;
 
   public final Map<String, Object> metrics = new LinkedHashMap<>();
   public final Map<String, String> notApplicable = new TreeMap<>();
@@ -41,8 +43,9 @@ public final class SimOutcome {
 
   SimOutcome(ReplayTrace trace, ReplaySettings settings, double[] arrival, int[] instance,
       int[] localHitBlocks, int[] globalHitBlocks, double[] firstToken, double[] finish,
-      double[][] loadWindows, double[] bandwidthWindows, long steps, double end, long preemptions) {
+      double[][] loadWindows, double[] bandwidthWindows, long steps, double end, long preemptions, double[] admitted) {
     this.trace = trace;
+    this.admitted = admitted;
     this.settings = settings;
     this.arrival = arrival;
     this.instance = instance;
@@ -238,6 +241,52 @@ public final class SimOutcome {
     metrics.put("sim_steps", steps);
     metrics.put("preemptions", preemptions);
     operatingPoint(duration, localTok);
+    load(duration);
+  }
+
+  /**
+   * What the run asked of its instances, for comparing with the runs a profile was validated on
+   * (docs/validation.md, "Regime"): prompt lengths and contexts (prompt + output), requests in
+   * flight per instance (Little's law: their summed time from send to response / duration /
+   * instances), and the queue wait (send to first admission to a batch) with its share of the TTFT.
+   */
+  private void load(double duration) {
+    ReplayTrace t = trace;
+    int n = t.n;
+    if (n == 0) return;
+    double[] in = new double[n];
+    long ctxMax = 0;
+    double inSystem = 0;
+    double[] wait = new double[n];
+    int nw = 0;
+    double waitSum = 0;
+    double ttftSum = 0;
+    for (int r = 0; r < n; r++) {
+      in[r] = t.input[r];
+      ctxMax = Math.max(ctxMax, (long) t.input[r] + t.output[r]);
+      double done = Double.isFinite(finish[r]) ? finish[r] : Double.isFinite(firstToken[r]) ? firstToken[r] : end;
+      inSystem += Math.max(0, Math.min(done, end) - arrival[r]);
+      if (admitted != null && Double.isFinite(admitted[r]) && Double.isFinite(firstToken[r])) {
+        wait[nw++] = admitted[r] - arrival[r];
+        waitSum += admitted[r] - arrival[r];
+        ttftSum += firstToken[r] - arrival[r];
+      }
+    }
+    it.unimi.dsi.fastutil.doubles.DoubleArrays.radixSort(in);
+    metrics.put("input_tokens_p50", nearestRank(in, 0.5));
+    metrics.put("input_tokens_p90", nearestRank(in, 0.9));
+    metrics.put("input_tokens_max", in[n - 1]);
+    metrics.put("context_tokens_max", (double) ctxMax);
+    metrics.put("in_flight_per_instance_mean", inSystem / duration / settings.instances);
+    if (nw > 0) {
+      double[] w = Arrays.copyOf(wait, nw);
+      it.unimi.dsi.fastutil.doubles.DoubleArrays.radixSort(w);
+      metrics.put("queue_wait_mean_s", waitSum / nw);
+      metrics.put("queue_wait_p90_s", nearestRank(w, 0.9));
+      if (ttftSum > 0) metrics.put("queue_wait_share_of_ttft", waitSum / ttftSum);
+    } else {
+      notApplicable.put("queue_wait_mean_s", "no request was admitted and answered");
+    }
   }
 
   /**

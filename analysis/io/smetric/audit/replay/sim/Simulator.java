@@ -71,6 +71,8 @@ public final class Simulator implements ClusterView {
   private final long[] contrib;
   private final double[] firstTok;
   private final double[] finish;
+  /** When each request was first admitted to a batch (NaN = never): the end of its queue wait. */
+  private final double[] admitted;
   private final long[] finishStep;
   private final int[] chunk;
   /** Local hit blocks of the request's current admission (hitLocal keeps its first one, the outcome). */
@@ -218,6 +220,8 @@ public final class Simulator implements ClusterView {
     contrib = new long[n];
     firstTok = new double[n];
     finish = new double[n];
+    admitted = new double[n];
+    java.util.Arrays.fill(admitted, Double.NaN);
     finishStep = new long[n];
     chunk = new int[n];
     admHit = new int[n];
@@ -348,7 +352,7 @@ public final class Simulator implements ClusterView {
       for (int w = 0; w < loadWindows[i].size(); w++) windows[i][w] = loadWindows[i].getDouble(w);
     }
     return new SimOutcome(t, s, arrivals.sendTimes(), inst, hitLocal, hitGlobal, firstTok, finish, windows,
-        links.bandwidthWindows(), totalSteps, end, preemptions);
+        links.bandwidthWindows(), totalSteps, end, preemptions, admitted);
   }
 
   // ---------------------------------------------------------------- routing
@@ -734,6 +738,7 @@ public final class Simulator implements ClusterView {
   }
 
   private void admit(int i, int r, int k, long need, double now) {
+    if (Double.isNaN(admitted[r])) admitted[r] = now; // the first admission: the queue wait ends here
     runningN[i]++;
     runOrder[i].add(r);
     activeBlocks[i] += t.blocks[r] + outBlocks(r);

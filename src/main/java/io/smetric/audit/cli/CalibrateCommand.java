@@ -118,10 +118,10 @@ public final class CalibrateCommand implements Callable<Integer> {
     List<Calibrator.PointFit> held = new ArrayList<>();
     if (!heldSet.isEmpty()) {
       held.addAll(Calibrator.evaluate(heldSet, r.profile(), ro));
-      StagePrint.calibrationTable(w, "held-out numbers (not fitted)", held);
+      StagePrint.calibrationTable(w, "held-out numbers (runs the fit never saw)", held);
     }
+    List<Calibrator.PointFit> loo = new ArrayList<>();
     if (leaveOneOut) {
-      List<Calibrator.PointFit> loo = new ArrayList<>();
       Calibrator.Options looOpt = new Calibrator.Options(r.fitted(), Double.POSITIVE_INFINITY, 400, ro);
       for (int k = 0; k < fitSet.size(); k++) {
         List<Measurement> rest = new ArrayList<>(fitSet);
@@ -129,12 +129,12 @@ public final class CalibrateCommand implements Callable<Integer> {
         Calibrator.Result rk = Calibrator.fit(rest, r.profile(), looOpt);
         loo.addAll(Calibrator.evaluate(List.of(left), rk.profile(), ro));
       }
-      StagePrint.calibrationTable(w, "leave-one-out numbers (each predicted by a fit without it)", loo);
-      held.addAll(loo);
+      StagePrint.calibrationTable(w, "leave-one-out numbers (each fitted run predicted by a fit without it; the same runs and regime as the fit)", loo);
     }
+    List<Calibrator.PointFit> over = new ArrayList<>();
     if (!overloaded.isEmpty()) {
-      StagePrint.calibrationTable(w, "overloaded stages (client gave up on requests; the replay has no client aborts; not in the medians)",
-          Calibrator.evaluate(overloaded, r.profile(), ro));
+      over.addAll(Calibrator.evaluate(overloaded, r.profile(), ro));
+      StagePrint.calibrationTable(w, "overloaded stages (client gave up on requests; the replay has no client aborts; not in the medians)", over);
     }
     w.println("coefficients:");
     for (String f : r.fitted()) {
@@ -145,13 +145,10 @@ public final class CalibrateCommand implements Callable<Integer> {
     }
     w.printf(Locale.ROOT, "fit: %d iterations, %d evaluations, RMS log error %.4f, %.1f s%n", r.iterations(), r.evaluations(),
         r.rmsError(), (System.nanoTime() - t0) / 1e9);
-    if (!held.isEmpty()) {
-      w.println((leaveOneOut && heldSet.isEmpty() ? "leave-one-out" : "held-out") + " median |error|: "
-          + ProfileCalibration.summarize(held).describe());
-    }
     String profileName = name != null ? name : out.getFileName().toString().replaceAll("\\.(ya?ml|json)$", "");
     ModelProfile p = ProfileCalibration.stamp(r, profileName, String.join(" ", inputs)
-        + (group == null ? "" : " --group " + group), fitSet.size(), held, inputs, group, holdOut);
+        + (group == null ? "" : " --group " + group), fitSet, loo, heldSet, held, overloaded, over, inputs, group, holdOut);
+    StagePrint.validationRecord(w, p.validation);
     String text = out.toString().endsWith(".json") ? p.toJson() : p.toYaml();
     if (out.toAbsolutePath().getParent() != null) Files.createDirectories(out.toAbsolutePath().getParent());
     Files.writeString(out, text, StandardCharsets.UTF_8);

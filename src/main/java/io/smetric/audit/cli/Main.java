@@ -75,7 +75,14 @@ public final class Main {
           err.flush();
           return ExitCodes.USAGE;
         });
-    return cl.execute(args);
+    try {
+      return cl.execute(args);
+    } finally {
+      // main's writers flush only on println: output ending in print (the YAML of `profiles NAME`)
+      // would stay in the buffer when System.exit follows
+      out.flush();
+      err.flush();
+    }
   }
 
   static int exitCodeOf(Throwable ex) {

@@ -12,8 +12,9 @@ import picocli.CommandLine.Spec;
 
 /** {@code profiles [NAME|FILE]}: the shipped model profiles, or one profile in full with the source of every number. */
 @Command(name = "profiles", mixinStandardHelpOptions = true,
-    description = {"Lists the shipped model profiles (model, hardware, engine, validation error), or prints",
-        "one profile in full (YAML) with the source of every number. Use one with --profile NAME|FILE."})
+    description = {"Lists the shipped model profiles (model, hardware, engine; error on the fitted runs, leave-one-out",
+        "and held-out runs apart; the regime they were checked in), or prints one profile in full (YAML)",
+        "with the source of every number. Use one with --profile NAME|FILE."})
 public final class ProfilesCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
@@ -28,6 +29,10 @@ public final class ProfilesCommand implements Callable<Integer> {
       w.print(p.toYaml());
       List<String> missing = p.unsourcedFields();
       if (!missing.isEmpty()) w.println("# no source given for: " + String.join(", ", missing));
+      // the validation record in words, as YAML comments so the output stays a loadable profile
+      java.io.StringWriter text = new java.io.StringWriter();
+      StagePrint.validationRecord(new PrintWriter(text), p.validation);
+      text.toString().lines().forEach(l -> w.println("# " + l));
       return 0;
     }
     for (String n : ModelProfile.catalogue()) {
@@ -36,8 +41,12 @@ public final class ProfilesCommand implements Callable<Integer> {
           n.equals(ModelProfile.DEFAULT_NAME) ? " (default)" : "");
       w.printf(Locale.ROOT, "%-26s %s%n", "", p.validation == null || p.validation.summary == null
           ? "not validated" : p.validation.summary);
+      if (p.validation != null && p.validation.regime != null) {
+        w.printf(Locale.ROOT, "%-26s checked in: %s%n", "", p.validation.regime.summary);
+      }
     }
-    w.println("(`smetric-audit profiles NAME` prints one with the source of every number; docs/validation.md)");
+    w.println("(fit = in-sample; leave-one-out = the fitted runs, each predicted without itself; held-out = runs the fit");
+    w.println(" never saw. `smetric-audit profiles NAME` prints one with the source of every number; docs/validation.md)");
     return 0;
   }
 }

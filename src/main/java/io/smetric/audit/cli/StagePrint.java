@@ -1,7 +1,9 @@
 package io.smetric.audit.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.smetric.audit.replay.ModelProfile;
 import io.smetric.audit.replay.calibrate.Calibrator;
+import io.smetric.audit.replay.calibrate.ProfileCalibration;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -48,6 +50,42 @@ final class StagePrint {
       w.printf(Locale.ROOT, "  %-58s %-10s %12.5g %12.5g %+7.1f%%%n", f.id(), f.metric(), f.measured(), f.modelled(),
           100 * f.error());
     }
+  }
+
+  /**
+   * calibrate, validate and profiles NAME: a profile's validation record, one block per kind of
+   * check (fit, leave-one-out, held-out, overloaded) with what it can show and the regime of its
+   * runs, then the regime of everything it was checked on.
+   */
+  static void validationRecord(PrintWriter w, ModelProfile.Validation v) {
+    if (v == null) {
+      w.println("validation: none (this profile was never compared with real runs)");
+      return;
+    }
+    if (v.checks == null || v.checks.isEmpty()) {
+      w.println("validation: " + (v.summary == null ? "no record" : v.summary)
+          + " (recorded before fit, leave-one-out and held-out were kept apart: rerun calibrate to label it)");
+      return;
+    }
+    w.println("validation record:");
+    for (String kind : new String[] {ModelProfile.Check.FIT, ModelProfile.Check.LEAVE_ONE_OUT, ModelProfile.Check.HELD_OUT,
+        ModelProfile.Check.OVERLOADED}) {
+      ModelProfile.Check c = v.check(kind);
+      if (c == null) {
+        if (!kind.equals(ModelProfile.Check.OVERLOADED)) w.println("  " + kind + ": none");
+        continue;
+      }
+      w.printf(Locale.ROOT, "  %s: median |error| %s; largest %s%n", kind,
+          new ProfileCalibration.ErrorSummary(c.points, nan(c.e2eMedianAbsError), nan(c.tpotMedianAbsError),
+              nan(c.ttftMedianAbsError)).describe(), c.maxAbsError == null ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * c.maxAbsError));
+      w.println("    what it shows: " + c.meaning);
+      if (c.regime != null) w.println("    runs: " + c.regime.summary);
+    }
+    if (v.regime != null) w.println("  regime checked (fit and held-out runs): " + v.regime.summary);
+  }
+
+  private static double nan(Double v) {
+    return v == null ? Double.NaN : v;
   }
 
   private static String pct(JsonNode v) {

@@ -5,6 +5,7 @@ import io.smetric.audit.replay.ModelProfile;
 import io.smetric.audit.replay.calibrate.Calibrator;
 import io.smetric.audit.replay.calibrate.Measurement;
 import io.smetric.audit.replay.calibrate.MeasurementInputs;
+import io.smetric.audit.replay.calibrate.MeasurementRegime;
 import io.smetric.audit.replay.calibrate.MeasurementReplay;
 import io.smetric.audit.replay.calibrate.ProfileCalibration;
 import java.io.PrintWriter;
@@ -25,8 +26,10 @@ import picocli.CommandLine.Spec;
 @Command(name = "validate", mixinStandardHelpOptions = true, sortOptions = false,
     description = {
       "Replays real measurements with a profile: measured, modelled and error for every number,",
-      "fitted and held-out numbers apart, with the held-out medians. Without arguments every shipped",
-      "profile is checked against the measurements it was calibrated and validated on."})
+      "fitted (in-sample) and held-out numbers apart, with their medians, the profile's recorded",
+      "leave-one-out medians, and the regime of the runs (prompt and context lengths, requests in",
+      "flight, rates, prefix-cache hit share, saturation). Without arguments every shipped profile",
+      "is checked against the measurements it was calibrated and validated on."})
 public final class ValidateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
@@ -78,21 +81,44 @@ public final class ValidateCommand implements Callable<Integer> {
       w.println("== " + p.name + " (" + p.model + " on " + p.hardware + ", " + p.engine + ") against " + String.join(" ", data)
           + (g == null ? "" : " group " + g));
       List<Calibrator.PointFit> f = Calibrator.evaluate(fit, p, ro);
-      StagePrint.calibrationTable(w, held.isEmpty() ? "numbers" : "fitted numbers", f);
+      // the profile records which of its own runs were fitted; of other files it knows nothing
+      boolean own = inputs.isEmpty() || (v != null && inputs.equals(v.data));
+      if (own) {
+        StagePrint.calibrationTable(w, "fitted numbers (in-sample: what the coefficients were fitted to)", f);
+        w.println("fit (in-sample) median |error|: " + ProfileCalibration.summarize(f).describe());
+      } else {
+        StagePrint.calibrationTable(w, "compared numbers (the profile does not record whether it was fitted to these; "
+            + "--held-out TEXT names runs it never saw)", f);
+        w.println("median |error| (fitted or not: unknown): " + ProfileCalibration.summarize(f).describe());
+      }
+      ModelProfile.Check loo = v == null || !own ? null : v.check(ModelProfile.Check.LEAVE_ONE_OUT);
+      if (loo != null) {
+        w.println("leave-one-out median |error| (recorded by calibrate --leave-one-out, the same runs as the fit; "
+            + "not recomputed here): " + new ProfileCalibration.ErrorSummary(loo.points, nan(loo.e2eMedianAbsError),
+                nan(loo.tpotMedianAbsError), nan(loo.ttftMedianAbsError)).describe());
+      }
       if (!held.isEmpty()) {
         List<Calibrator.PointFit> h = Calibrator.evaluate(held, p, ro);
-        StagePrint.calibrationTable(w, "held-out numbers", h);
+        StagePrint.calibrationTable(w, "held-out numbers (runs the fit never saw)", h);
         w.println("held-out median |error|: " + ProfileCalibration.summarize(h).describe());
-      } else {
-        w.println("median |error|: " + ProfileCalibration.summarize(f).describe());
+      } else if (own) {
+        w.println("held-out runs: none (no measurement here was kept out of the fit)");
       }
       if (!over.isEmpty()) {
         StagePrint.calibrationTable(w, "overloaded stages (client gave up on requests; not in the medians)",
             Calibrator.evaluate(over, p, ro));
       }
+      List<Measurement> checkedRuns = new ArrayList<>(fit);
+      checkedRuns.addAll(held);
+      ModelProfile.Regime regime = MeasurementRegime.of(checkedRuns, String.join(" ", data));
+      w.println("regime of these runs (fitted and held out): " + regime.summary);
       checked++;
     }
     if (checked == 0) throw new UsageException("no profile with measurements to check");
     return 0;
+  }
+
+  private static double nan(Double v) {
+    return v == null ? Double.NaN : v;
   }
 }

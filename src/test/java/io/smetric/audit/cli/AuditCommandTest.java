@@ -92,6 +92,14 @@ class AuditCommandTest {
     JsonNode profile = audit.get("replay_profile");
     assertEquals("qwen3-30b-a3b-h20", profile.get("name").asText());
     assertTrue(profile.get("validation").get("summary").asText().contains("E2E"), profile.toString());
+    // ... labelled as what it is (the default profile was fitted to its six rows: no held-out runs) ...
+    assertEquals("fit", profile.get("validation").get("checks").get(0).get("kind").asText(), profile.toString());
+    assertTrue(profile.get("validation").get("summary").asText().contains("held-out runs: none"), profile.toString());
+    // ... and the operating point set against the regime it was checked in: the trace reuses 10 of
+    // its 18 prompt blocks, the profile's runs were single requests with no prefix-cache hits
+    assertTrue(profile.get("operating_point").get("run_ids").size() > 0, profile.toString());
+    assertTrue(profile.get("outside_validated_regime").toString().contains(
+        "a prefix-cache hit share of 56%, where the validated single requests had none"), profile.toString());
     assertTrue(Files.readString(out.resolve("index.html")).contains("Simulated instance"));
     // the verdict's conditions stay a list of sentences; the replay's conditions sweep sits beside it, verbatim
     assertTrue(audit.get("conditions").isArray(), audit.get("conditions").toString());

@@ -30,6 +30,36 @@ class ProfileCommandsTest {
     assertTrue(bad.err().contains("unknown profile 'no-such-profile'"), bad.err());
   }
 
+  /**
+   * Through writers built as {@code Main.main} builds them (a PrintWriter on a byte stream, flushing
+   * only on println): every shipped profile's YAML must reach the stream. Before the fix the YAML was
+   * printed without a newline-flush and nothing arrived (exit 0).
+   */
+  @Test
+  void profilesName_throughMainsWriters_printsTheWholeProfile() {
+    for (String n : ModelProfile.catalogue()) {
+      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+      java.io.ByteArrayOutputStream errBytes = new java.io.ByteArrayOutputStream();
+      int code = Main.run(new String[] {"profiles", n}, new java.io.PrintWriter(bytes, true),
+          new java.io.PrintWriter(errBytes, true));
+      String out = bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+      assertEquals(ExitCodes.OK, code, errBytes.toString(java.nio.charset.StandardCharsets.UTF_8));
+      assertTrue(out.contains("name: \"" + n + "\""), n + ": " + out);
+      assertTrue(out.contains("stepBaseS:"), n + ": " + out);
+      assertEquals(ModelProfile.named(n).stepBaseS, ModelProfile.load(writeTemp(n, out)).stepBaseS, n);
+    }
+  }
+
+  private java.nio.file.Path writeTemp(String n, String yaml) {
+    try {
+      java.nio.file.Path p = tmp.resolve(n + ".yaml");
+      Files.writeString(p, yaml.lines().filter(l -> !l.startsWith("# ")).collect(java.util.stream.Collectors.joining("\n")));
+      return p;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   @Test
   void calibrate_writesAProfileWhoseFittedNumbersNameTheirSource_andItRunsAsProfile() throws Exception {
     // three requests near the default profile's own latencies (a hand estimate; the fit moves a and b)
@@ -44,11 +74,22 @@ class ProfileCommandsTest {
     assertEquals("mine", p.name);
     assertEquals("fitted", p.sources.get("stepBaseS").kind);
     assertTrue(p.sources.get("stepBaseS").ref.contains("mine.csv"), p.sources.get("stepBaseS").ref);
+    // the record says what was compared: the fit, in-sample; nothing held out; the runs' regime
+    assertEquals(3, p.validation.check(ModelProfile.Check.FIT).measurements);
+    assertEquals(null, p.validation.check(ModelProfile.Check.HELD_OUT));
+    assertTrue(p.validation.summary.contains("held-out runs: none"), p.validation.summary);
+    assertEquals(32768L, p.validation.regime.promptTokensMax);
+    assertEquals(32768L + 512, p.validation.regime.contextTokensMax);
+    assertEquals(1.0, p.validation.regime.concurrencyMax);
+    assertTrue(r.out().contains("held-out: none"), r.out());
     CliTest.Run again = CliTest.run("calibrate", csv.toString(), "--out", out.toString());
     assertEquals(ExitCodes.OUTPUT_EXISTS, again.code());
     CliTest.Run v = CliTest.run("validate", "--profile", out.toString(), csv.toString());
     assertEquals(ExitCodes.OK, v.code(), v.err());
-    assertTrue(v.out().contains("median |error|: E2E"), v.out());
+    // the same file the profile records as its fit data: its numbers are in-sample, and said so
+    assertTrue(v.out().contains("fit (in-sample) median |error|: E2E"), v.out());
+    assertTrue(v.out().contains("held-out runs: none"), v.out());
+    assertTrue(v.out().contains("regime of these runs (fitted and held out): 3 single requests"), v.out());
   }
 
   @Test

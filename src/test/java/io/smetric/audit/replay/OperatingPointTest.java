@@ -77,4 +77,44 @@ class OperatingPointTest {
     SimOutcome o = ReplayFixtures.run(trace(), ReplayFixtures.settings(1, -1), Policies.LEAST_LOAD);
     assertTrue(o.notApplicable.get("local_hold_s").contains("unbounded"));
   }
+
+  /**
+   * What the run asked of its instance (compared with a profile's validated regime): inputs 32, 32,
+   * 48, 64, 80 -> p50 (nearest rank 3 of 5) 48, p90 (rank 5) 80, max 80; contexts up to 80 + 4.
+   * Requests in flight = summed send-to-response time / duration / instances. The five requests are
+   * tens of seconds apart, so none waits for admission: queue wait 0.
+   */
+  @Test
+  void handMadeTrace_lengthsInFlightAndNoQueueWait() {
+    SimOutcome o = ReplayFixtures.run(trace(), ReplayFixtures.settings(1, 1000), Policies.LEAST_LOAD);
+    assertEquals(48.0, (double) o.metrics.get("input_tokens_p50"), 0.0);
+    assertEquals(80.0, (double) o.metrics.get("input_tokens_p90"), 0.0);
+    assertEquals(80.0, (double) o.metrics.get("input_tokens_max"), 0.0);
+    assertEquals(84.0, (double) o.metrics.get("context_tokens_max"), 0.0);
+    double busy = 0;
+    for (int r = 0; r < 5; r++) busy += o.finish[r] - o.arrival[r];
+    assertEquals(busy / (double) o.metrics.get("duration_s"), (double) o.metrics.get("in_flight_per_instance_mean"), 1e-12);
+    assertEquals(0.0, (double) o.metrics.get("queue_wait_mean_s"), 0.0);
+    assertEquals(0.0, (double) o.metrics.get("queue_wait_share_of_ttft"), 0.0);
+  }
+
+  /**
+   * Batch limit 1 and two requests sent together: the second is admitted only when the first has
+   * finished, so its queue wait is the first one's finish time, and the mean wait half of it.
+   */
+  @Test
+  void batchOfOne_secondRequestWaitsForTheFirstToFinish() {
+    ReplayTrace t = ReplayFixtures.trace(Traces.builder().blockSize(16)
+        .req("x", "X", null, 0, "user", 0, 32, 4, 1, 2)
+        .req("y", "Y", null, 0, "user", 0, 32, 4, 11, 12), false);
+    ReplaySettings s = ReplayFixtures.settings(1, 1000);
+    s.profile.maxBatch = 1;
+    SimOutcome o = ReplayFixtures.run(t, s, Policies.LEAST_LOAD);
+    int first = o.finish[0] < o.finish[1] ? 0 : 1;
+    double wait = o.finish[first] - o.arrival[1 - first];
+    assertTrue(wait > 0);
+    assertEquals(wait / 2, (double) o.metrics.get("queue_wait_mean_s"), 1e-12);
+    assertEquals(wait, (double) o.metrics.get("queue_wait_p90_s"), 1e-12);
+    assertEquals(wait / (o.ttft(0) + o.ttft(1)), (double) o.metrics.get("queue_wait_share_of_ttft"), 1e-12);
+  }
 }

@@ -17,6 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The fitter on single-request tables whose truth is known: latencies made by replaying each
  * request with a known profile (a, b, e set by hand), then fitted from a start 2x off in every
  * coefficient. Also the two refusals: points the model cannot follow, and a fit out of budget.
+ * The tables are made by the same replay the fit runs, so a bug in MeasurementReplay would cancel
+ * out here: MeasurementReplayTest checks the replay itself against step costs worked by hand.
  */
 class CalibratorTest {
   private static final int[] INPUTS = {1, 4096, 16384, 32768, 65536};
