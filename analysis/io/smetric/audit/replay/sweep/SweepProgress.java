@@ -216,9 +216,10 @@ public final class SweepProgress {
   /**
    * The refinement, reference and equal-load simulations expected before the main sweep has
    * picked the routers: per global ratio with an SMetric curve, SMetric, the paper's baselines and
-   * the current router refined ({@code refine} only), one judged router bisected, and every one of
-   * them at each of {@link EqualLoad#LOADS} less the judged router's reference point (already a
-   * search point). {@code [refine, reference, equal load]}.
+   * the current router refined ({@code refine} only), one judged router bisected, SMetric and the
+   * judged router at each of {@link EqualLoad#LOADS} less the judged router's reference point
+   * (already a search point), the other compared routers at the decision load.
+   * {@code [refine, reference, equal load]}.
    */
   public static double[] equalLoadBefore(List<AuditPlan.Curve> curves, String currentRouter, boolean refine) {
     TreeSet<Double> ratios = new TreeSet<>();
@@ -230,8 +231,10 @@ public final class SweepProgress {
     int g = ratios.size();
     int routers = 1 + compared.size();
     if (compared.isEmpty()) return new double[] {0, 0, 0};
+    // SMetric and the judged router at every load (less the judged router's reference point, a
+    // search point already), each other compared router at the decision load
     return new double[] {refine ? g * routers * REFINE_POINTS : 0, g * REFERENCE_POINTS,
-        g * (routers * EqualLoad.LOADS.size() - 1.0)};
+        g * (2.0 * EqualLoad.LOADS.size() - 1 + (compared.size() - 1))};
   }
 
   /**

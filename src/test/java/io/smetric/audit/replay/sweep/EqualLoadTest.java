@@ -73,9 +73,10 @@ class EqualLoadTest {
     List<RunResult> r = sweep();
     EqualLoad e = EqualLoad.plan(new SweepSummary(r, 1.5, 0.5), null, r);
     List<SimSpec> s = e.specs(r);
-    // g 1.6, reference 0.2: loads 0.2 (run for all three), 0.3 (run for all three), 0.4 (least-load only is missing)
-    // g 0, reference 0.1: 0.1 and 0.2 run for both; 0.15 for both
-    assertEquals(List.of("smetric@0.0@0.15", "least-load@0.0@0.15", "least-load@1.6@0.4"),
+    // g 1.6, reference 0.2 (judged: lmetric): smetric and lmetric at 0.2, 0.3, 0.4 (all run); least-load, neither
+    // SMetric nor judged, only at the decision load 0.3 (run): nothing. g 0, reference 0.1 (judged: least-load):
+    // 0.1 and 0.2 run for both; 0.15 for both
+    assertEquals(List.of("smetric@0.0@0.15", "least-load@0.0@0.15"),
         s.stream().map(x -> x.policy() + "@" + x.globalRatio() + "@" + x.rateScale()).toList());
     assertTrue(s.stream().allMatch(x -> x.isMain() && !x.isSearch() && SimSpec.EQUAL_LOAD.equals(x.variant())));
     // an equal-load run never moves a curve's maximum: smetric 100 at 0.5 (far above its knee 24 at 0.3)
@@ -129,7 +130,7 @@ class EqualLoadTest {
     double se = new StandardDeviation(true).evaluate(gains);
     double bias = (gains[0] + gains[1] + gains[2]) / 3 - point;
     assertEquals(point + Uncertainty.Z95 * Math.sqrt(se * se + bias * bias), j.get("interval").get("high").asDouble(), 1e-12);
-    // load 2.0 (0.4): least-load's new run is there; no interval away from the decision load
+    // load 2.0 (0.4): a least-load run there is shown (a search point here); no interval away from the decision load
     JsonNode l20 = g16.get("points").get(2);
     assertEquals(20.0 / 15 - 1, l20.get("smetric_gain_vs").get("least-load").asDouble(), 1e-12);
     assertFalse(l20.has("smetric_gain_vs_judged"));

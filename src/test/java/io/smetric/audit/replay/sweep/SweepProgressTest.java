@@ -190,12 +190,13 @@ class SweepProgressTest {
       cs.add(new AuditPlan.Curve("dynamo-kv", g, Double.NaN, Double.NaN)); // not a paper baseline
     }
     double[] e = SweepProgress.equalLoadBefore(cs, null, true);
-    // 2 capacities x (SMetric + 2 paper baselines) refined; 2 bisections; 2 x (3 routers x 3 loads - 1)
+    // 2 capacities x (SMetric + 2 paper baselines) refined; 2 bisections; per capacity SMetric and the
+    // judged router at 3 loads less the reference point, the other paper baseline at the decision load
     assertEquals(2 * 3 * SweepProgress.REFINE_POINTS, e[0], 1e-9);
     assertEquals(2 * SweepProgress.REFERENCE_POINTS, e[1], 1e-9);
-    assertEquals(2 * (3 * 3 - 1), e[2], 1e-9);
-    // the current router joins the compared ones; the fixed grid refines nothing
-    assertEquals(2 * (4 * 3 - 1), SweepProgress.equalLoadBefore(cs, "dynamo-kv", false)[2], 1e-9);
+    assertEquals(2 * (2 * 3 - 1 + 1), e[2], 1e-9);
+    // the current router joins the compared ones (one more at the decision load); the fixed grid refines nothing
+    assertEquals(2 * (2 * 3 - 1 + 2), SweepProgress.equalLoadBefore(cs, "dynamo-kv", false)[2], 1e-9);
     assertEquals(0, SweepProgress.equalLoadBefore(cs, "dynamo-kv", false)[0], 1e-9);
   }
 
