@@ -21,5 +21,5 @@ trace="$work/agent-$n.jsonl"
 start=$(date +%s); rc=0
 "$here/smetric-audit" audit "$trace" --out "$work/audit-$n$tag" --overwrite --instances 32 \
   --bootstrap 0 --no-conditions "$@" > "$work/audit-$n$tag.out" 2> "$work/audit-$n$tag.err" || rc=$?
-echo "audit exit $rc, wall $(( $(date +%s) - start )) s; verdict: $(cat "$work/audit-$n$tag.out")" >&2
+echo "audit exit $rc, wall $(( $(date +%s) - start )) s; $(head -1 "$work/audit-$n$tag.out")" >&2
 python3 "$here/src/test/bench/python/signatures.py" "$work/audit-$n$tag" | tee "$work/signatures-$n$tag.txt"

@@ -34,8 +34,9 @@ rows = [
 for name, paper, v in rows:
     print(f'  {name:34s} paper {paper:6s} trace {v:.3f}')
 rr = ch['request_instance_ratio']
-print(f'  requests / instance-minute (32)    paper 43-48  trace mean {V(rr["mean"]):.1f} '
-      f'p50 {V(rr["p50"]):.1f} min {V(rr["min"]):.1f}')
+f1 = lambda x: 'n/a' if x is None else f'{x:.1f}'  # no whole minute in a short trace
+print(f'  requests / instance-minute (32)    paper 43-48  trace mean {f1(V(rr.get("mean")))} '
+      f'p50 {f1(V(rr.get("p50")))} min {f1(V(rr.get("min")))}')
 t = ch['trace']
 print(f'  requests {t["requests"]}, sessions {t["sessions"]}, span {t["last_arrival_s"] - t["first_arrival_s"]:.0f} s')
 
