@@ -42,7 +42,56 @@ final class Answers {
     }
     if (pc.isObject()) a.set("paper_claim", paperClaim(pc, replay.path("equal_load"), threshold));
     if (br.isObject()) a.set("what_to_run", whatToRun(br));
+    ObjectNode pace = tracePace(replay);
+    if (pace != null) a.set("trace_pace", pace);
     return a;
+  }
+
+  /**
+   * Whether the simulated cluster serves the trace at its own pace (offered rate x1) within SLO
+   * (issue 29 item 4): the highest rate, over the replayed capacities, at which the judged router
+   * keeps the equal-load target share of its requests within SLO ({@code equal_load}'s reference
+   * rates). Below x1 the cluster as simulated cannot carry the recorded traffic, so the recorded
+   * cluster (--instances) and the profile disagree; the block says what to check. Null without
+   * an equal-load comparison.
+   */
+  static ObjectNode tracePace(JsonNode replay) {
+    JsonNode el = replay.path("equal_load");
+    if (!el.path("by_global_ratio").isArray() || el.path("by_global_ratio").isEmpty()) return null;
+    double best = Double.NaN;
+    double at = Double.NaN;
+    String router = null;
+    for (JsonNode e : el.path("by_global_ratio")) {
+      double x = e.path("reference_rate_scale").asDouble(Double.NaN);
+      if (Double.isNaN(best) || x > best) {
+        best = x;
+        at = e.path("global_ratio").asDouble();
+        router = e.path("judged_router").asText();
+      }
+    }
+    if (Double.isNaN(best)) return null;
+    double target = el.path("target_attainment").asDouble(0.9);
+    JsonNode settings = replay.path("settings");
+    String instances = settings.path("instances").asText("?");
+    String profile = settings.path("profile").path("name").asText("the profile");
+    ObjectNode o = Json.object();
+    o.put("target_attainment", target);
+    o.put("highest_rate_scale", best);
+    o.put("at_global_ratio", at);
+    o.put("router", router);
+    o.put("served_at_trace_pace", best >= 1);
+    o.put("summary", best >= 1
+        ? String.format(java.util.Locale.ROOT, "The simulated cluster (%s instances, profile %s) serves this trace at its own "
+            + "pace: %s keeps %s of its requests within SLO up to x%s of the trace's rate (%sx global tier).", instances,
+            profile, router, Numbers.percent(target), Numbers.sig4(best), Numbers.sig4(at))
+        : String.format(java.util.Locale.ROOT, "The simulated cluster (%s instances, profile %s) cannot serve this trace at its "
+            + "own pace within SLO: the best judged router (%s, %sx global tier) keeps %s of its requests within SLO only up to "
+            + "x%s of the trace's rate, so the verdict compares the routers at a fraction of the recorded traffic. If the trace "
+            + "was recorded on a cluster that served it, the replay's cluster and yours disagree: check --instances (the "
+            + "cluster the trace came from), the profile (your model and GPU: --profile, or calibrate your own from a vllm "
+            + "bench serve run) and the SLO.", instances, profile, router, Numbers.sig4(at), Numbers.percent(target),
+            Numbers.sig4(best)));
+    return o;
   }
 
   /**
@@ -155,6 +204,8 @@ final class Answers {
   /** The two answers as one section of index.html (two boxes side by side). */
   static void html(Html h, ObjectNode answers) {
     if (answers == null) return;
+    JsonNode pace = answers.path("trace_pace");
+    if (pace.isObject()) h.tag("p", pace.path("served_at_trace_pace").asBoolean() ? "pace" : "pace warning", pace.path("summary").asText());
     h.raw("<section id=\"answers\" class=\"answers\">\n");
     JsonNode pc = answers.path("paper_claim");
     if (pc.isObject()) {
