@@ -491,13 +491,13 @@ public final class ReplayJob {
    * its paired interval; the smallest capacity whose gain there clears the threshold. The
    * maximum-TPS comparison stays beside them ({@code by_global_ratio}), descriptive.
    */
-  private void judgeAtEqualLoad(ObjectNode judged, List<RunResult> results) {
+  private void judgeAtEqualLoad(ObjectNode judged, ObjectNode described) {
     judged.remove("smetric_best_gain_with_global_tier");
     judged.put("basis", "equal load: SMetric and the judged router at the same offered rate, "
         + io.smetric.audit.replay.sweep.EqualLoad.DECISION_LOAD + "x the judged router's knee at each capacity "
         + "(replay.json equal_load); by_global_ratio compares the routers' maxima at their own rates, descriptive");
     double gd = equalLoad.declaredGlobalRatio();
-    ObjectNode with = Double.isNaN(gd) ? null : equalLoad.decisionGain(results, gd);
+    ObjectNode with = Double.isNaN(gd) ? null : io.smetric.audit.replay.sweep.EqualLoad.decisionGain(described, gd);
     if (with == null) {
       with = Json.object();
       with.putNull("value");
@@ -505,7 +505,7 @@ public final class ReplayJob {
           : "SMetric or the judged router has no run at the decision load at " + gd + "x");
     }
     judged.set("smetric_gain_with_global_tier", with);
-    ObjectNode without = equalLoad.decisionGain(results, 0.0);
+    ObjectNode without = io.smetric.audit.replay.sweep.EqualLoad.decisionGain(described, 0.0);
     if (without == null) {
       without = Json.object();
       without.putNull("value");
@@ -516,7 +516,7 @@ public final class ReplayJob {
     Double minG = null;
     for (double g : equalLoad.anchors().keySet()) {
       if (g <= 0) continue;
-      ObjectNode d = equalLoad.decisionGain(results, g);
+      ObjectNode d = io.smetric.audit.replay.sweep.EqualLoad.decisionGain(described, g);
       if (d != null && d.path("value").isNumber() && d.path("value").asDouble() >= SweepSummary.GAIN_THRESHOLD
           && (minG == null || g < minG)) {
         minG = g;
@@ -883,10 +883,10 @@ public final class ReplayJob {
     root.set("judged", judged);
     if (equalLoad != null) {
       ObjectNode el = equalLoad.describe(results);
+      judgeAtEqualLoad(judged, el);
       el.put("refined_curves", refinedCurves);
       el.put("simulations", equalLoadRuns);
       root.set("equal_load", el);
-      judgeAtEqualLoad(judged, results);
     }
     if (conditionsJson != null) root.set("conditions", conditionsJson);
     else root.putObject("conditions").put("not_applicable", "the conditions sweep was not run (--no-conditions, or not the audit sweep)");

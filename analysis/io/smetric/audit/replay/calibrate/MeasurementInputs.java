@@ -54,6 +54,25 @@ public final class MeasurementInputs {
     return failed > 0 && failed > OVERLOAD_FAILED_SHARE * (done + failed);
   }
 
+  /** A profile's measurements as its checks use them: fitted, held out (by id pattern), overloaded. */
+  public record Split(List<Measurement> fit, List<Measurement> held, List<Measurement> over) {}
+
+  /**
+   * Splits measurements for a check: overloaded stages apart (the client gave up, no replay follows
+   * them), then those whose id contains one of {@code heldOutPatterns}, the rest fitted.
+   */
+  public static Split split(List<Measurement> ms, List<String> heldOutPatterns) {
+    List<Measurement> fit = new java.util.ArrayList<>();
+    List<Measurement> held = new java.util.ArrayList<>();
+    List<Measurement> over = new java.util.ArrayList<>();
+    for (Measurement m : ms) {
+      if (overloaded(m)) over.add(m);
+      else if (heldOutPatterns.stream().anyMatch(x -> m.id().contains(x))) held.add(m);
+      else fit.add(m);
+    }
+    return new Split(fit, held, over);
+  }
+
   /** What the fit moves when not told (--fit): what the kinds of measurement present can tell apart. */
   public static List<String> defaultParams(List<Measurement> ms) {
     TreeSet<String> p = new TreeSet<>((a, b) -> Calibrator.FITTABLE.indexOf(a) - Calibrator.FITTABLE.indexOf(b));

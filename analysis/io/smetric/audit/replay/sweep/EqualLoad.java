@@ -373,10 +373,12 @@ public final class EqualLoad {
     return o;
   }
 
-  /** SMetric's gain over the judged router at the decision load of capacity g, as the verdict reads it (null: none). */
-  public ObjectNode decisionGain(List<RunResult> all, double g) {
-    ObjectNode d = describe(all);
-    for (var e : d.path("by_global_ratio")) {
+  /**
+   * SMetric's gain over the judged router at the decision load of capacity g, as the verdict reads
+   * it, from a {@link #describe} block (null: none).
+   */
+  public static ObjectNode decisionGain(ObjectNode described, double g) {
+    for (var e : described.path("by_global_ratio")) {
       if (e.path("global_ratio").asDouble() != g) continue;
       for (var p : e.path("points")) {
         if (p.path("load").asDouble() == DECISION_LOAD && p.path("smetric_gain_vs_judged").isObject()) {

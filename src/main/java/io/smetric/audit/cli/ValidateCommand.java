@@ -70,14 +70,10 @@ public final class ValidateCommand implements Callable<Integer> {
       String g = group != null ? group : v == null ? null : v.group;
       List<String> heldPatterns = heldOutIds != null ? heldOutIds : v == null || v.heldOut == null ? List.of() : v.heldOut;
       List<Measurement> ms = MeasurementInputs.oneGroup(MeasurementInputs.read(data), g);
-      List<Measurement> fit = new ArrayList<>();
-      List<Measurement> held = new ArrayList<>();
-      List<Measurement> over = new ArrayList<>();
-      for (Measurement m : ms) {
-        if (MeasurementInputs.overloaded(m)) over.add(m);
-        else if (heldPatterns.stream().anyMatch(x -> m.id().contains(x))) held.add(m);
-        else fit.add(m);
-      }
+      MeasurementInputs.Split split = MeasurementInputs.split(ms, heldPatterns);
+      List<Measurement> fit = split.fit();
+      List<Measurement> held = split.held();
+      List<Measurement> over = split.over();
       w.println("== " + p.name + " (" + p.model + " on " + p.hardware + ", " + p.engine + ") against " + String.join(" ", data)
           + (g == null ? "" : " group " + g));
       List<Calibrator.PointFit> f = Calibrator.evaluate(fit, p, ro);

@@ -31,14 +31,10 @@ public final class RelabelShippedProfiles {
       ModelProfile.Validation v = p.validation;
       List<String> heldPatterns = v.heldOut == null ? List.of() : v.heldOut;
       List<Measurement> ms = MeasurementInputs.oneGroup(MeasurementInputs.read(v.data), v.group);
-      List<Measurement> fit = new ArrayList<>();
-      List<Measurement> held = new ArrayList<>();
-      List<Measurement> over = new ArrayList<>();
-      for (Measurement m : ms) {
-        if (MeasurementInputs.overloaded(m)) over.add(m);
-        else if (heldPatterns.stream().anyMatch(x -> m.id().contains(x))) held.add(m);
-        else fit.add(m);
-      }
+      MeasurementInputs.Split split = MeasurementInputs.split(ms, heldPatterns);
+      List<Measurement> fit = split.fit();
+      List<Measurement> held = split.held();
+      List<Measurement> over = split.over();
       List<Calibrator.PointFit> loo = new ArrayList<>();
       boolean wasLeaveOneOut = v.checks == null ? held.isEmpty() && v.e2eMedianAbsError != null
           : v.check(ModelProfile.Check.LEAVE_ONE_OUT) != null;

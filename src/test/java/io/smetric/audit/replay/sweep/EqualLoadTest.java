@@ -135,7 +135,7 @@ class EqualLoadTest {
     assertEquals(20.0 / 15 - 1, l20.get("smetric_gain_vs").get("least-load").asDouble(), 1e-12);
     assertFalse(l20.has("smetric_gain_vs_judged"));
     // the verdict's reading at 1.6: the decision point with its capacity, load and rate
-    JsonNode dg = e.decisionGain(r, 1.6);
+    JsonNode dg = EqualLoad.decisionGain(e.describe(r), 1.6);
     assertEquals(point, dg.get("value").asDouble(), 1e-12);
     assertEquals(0.3, dg.get("rate_scale").asDouble());
     assertEquals("lmetric", dg.get("judged_router").asText());
