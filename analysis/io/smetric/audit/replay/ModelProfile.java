@@ -187,7 +187,8 @@ public final class ModelProfile implements Serializable {
    * One kind of comparison with real runs: {@code fit} (the points the coefficients were fitted to,
    * in-sample), {@code leave-one-out} (each fitted point predicted by a refit without it),
    * {@code held-out} (runs the fit never saw), {@code overloaded} (stages where the client gave up
-   * on requests: replayed, not counted as validation). Errors are medians of |modelled / measured - 1|.
+   * on requests: replayed, not counted as validation), {@code cross-validated} (a derived profile: the
+   * derivation's error on other models and GPUs). Errors are medians of |modelled / measured - 1|.
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public static final class Check implements Serializable {
@@ -196,6 +197,8 @@ public final class ModelProfile implements Serializable {
     public static final String LEAVE_ONE_OUT = "leave-one-out";
     public static final String HELD_OUT = "held-out";
     public static final String OVERLOADED = "overloaded";
+    /** A derived profile's error: the derivation cross-validated on the calibrated profiles (derive.CrossValidation). */
+    public static final String CROSS_VALIDATED = "cross-validated";
 
     public String kind;
     /** What this kind of check can and cannot show, in words. */

@@ -46,6 +46,9 @@ public final class ProfileCalibration {
       case ModelProfile.Check.HELD_OUT -> "runs the fit never saw (other workloads or loads): the validation";
       case ModelProfile.Check.OVERLOADED -> "stages where the client gave up on requests (the replay has no client"
           + " aborts): replayed and reported, not counted as validation";
+      case ModelProfile.Check.CROSS_VALIDATED -> "the derivation's error: each calibrated shipped profile derived from the"
+          + " others' efficiency factors and replayed against its own runs; it measures the method on other models and GPUs,"
+          + " not this profile on this deployment";
       default -> throw new IllegalArgumentException(kind);
     };
   }

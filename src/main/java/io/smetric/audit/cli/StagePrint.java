@@ -68,11 +68,15 @@ final class StagePrint {
       return;
     }
     w.println("validation record:");
+    boolean derived = v.check(ModelProfile.Check.CROSS_VALIDATED) != null;
     for (String kind : new String[] {ModelProfile.Check.FIT, ModelProfile.Check.LEAVE_ONE_OUT, ModelProfile.Check.HELD_OUT,
-        ModelProfile.Check.OVERLOADED}) {
+        ModelProfile.Check.OVERLOADED, ModelProfile.Check.CROSS_VALIDATED}) {
       ModelProfile.Check c = v.check(kind);
       if (c == null) {
-        if (!kind.equals(ModelProfile.Check.OVERLOADED)) w.println("  " + kind + ": none");
+        // a derived profile has no fit of its own: its one check is the derivation's cross-validation
+        if (!derived && !kind.equals(ModelProfile.Check.OVERLOADED) && !kind.equals(ModelProfile.Check.CROSS_VALIDATED)) {
+          w.println("  " + kind + ": none");
+        }
         continue;
       }
       w.printf(Locale.ROOT, "  %s: median |error| %s; largest %s%n", kind,
