@@ -248,6 +248,7 @@ final class ReplayProfileSection {
       case "leave-one-out" -> "leave-one-out (the fitted runs)";
       case "held-out" -> "held-out runs";
       case "overloaded" -> "overloaded stages (not counted)";
+      case "cross-validated" -> "derived profile, the derivation cross-validated on other models and GPUs";
       default -> kind;
     };
   }

@@ -133,7 +133,17 @@ public final class ProfilesCommand implements Callable<Integer> {
       for (String n : facts.notes()) w.println("  note: " + n);
       w.printf(Locale.ROOT, "  weights %.2f GB (%.2fB parameters); read by every step %.2f GB; routed experts %.2f GB%n",
           facts.weightBytes() / 1e9, facts.totalParams() / 1e9, facts.denseReadBytes() / 1e9, facts.expertBytes() / 1e9);
-      w.printf(Locale.ROOT, "  KV %,d B per token%s; %.3g GFLOP per token; %.4g FLOP per attention pair%n", facts.kvBytesPerToken(),
+      if (facts.moe()) {
+        // the experts a decode step reads grow with its batch: f(T) of all routed experts (uniform routing)
+        StringBuilder reads = new StringBuilder();
+        for (int batch : new int[] {1, 8, 32, 128}) {
+          double share = 1 - Math.pow(1 - (double) facts.expertsPerToken() / facts.experts(), batch);
+          reads.append(String.format(Locale.ROOT, "%s%d: %.1f GB", reads.length() == 0 ? "" : ", ", batch,
+              (facts.denseReadBytes() + share * facts.expertBytes()) / 1e9));
+        }
+        w.println("  weights a decode step reads, by batch size (experts touched under uniform routing): " + reads);
+      }
+      w.printf(Locale.ROOT, "  KV %,d B per token%s; %.3g GFLOP per token (prefill or decode); %.4g FLOP per attention pair%n", facts.kvBytesPerToken(),
           facts.kvReplication(tp) > 1 ? " (x" + facts.kvReplication(tp) + " replicated over TP" + tp + ")" : "",
           facts.flopsPerToken() / 1e9, facts.attentionFlopsPerPair());
       w.printf(Locale.ROOT, "gpu: %d x %s: %.0f GB, %.0f GB/s, %.1f TFLOP/s BF16 dense each (%s)%n", tp, g.name(), g.memoryGB(),

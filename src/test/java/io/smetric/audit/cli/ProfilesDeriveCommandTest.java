@@ -38,6 +38,17 @@ class ProfilesDeriveCommandTest {
   }
 
   @Test
+  void derive_moe_printsTheWeightsADecodeStepReadsByBatch() {
+    Path cfg = Path.of("src/main/resources/io/smetric/audit/replay/measurements/facts/configs/mixtral-8x7b-v0.1.json");
+    CliTest.Run r = CliTest.run("profiles", "derive", "--model", cfg.toString(), "--gpu", "H100", "--tp", "2",
+        "--out", tmp.resolve("mx.json").toString());
+    assertEquals(ExitCodes.OK, r.code(), r.err());
+    // 2.95 GB read every step + (1 - (6/8)^T) x 90.19 GB of experts: T = 1 -> 25.5 GB, T = 8 -> 84.1 GB
+    assertTrue(r.out().contains("1: 25.5 GB, 8: 84.1 GB"), r.out());
+    assertEquals(2, ModelProfile.load(tmp.resolve("mx.json")).expertsPerToken);
+  }
+
+  @Test
   void derive_missingField_isBadInputNamingFileAndField() throws Exception {
     Path cfg = tmp.resolve("gpt2.json");
     Files.writeString(cfg, "{\"model_type\": \"gpt2\", \"n_layer\": 12, \"n_embd\": 768, \"vocab_size\": 50257}");
