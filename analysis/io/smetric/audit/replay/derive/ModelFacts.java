@@ -264,6 +264,12 @@ public record ModelFacts(String source, String modelType, int layers, int hidden
       notes.add("quantization_config (" + c.path("quantization_config").path("quant_method").asText("?")
           + ") ignored: weights and KV counted at 2 bytes (BF16)");
     }
+    for (JsonNode t : c.path("layer_types")) {
+      if (!t.asText().equals("full_attention")) {
+        notes.add("layer_types holds " + t.asText() + " layers: counted as full attention (not modelled)");
+        break;
+      }
+    }
     if (c.path("sliding_window").isNumber() && c.path("use_sliding_window").asBoolean(true)
         && !type.startsWith("qwen")) {
       notes.add("sliding_window " + c.path("sliding_window").asInt() + " ignored: full attention assumed");

@@ -106,6 +106,18 @@ class ModelFactsTest {
   }
 
   @Test
+  void quantisedOrSlidingConfig_isReadAtBf16_withANote() throws Exception {
+    ModelFacts m = parse("""
+        {"model_type": "mistral", "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4,
+         "num_key_value_heads": 1, "intermediate_size": 128, "vocab_size": 100, "sliding_window": 4096,
+         "quantization_config": {"quant_method": "fp8"}}""");
+    assertEquals(2L * 2 * 1 * 16 * 2, m.kvBytesPerToken());
+    assertTrue(m.notes().stream().anyMatch(n -> n.contains("quantization_config (fp8)")), m.notes().toString());
+    assertTrue(m.notes().stream().anyMatch(n -> n.contains("sliding_window 4096")), m.notes().toString());
+    assertTrue(m.notes().stream().anyMatch(n -> n.contains("tie_word_embeddings absent")), m.notes().toString());
+  }
+
+  @Test
   void unknownLayout_missingLayers_namesTheField() throws Exception {
     BadInputException e = assertThrows(BadInputException.class, () -> parse("""
         {"model_type": "gpt2", "n_layer": 12, "n_embd": 768, "n_head": 12, "vocab_size": 50257}"""));
