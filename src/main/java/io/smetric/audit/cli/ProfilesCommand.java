@@ -78,7 +78,7 @@ public final class ProfilesCommand implements Callable<Integer> {
           "table (measurements/facts/gpus.csv), with efficiency factors learned from the shipped calibrated profiles.",
           "Every number carries its source; the error is stated by cross-validation (docs/validation.md).",
           "The output loads with --profile FILE and is a starting point for calibrate --base FILE.",
-          "--cross-validate derives each calibrated shipped profile from the others and replays its runs (minutes)."})
+          "--cross-validate derives each calibrated shipped profile from the others and replays its runs (~30 s)."})
   public static final class Derive implements Callable<Integer> {
     @Spec CommandSpec spec;
 
