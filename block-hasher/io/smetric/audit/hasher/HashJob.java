@@ -124,6 +124,10 @@ public final class HashJob {
       hashFiles(spark, files, settings, conf).write().parquet(staging);
 
       Dataset<Row> st = spark.read().schema(StagingRows.SCHEMA).parquet(staging);
+      // a file that is bad input as a whole fails the run here, on the driver, with its one-line reason
+      List<Row> errors = st.filter(col(StagingRows.KIND).equalTo(StagingRows.KIND_ERROR))
+          .orderBy(StagingRows.FILE_INDEX).limit(1).select(StagingRows.DETAIL).collectAsList();
+      if (!errors.isEmpty()) throw StagingRows.badInput(errors.get(0).getString(0));
       List<Row> fileRows = st.filter(col(StagingRows.KIND).equalTo(StagingRows.KIND_FILE))
           .orderBy(StagingRows.FILE_INDEX).collectAsList();
       // counters and the earliest log timestamp come from the per-file rows: no extra pass
@@ -187,12 +191,12 @@ public final class HashJob {
     Broadcast<SerializableConf> sc = jsc.broadcast(new SerializableConf(conf));
     JavaRDD<Row> rows = jsc
         .parallelize(indexed, Math.max(1, indexed.size()))
-        .flatMap((FlatMapFunction<Tuple2<Integer, String>, Row>) f -> {
+        .flatMap((FlatMapFunction<Tuple2<Integer, String>, Row>) f -> StagingRows.untilBadInput(f._1, () -> {
           FileHasher h = new FileHasher(settings, f._1, f._2, sc.value().get());
           org.apache.spark.TaskContext tc = org.apache.spark.TaskContext.get();
           if (tc != null) tc.addTaskCompletionListener((org.apache.spark.util.TaskCompletionListener) ctx -> h.close());
           return h;
-        });
+        }));
     return spark.createDataFrame(rows, StagingRows.SCHEMA);
   }
 

@@ -1,7 +1,13 @@
 package io.smetric.audit.hasher;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.smetric.audit.common.BadInputException;
+import io.smetric.audit.common.Json;
 import io.smetric.audit.contract.Canonical;
 import io.smetric.audit.contract.TraceRecord;
+import java.util.Iterator;
+import java.util.List;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
 import org.apache.spark.sql.types.DataTypes;
@@ -11,9 +17,11 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * The rows the per-file hashing tasks emit, before the driver-side steps (parents, rebased
- * arrivals, optional dense ids, chaining). One schema carries three kinds of row, so that a file
+ * arrivals, optional dense ids, chaining). One schema carries four kinds of row, so that a file
  * is read exactly once: {@code request} rows, {@code skip} rows (a record not used, with its
- * reason) and one {@code file} row per input (counters as a small JSON text).
+ * reason), one {@code file} row per input (counters as a small JSON text), and an {@code error}
+ * row for a file that cannot be read at all (bad input: the driver raises it, so that the user
+ * sees one line naming file, line and field instead of Spark's task failure logs).
  */
 public final class StagingRows {
   private StagingRows() {}
@@ -45,6 +53,7 @@ public final class StagingRows {
   public static final String KIND_REQUEST = "request";
   public static final String KIND_SKIP = "skip";
   public static final String KIND_FILE = "file";
+  public static final String KIND_ERROR = "error";
 
   public static final StructType SCHEMA =
       new StructType(
@@ -92,6 +101,73 @@ public final class StagingRows {
   public static Row skip(long seq, int fileIndex, String reason) {
     return row(KIND_SKIP, null, null, null, null, null, null, null, null, null, null, null, null,
         seq, fileIndex, reason, null, null, null, null);
+  }
+
+  /** A file that is bad input as a whole; {@code detail} keeps where and what ({@link #badInput}). */
+  public static Row error(int fileIndex, BadInputException e) {
+    ObjectNode d = Json.MAPPER.createObjectNode();
+    d.put("file", e.file());
+    d.put("line", e.line());
+    d.put("field", e.field());
+    d.put("message", e.getMessage());
+    return row(KIND_ERROR, null, null, null, null, null, null, null, null, null, null, null, null,
+        -1L, fileIndex, d.toString(), null, null, null, null);
+  }
+
+  /** The bad input an {@link #error} row's detail describes. */
+  public static BadInputException badInput(String detail) {
+    try {
+      JsonNode d = Json.MAPPER.readTree(detail);
+      return new BadInputException(d.path("file").isNull() ? null : d.path("file").asText(), d.path("line").asLong(-1),
+          d.path("field").isNull() ? null : d.path("field").asText(), d.path("message").asText());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * The rows of one file, ending with an {@link #error} row where reading it raised bad input
+   * (at its start, e.g. an undetectable format, or later): the task then succeeds.
+   */
+  public static Iterator<Row> untilBadInput(int fileIndex, java.util.function.Supplier<Iterator<Row>> open) {
+    Iterator<Row> rows;
+    try {
+      rows = open.get();
+    } catch (BadInputException e) {
+      return List.of(error(fileIndex, e)).iterator();
+    }
+    return new Iterator<>() {
+      private Row failed;
+      private boolean over;
+
+      @Override
+      public boolean hasNext() {
+        if (over) return failed != null;
+        try {
+          return rows.hasNext();
+        } catch (BadInputException e) {
+          over = true;
+          failed = error(fileIndex, e);
+          return true;
+        }
+      }
+
+      @Override
+      public Row next() {
+        if (!hasNext()) throw new java.util.NoSuchElementException();
+        if (over) {
+          Row r = failed;
+          failed = null;
+          return r;
+        }
+        try {
+          return rows.next();
+        } catch (BadInputException e) {
+          over = true;
+          return error(fileIndex, e);
+        }
+      }
+    };
   }
 
   public static Row file(int fileIndex, String countersJson) {

@@ -331,6 +331,55 @@ class HashJobTest {
   }
 
   @Test
+  void undetectableFile_isBadInputRaisedOnTheDriver_notATaskFailure() throws Exception {
+    // a good log and one whose records fit no format: the run fails as bad input naming the bad file and
+    // its first line, thrown by the driver itself (before, it was a failed Spark task: a SparkException
+    // wrapping it, with the executor's stack traces logged before the CLI's one-line message)
+    Path bad = dir.resolve("undetectable.jsonl");
+    Files.writeString(bad, "{\"foo\": 1, \"bar\": \"x\"}\n");
+    io.smetric.audit.common.BadInputException e = assertThrows(io.smetric.audit.common.BadInputException.class,
+        () -> StageRuns.hash(options(List.of(FileHasherTest.OPENAI.toString(), bad.toString()), false),
+            dir.resolve("undetectable-out").toString()));
+    assertTrue(e.file().endsWith("undetectable.jsonl"), e.file());
+    assertEquals(1, e.line());
+    assertTrue(e.getMessage().startsWith("cannot detect the log format: the first record's keys [bar, foo]"), e.getMessage());
+  }
+
+  @Test
+  void untilBadInput_endsTheFileWithOneErrorRow() {
+    Row a = StagingRows.skip(1, 0, "x");
+    java.util.Iterator<Row> failing = new java.util.Iterator<>() {
+      int n;
+
+      @Override
+      public boolean hasNext() {
+        if (n == 1) throw new io.smetric.audit.common.BadInputException("f.jsonl", 7, "messages", "broken");
+        return true;
+      }
+
+      @Override
+      public Row next() {
+        n++;
+        return a;
+      }
+    };
+    List<Row> rows = new ArrayList<>();
+    StagingRows.untilBadInput(3, () -> failing).forEachRemaining(rows::add);
+    assertEquals(2, rows.size());
+    assertEquals(StagingRows.KIND_ERROR, rows.get(1).getString(0));
+    assertEquals(3, rows.get(1).getInt(rows.get(1).fieldIndex(StagingRows.FILE_INDEX)));
+    io.smetric.audit.common.BadInputException back =
+        StagingRows.badInput(rows.get(1).getString(rows.get(1).fieldIndex(StagingRows.DETAIL)));
+    assertEquals("f.jsonl:7: field 'messages': broken", back.oneLine());
+    List<Row> atOpen = new ArrayList<>();
+    StagingRows.untilBadInput(0, () -> {
+      throw new io.smetric.audit.common.BadInputException("g.jsonl", "file not found");
+    }).forEachRemaining(atOpen::add);
+    assertEquals(1, atOpen.size());
+    assertEquals("g.jsonl: file not found", StagingRows.badInput(atOpen.get(0).getString(15)).oneLine());
+  }
+
+  @Test
   void noSessionRecord_keepsNullSessionInParquet() {
     List<Row> r = TestSpark.get().read().parquet(out.resolve(AuditLayout.TRACE_DIR).toString())
         .filter("request_id = 'f4-l9'").collectAsList();
