@@ -21,7 +21,8 @@ def src(kind, ref, low=None, high=None):
     return d
 
 
-GLOBAL_CENTRAL = dict(globalReadGBps=1.1, globalLookupLatencyS=0.020, globalSaveGBps=12.0, globalSaveBlocksStep=True)
+GLOBAL_CENTRAL = dict(globalReadGBps=1.1, globalLookupLatencyS=0.020, globalSaveGBps=12.0, globalSaveBlocksStep=True,
+                      globalAggregateGBpsPerNode=21.75)
 
 
 def glob_sources(prefix=""):
@@ -30,6 +31,7 @@ def glob_sources(prefix=""):
         "globalLookupLatencyS": src("measured", prefix + "per-lookup latency of the vLLM scheduler's get_num_new_matched_tokens through LMCache: 5.6-116 ms warm, 15-35 ms typical (LMCache issue #891); 1-2 ms with Mooncake batchexist (PR #936); charged once per fetch; docs/validation.md Sources 6", 0.001, 0.150),
         "globalSaveGBps": src("measured", prefix + "LMCache GPU->CPU store of a step's new KV: 12.1-14.8 GB/s (LMCache issue #2262 log lines, 2,048 tokens in 14.8-18.0 ms); slow end 3.3 GB/s = 17.4 us/token at 57 KB/token through GDS, fast end 19 GB/s = 3.0 us/token to local DRAM (kvcache-ai/Mooncake issue #467); docs/validation.md Sources 6", 3.3, 19.0),
         "globalSaveBlocksStep": src("documented", prefix + "LMCache's vLLM connector stores the step's KV in wait_for_save, which vLLM calls before the forward pass returns (non-layerwise default; lmcache/integration/vllm/vllm_v1_adapter.py, vllm/distributed/kv_transfer/kv_connector/v1/base.py); docs/validation.md Sources 6"),
+        "globalAggregateGBpsPerNode": src("derived", prefix + "the global tier's serving bandwidth per server node: the paper's testbed pools its tier (Mooncake Store + LMCache) over the DRAM of 4 servers, each reached through one 200 Gbps RDMA NIC (arXiv 2607.08565 Section 3.1); 21.75 GB/s = 25 GB/s line rate at the 87% Mooncake's Transfer Engine measures (87 GB/s on 4 x 200 Gbps RoCE, kvcache-ai/Mooncake README), so 87 GB/s for the testbed's 4 nodes; range an assumption: half the NIC (10.9, the NIC also carrying other traffic) to a node with 4 such NICs as Mooncake measured it (87); docs/validation.md Sources 6", 10.9, 87.0),
     }
 
 

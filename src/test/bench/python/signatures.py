@@ -97,6 +97,8 @@ for blk in ('comparison', 'paper_claim'):
 j = rp['judged']
 print(f'  judged with tier: {j["smetric_gain_with_global_tier"]}')
 print(f'  judged without tier: {j["smetric_gain_without_global_tier"]}')
-print(f'  settings: aggregate {rp["settings"]["globalAggregateGBps"]} GB/s, NIC {rp["settings"]["nodeNicGBps"]} GB/s, '
+# the aggregate the replay applied (global_tier, issue 26 item 5); older replay.json: the setting
+agg = rp.get('global_tier', {}).get('aggregate_gbps', rp['settings'].get('globalAggregateGBps'))
+print(f'  settings: aggregate {agg} GB/s, NIC {rp["settings"]["nodeNicGBps"]} GB/s, '
       f'{rp["settings"]["instancesPerNode"]} instances/node, per-instance read {rp["settings"]["profile"]["globalReadGBps"]} GB/s; '
       f'local capacity {rp["local_capacity_blocks"]} blocks; x_ref {rp["sweep"]["rate_reference"]}; wall {rp["wall_s"]:.0f} s')

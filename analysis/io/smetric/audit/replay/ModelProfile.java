@@ -121,6 +121,13 @@ public final class ModelProfile implements Serializable {
   public double globalSaveGBps = Double.POSITIVE_INFINITY;
   /** Whether a step waits for the KV it computed to be saved (LMCache wait_for_save). */
   public boolean globalSaveBlocksStep;
+  /**
+   * The global tier's serving bandwidth per server node of the cluster [GB/s]: the whole tier
+   * serves at most nodes x this to all fetches together (the tier pools the nodes' DRAM, each node
+   * serving its share through its NIC; issue 26 item 5). Infinity = no aggregate limit (profiles
+   * written before this field).
+   */
+  public double globalAggregateGBpsPerNode = Double.POSITIVE_INFINITY;
 
   /** Where every number comes from: field name -> source. */
   public Map<String, Source> sources = new LinkedHashMap<>();
@@ -254,7 +261,7 @@ public final class ModelProfile implements Serializable {
       "decodePerContextTokenS", "frontendLatencyS", "denseWeightGB", "expertWeightGB", "experts", "expertsPerToken",
       "hbmGBps", "hbmEfficiency", "kvBytesPerToken", "gpuMemoryGiB", "memoryUtilization",
       "weightsGiB", "runtimeOverheadGiB", "maxBatch", "tokenBudget", "globalReadGBps",
-      "globalLookupLatencyS", "globalSaveGBps", "globalSaveBlocksStep");
+      "globalLookupLatencyS", "globalSaveGBps", "globalSaveBlocksStep", "globalAggregateGBpsPerNode");
 
   // ---- derived terms ----
 
@@ -323,6 +330,7 @@ public final class ModelProfile implements Serializable {
     check(globalReadGBps > 0, "globalReadGBps must be > 0");
     check(globalLookupLatencyS >= 0, "globalLookupLatencyS must be >= 0");
     check(globalSaveGBps > 0, "globalSaveGBps must be > 0 (Infinity = free saves)");
+    check(globalAggregateGBpsPerNode > 0, "globalAggregateGBpsPerNode must be > 0 (Infinity = no aggregate limit)");
   }
 
   /** Fields of {@link #SOURCED_FIELDS} without a source entry. */

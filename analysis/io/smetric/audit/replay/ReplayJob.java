@@ -875,6 +875,7 @@ public final class ReplayJob {
     ArrayNode sk = root.putArray("skipped");
     skipped.forEach(sk::add);
     if (plan != null) root.set("sweep", plan.describe());
+    root.set("global_tier", io.smetric.audit.replay.sim.GlobalTierLimits.describe(base));
     root.set("headline", headJson);
     root.set("comparison", sum.comparison());
     root.set("paper_claim", sum.paperClaim());
@@ -894,8 +895,8 @@ public final class ReplayJob {
     unc.put("replicates", options.bootstrap());
     unc.put("simulations", bootstrapRuns);
     unc.put("resampled", "session trees (a root session with its forks), with replacement, on the trace's tree starts");
-    unc.put("method", "bootstrap interval: gain +- 1.96 x sqrt(SE^2 + bias^2), SE the standard deviation of the replicate "
-        + "gains, bias their mean - the gain; paired: SMetric and the judged router at the same offered rate (the "
+    unc.put("method", "bootstrap interval on the log of the TPS ratio, transformed back: exp(u +- 1.96 x sqrt(SE^2 + "
+        + "bias^2)) - 1, u = log(1 + gain), SE the standard deviation of the replicates' u, bias their mean - u; paired: SMetric and the judged router at the same offered rate (the "
         + "decision load) on each replicate, at every capacity");
     if (options.bootstrap() == 0) unc.put("not_applicable", "no bootstrap replicates were replayed (--bootstrap 0, or not the audit sweep)");
     else if (bootstrapSkipped != null) unc.put("not_applicable", bootstrapSkipped);

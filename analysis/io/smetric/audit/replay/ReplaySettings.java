@@ -68,11 +68,13 @@ public final class ReplaySettings implements Serializable {
    */
   public double nodeNicGBps = 21.75;
   /**
-   * Aggregate read bandwidth of the whole global tier [GB/s], shared by all concurrent fetches.
-   * Infinity (default): the per-node NICs and per-instance links are the limits (before
-   * 2026-11-30 the default was 100 = 4 servers x 200 Gbps, applied as one pool).
+   * Aggregate read bandwidth of the whole global tier [GB/s], shared by all concurrent fetches;
+   * Infinity = no aggregate limit. null (default): the profile's serving bandwidth per node times
+   * the cluster's nodes ({@link #aggregateGBps}; issue 26 item 5: the paper's testbed, 4 nodes x
+   * 21.75 GB/s = 87 GB/s). Before 2026-11-30 the default was 100 = 4 servers x 200 Gbps whatever
+   * the cluster; from then to issue 26 item 5, none.
    */
-  public double globalAggregateGBps = Double.POSITIVE_INFINITY;
+  public Double globalAggregateGBps = null;
   /**
    * How an instance waits for a global-tier fetch. IN_STEP: the fetch is part of the engine step
    * that schedules the request, so that step (and every sequence decoding in it) waits for it, as
@@ -206,12 +208,27 @@ public final class ReplaySettings implements Serializable {
     return (long) Math.floor(globalRatio * instances * (double) local);
   }
 
+  /** Server nodes of the simulated cluster: instance i is on node i / instancesPerNode. */
+  public int nodes() {
+    return (instances + instancesPerNode - 1) / instancesPerNode;
+  }
+
+  /**
+   * The global tier's aggregate read bandwidth [GB/s] the replay applies: {@link
+   * #globalAggregateGBps} when set, else the profile's per-node serving bandwidth x {@link #nodes}
+   * (Infinity: no aggregate limit).
+   */
+  public double aggregateGBps() {
+    if (globalAggregateGBps != null) return globalAggregateGBps;
+    return profile.globalAggregateGBpsPerNode * nodes();
+  }
+
   public void validate() {
     req(instances >= 1, "instances must be >= 1, got " + instances);
     req(localBlocks == null || localBlocks == -1 || localBlocks > 0, "localBlocks must be > 0 or -1 (unbounded)");
     req(decodeInstances >= 0, "decodeInstances must be >= 0");
     req(globalRatio >= 0 && Double.isFinite(globalRatio), "globalRatio must be >= 0");
-    req(globalAggregateGBps > 0, "globalAggregateGBps must be > 0 (Infinity = no aggregate cap)");
+    req(globalAggregateGBps == null || globalAggregateGBps > 0, "globalAggregateGBps must be > 0 (Infinity = no aggregate cap)");
     req(instancesPerNode >= 1, "instancesPerNode must be >= 1");
     req(nodeNicGBps > 0, "nodeNicGBps must be > 0 (Infinity = no NIC limit)");
     req(rateScale > 0 && Double.isFinite(rateScale), "rateScale must be > 0");

@@ -112,6 +112,7 @@ final class AuditPage {
     }
     keyNumbers(h, c.headline());
     Answers.equalLoadHtml(h, replay);
+    GlobalTierTraffic.html(h, replay);
     Answers.operatingPointHtml(h, replay);
     ReplayProfileSection.html(h, ReplayProfileSection.json(replay));
     String onRange = null;

@@ -44,7 +44,8 @@ final class GlobalLinks {
   GlobalLinks(ModelProfile p, ReplaySettings s, int instances, int requests, double t0, EventQueue ev) {
     this.ev = ev;
     this.linkBytesPerS = p.globalReadGBps * 1e9;
-    this.aggBytesPerS = Double.isInfinite(s.globalAggregateGBps) ? 0 : s.globalAggregateGBps * 1e9;
+    double agg = s.aggregateGBps();
+    this.aggBytesPerS = Double.isInfinite(agg) ? 0 : agg * 1e9;
     this.perNode = s.instancesPerNode;
     int nodes = (instances + perNode - 1) / perNode;
     this.remoteShare = nodes <= 1 ? 0 : (nodes - 1) / (double) nodes;

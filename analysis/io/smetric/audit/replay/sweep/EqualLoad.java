@@ -298,7 +298,7 @@ public final class EqualLoad {
   static final List<String> SHOWN = List.of("tps_within_slo", "slo_attainment", "raw_tps", "ttft_p90_s", "tpot_p90_s",
       "slo_miss_ttft_share", "slo_miss_tpot_only_share", "slo_miss_timed_out_share", "local_hit_ratio",
       "global_hit_ratio", "imbalance_mean", "stickiness", "stickiness_previous", "session_migrations",
-      "global_bytes_read", "global_peak_read_bytes_per_s");
+      "global_bytes_read", "global_mean_read_bytes_per_s", "global_peak_read_bytes_per_s");
 
   /**
    * The {@code equal_load} block of replay.json (docs/replay.md): per capacity the judged router,

@@ -33,7 +33,8 @@ public final class Defaults extends ListResourceBundle {
       {"default.instances", Integer.toString(s.instances)},
       {"default.instancesPerNode", Integer.toString(s.instancesPerNode)},
       {"default.nodeNicGBps", typed(s.nodeNicGBps)},
-      {"default.globalAggregateGBps", typed(s.globalAggregateGBps)},
+      {"default.globalAggregateGBps", "the profile's " + typed(s.profile.globalAggregateGBpsPerNode)
+          + " GB/s per node x the nodes (" + ModelProfile.DEFAULT_NAME + ")"},
       {"default.seed", Long.toString(s.seed)},
       {"default.decodeInstances", Integer.toString(s.decodeInstances)},
       {"default.globalRatio", typed(s.globalRatio)},

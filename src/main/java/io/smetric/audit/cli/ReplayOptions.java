@@ -80,8 +80,8 @@ public final class ReplayOptions {
       + "the profile's (${bundle:default.profile}: ${bundle:default.globalReadGBps}).")
   Double globalReadGBps;
 
-  @Option(names = "--global-aggregate-gbps", description = "Aggregate read bandwidth cap of the whole global tier [GB/s]; "
-      + "Infinity = none, the node NICs limit. Default: ${bundle:default.globalAggregateGBps}.")
+  @Option(names = "--global-aggregate-gbps", description = "Aggregate read bandwidth cap of the whole global tier [GB/s], "
+      + "shared by all fetches; Infinity = none. Default: ${bundle:default.globalAggregateGBps}.")
   Double globalAggregateGBps;
 
   @Option(names = "--instances-per-node", description = "Instances per server node sharing one NIC. Default: "

@@ -70,7 +70,8 @@ class SharedOptionsTest {
     // ReplaySettings' own defaults, as one would type them
     assertTrue(h.contains("Instances per server node sharing one NIC. Default: 8."), h);
     assertTrue(h.contains("Default: 21.75"), h);
-    assertTrue(h.contains("limit. Default: Infinity."), h);
+    // the aggregate: the shipped default profile's globalAggregateGBpsPerNode (21.75) x the nodes (issue 26 item 5)
+    assertTrue(h.contains("Infinity = none. Default: the profile's 21.75 GB/s per node x the nodes (qwen3-30b-a3b-h20)."), h);
   }
 
   @Test

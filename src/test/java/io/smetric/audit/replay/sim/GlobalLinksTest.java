@@ -59,4 +59,81 @@ class GlobalLinksTest {
     assertEquals(1, l.bandwidthWindows().length);
     assertEquals(100, l.bandwidthWindows()[0], 1e-9);
   }
+
+  /**
+   * The default aggregate (settings leave it unset): the profile's serving bandwidth per node x the
+   * cluster's nodes, shared by every fetch (issue 26 item 5). Per node 60 B/s, links 100 B/s, no NIC
+   * limit. Two 90 B fetches from t=0 on instances 0 and 2: on 2 nodes (2 instances each) the tier
+   * serves 120 B/s, each fetch moves at min(100, 120 / 2) = 60 B/s and ends at t=1.5 (lands at 2.0);
+   * on 1 node (4 instances) it serves 60 B/s, 30 B/s each, ending at t=3.0 (lands at 3.5).
+   */
+  @Test
+  void theProfilesAggregatePerNode_isSharedByTwoInstancesReadingAtOnce() {
+    for (int perNode : new int[] {2, 4}) {
+      ReplaySettings s = new ReplaySettings();
+      s.profile = io.smetric.audit.testing.Profiles.estimate();
+      s.profile.globalReadGBps = 100e-9;
+      s.profile.globalLookupLatencyS = 0.5;
+      s.profile.globalAggregateGBpsPerNode = 60e-9;
+      s.instances = 4;
+      s.instancesPerNode = perNode;
+      s.nodeNicGBps = Double.POSITIVE_INFINITY;
+      s.bandwidthWindowS = 1;
+      assertEquals(perNode == 2 ? 120e-9 : 60e-9, s.aggregateGBps(), 1e-21);
+      EventQueue q = new EventQueue();
+      GlobalLinks l = new GlobalLinks(s.profile, s, 4, 4, 0.0, q);
+      l.start(0, 0, 90, 0.0);
+      l.start(2, 1, 90, 0.0);
+      double end = perNode == 2 ? 1.5 : 3.0;
+      double[][] done = new double[2][];
+      for (int k = 0; k < 2; ) {
+        q.pop();
+        if (q.evType == Event.LINK) l.onLinkEvent(q.evB, q.t);
+        else if (q.evType == Event.FETCH_DONE) done[k++] = new double[] {q.t, q.evA, q.evB};
+      }
+      assertArrayEquals(new double[] {end + 0.5, 0, 0}, done[0], 1e-12);
+      assertArrayEquals(new double[] {end + 0.5, 2, 1}, done[1], 1e-12);
+      // bytes per 1-s window: 2 nodes: [0,1) 120, [1,2) 60; 1 node: 60, 60, 60 (60e-9 GB/s x 1e9 is
+      // not exactly 60 in binary: a last window of a few ulps may follow)
+      double[] want = perNode == 2 ? new double[] {120, 60} : new double[] {60, 60, 60};
+      double[] w = l.bandwidthWindows();
+      for (int k = 0; k < w.length; k++) assertEquals(k < want.length ? want[k] : 0, w[k], 1e-9);
+    }
+  }
+
+  /** An explicit aggregate (--global-aggregate-gbps) wins over the profile's; Infinity switches it off. */
+  @Test
+  void anExplicitAggregate_overridesTheProfile() {
+    ReplaySettings s = new ReplaySettings();
+    s.instances = 32;
+    assertEquals(4 * s.profile.globalAggregateGBpsPerNode, s.aggregateGBps(), 1e-12);
+    s.globalAggregateGBps = 50.0;
+    assertEquals(50, s.aggregateGBps(), 0);
+    s.globalAggregateGBps = Double.POSITIVE_INFINITY;
+    assertEquals(Double.POSITIVE_INFINITY, s.aggregateGBps(), 0);
+  }
+
+  /**
+   * The limits replay.json records, by hand for the default profile (1.1 GB/s per instance, 21.75
+   * GB/s per node for both the NIC and the tier's serving rate, 8 instances a node): 32 instances
+   * = 4 nodes: instances 35.2 GB/s together, NICs 4 x 21.75 / (3/4) = 116 GB/s, tier 87 GB/s,
+   * ceiling 35.2; 4 instances = 1 node: no NIC on the path, tier 21.75, ceiling 4.4.
+   */
+  @Test
+  void limits_byHand_forTheDefaultProfile() {
+    ReplaySettings s = new ReplaySettings();
+    s.instances = 32;
+    var o = GlobalTierLimits.describe(s);
+    assertEquals(4, o.get("nodes").asInt());
+    assertEquals(35.2, o.get("instances_read_gbps").asDouble(), 1e-9);
+    assertEquals(116, o.get("nics_read_gbps").asDouble(), 1e-9);
+    assertEquals(87, o.get("aggregate_gbps").asDouble(), 1e-9);
+    assertEquals(35.2, o.get("read_ceiling_gbps").asDouble(), 1e-9);
+    s.instances = 4;
+    o = GlobalTierLimits.describe(s);
+    assertEquals(1, o.get("nodes").asInt());
+    assertEquals(true, o.get("nics_read_gbps").isNull());
+    assertEquals(21.75, o.get("aggregate_gbps").asDouble(), 1e-9);
+    assertEquals(4.4, o.get("read_ceiling_gbps").asDouble(), 1e-9);
+  }
 }

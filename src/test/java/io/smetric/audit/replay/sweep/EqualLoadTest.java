@@ -126,10 +126,12 @@ class EqualLoadTest {
     assertEquals("lmetric", j.get("vs").asText());
     double point = 24.0 / 25 - 1;
     assertEquals(point, j.get("value").asDouble(), 1e-12);
-    double[] gains = {26.0 / 24 - 1, 22.0 / 24 - 1, 0};
-    double se = new StandardDeviation(true).evaluate(gains);
-    double bias = (gains[0] + gains[1] + gains[2]) / 3 - point;
-    assertEquals(point + Uncertainty.Z95 * Math.sqrt(se * se + bias * bias), j.get("interval").get("high").asDouble(), 1e-12);
+    // the interval on the log of the TPS ratio: u = log(26/24), log(22/24), 0 against log(24/25)
+    double[] u = {Math.log(26.0 / 24), Math.log(22.0 / 24), 0};
+    double se = new StandardDeviation(true).evaluate(u);
+    double bias = (u[0] + u[1] + u[2]) / 3 - Math.log(24.0 / 25);
+    assertEquals(Math.exp(Math.log(24.0 / 25) + Uncertainty.Z95 * Math.sqrt(se * se + bias * bias)) - 1,
+        j.get("interval").get("high").asDouble(), 1e-12);
     // load 2.0 (0.4): a least-load run there is shown (a search point here); no interval away from the decision load
     JsonNode l20 = g16.get("points").get(2);
     assertEquals(20.0 / 15 - 1, l20.get("smetric_gain_vs").get("least-load").asDouble(), 1e-12);

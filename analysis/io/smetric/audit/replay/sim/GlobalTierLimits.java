@@ -1,0 +1,49 @@
+package io.smetric.audit.replay.sim;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.smetric.audit.common.Json;
+import io.smetric.audit.replay.ReplaySettings;
+
+/**
+ * The global tier's read limits of a replay, as {@link GlobalLinks} applies them (replay.json
+ * {@code global_tier}, issue 26 item 5): so the report can set every router's peak read rate
+ * beside the limit it could have hit. The cluster's read ceiling is the smallest of the three
+ * limits on all instances reading at once: the instances' own paths together, the node NICs for
+ * the remote share of the bytes, and the tier's aggregate.
+ */
+public final class GlobalTierLimits {
+  private GlobalTierLimits() {}
+
+  public static ObjectNode describe(ReplaySettings s) {
+    ObjectNode o = Json.object();
+    int nodes = s.nodes();
+    double perInstance = s.profile.globalReadGBps;
+    double remoteShare = nodes <= 1 ? 0 : (nodes - 1) / (double) nodes;
+    double agg = s.aggregateGBps();
+    o.put("per_instance_read_gbps", perInstance);
+    o.put("instances", s.instances);
+    o.put("instances_per_node", s.instancesPerNode);
+    o.put("nodes", nodes);
+    o.put("instances_read_gbps", perInstance * s.instances);
+    o.put("node_nic_gbps", s.nodeNicGBps);
+    o.put("remote_share", remoteShare);
+    // all nodes' NICs carrying their remote share at once: nodes x NIC / remote share (no limit on one node)
+    double nicCeiling = remoteShare > 0 ? nodes * s.nodeNicGBps / remoteShare : Double.POSITIVE_INFINITY;
+    putGbps(o, "nics_read_gbps", nicCeiling);
+    putGbps(o, "aggregate_gbps", agg);
+    o.put("aggregate_source", s.globalAggregateGBps != null
+        ? "--global-aggregate-gbps (settings globalAggregateGBps)"
+        : Double.isInfinite(s.profile.globalAggregateGBpsPerNode)
+            ? "none: the profile states no globalAggregateGBpsPerNode"
+            : "the profile's globalAggregateGBpsPerNode " + io.smetric.audit.common.Numbers.exact(
+                s.profile.globalAggregateGBpsPerNode) + " GB/s x " + nodes + " node(s)");
+    putGbps(o, "read_ceiling_gbps", Math.min(perInstance * s.instances, Math.min(nicCeiling, agg)));
+    return o;
+  }
+
+  /** Infinity as JSON null ("no limit"): JSON has no infinity. */
+  private static void putGbps(ObjectNode o, String k, double v) {
+    if (Double.isInfinite(v)) o.putNull(k);
+    else o.put(k, v);
+  }
+}

@@ -1,0 +1,105 @@
+package io.smetric.audit.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.smetric.audit.common.Numbers;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * The global tier's traffic per router at equal load (issue 26 item 5), from replay.json's
+ * {@code equal_load} and {@code global_tier} blocks: bytes read, mean and peak read rate (the peak
+ * is the busiest bandwidth window, per second) beside the tier's limits, and session migrations.
+ * The paper's mechanism is that load balancing moves data onto the global tier until it
+ * saturates; this table shows whether any router came near a limit in the replay.
+ */
+final class GlobalTierTraffic {
+  private GlobalTierTraffic() {}
+
+  /** One row: capacity, load, router and the numbers the table prints (GB, GB/s). */
+  record Row(double globalRatio, double load, String router, double gbRead, double meanGbps, double peakGbps,
+      double peakOfAggregate, double peakOfCeiling, double migrations) {}
+
+  /** The rows of every capacity above 0 at every equal load, in replay.json's order. */
+  static List<Row> rows(JsonNode replay) {
+    List<Row> out = new ArrayList<>();
+    JsonNode el = replay == null ? null : replay.path("equal_load");
+    if (el == null || !el.path("by_global_ratio").isArray()) return out;
+    JsonNode lim = replay.path("global_tier");
+    double agg = lim.path("aggregate_gbps").isNumber() ? lim.path("aggregate_gbps").asDouble() : Double.POSITIVE_INFINITY;
+    double ceil = lim.path("read_ceiling_gbps").isNumber() ? lim.path("read_ceiling_gbps").asDouble() : Double.POSITIVE_INFINITY;
+    for (JsonNode e : el.path("by_global_ratio")) {
+      double g = e.path("global_ratio").asDouble();
+      if (g <= 0) continue;
+      for (JsonNode p : e.path("points")) {
+        Iterator<String> names = p.path("policies").fieldNames();
+        while (names.hasNext()) {
+          String n = names.next();
+          JsonNode m = p.path("policies").path(n);
+          double peak = m.path("global_peak_read_bytes_per_s").asDouble(Double.NaN) / 1e9;
+          out.add(new Row(g, p.path("load").asDouble(), n, m.path("global_bytes_read").asDouble(Double.NaN) / 1e9,
+              m.path("global_mean_read_bytes_per_s").asDouble(Double.NaN) / 1e9, peak, peak / agg, peak / ceil,
+              m.path("session_migrations").asDouble(Double.NaN)));
+        }
+      }
+    }
+    return out;
+  }
+
+  static void html(Html h, JsonNode replay) {
+    List<Row> rows = rows(replay);
+    if (rows.isEmpty()) return;
+    JsonNode lim = replay.path("global_tier");
+    h.raw("<section id=\"global-tier-traffic\">\n");
+    h.tag("h2", null, "The global tier's traffic at equal load");
+    h.tag("p", null, limitsSentence(lim) + " " + bindingSentence(rows, lim));
+    List<List<String>> cells = new ArrayList<>();
+    for (Row r : rows) {
+      cells.add(List.of(Numbers.sig4(r.globalRatio()) + "x", Numbers.sig4(r.load()) + "x", r.router(),
+          Numbers.sig4(r.gbRead()) + " GB", Numbers.sig4(r.meanGbps()) + " GB/s", Numbers.sig4(r.peakGbps()) + " GB/s",
+          share(r.peakOfAggregate()), share(r.peakOfCeiling()), Numbers.count(Math.round(r.migrations()))));
+    }
+    h.table(List.of("global tier", "load", "router", "read from the global tier", "mean read rate", "peak read rate",
+        "peak / aggregate limit", "peak / cluster read ceiling", "session migrations"), cells, "global-tier-traffic");
+    h.raw("</section>\n");
+  }
+
+  private static String share(double x) {
+    return Double.isNaN(x) ? Numbers.NA : Numbers.percent(x);
+  }
+
+  /** The limits the replay applied, in words. */
+  static String limitsSentence(JsonNode lim) {
+    if (!lim.isObject()) return "The replay did not record its global-tier limits.";
+    String agg = lim.path("aggregate_gbps").isNumber()
+        ? Numbers.sig4(lim.path("aggregate_gbps").asDouble()) + " GB/s (" + lim.path("aggregate_source").asText() + ")"
+        : "no limit (" + lim.path("aggregate_source").asText() + ")";
+    String nic = lim.path("nics_read_gbps").isNumber()
+        ? Numbers.sig4(lim.path("node_nic_gbps").asDouble()) + " GB/s per node NIC for the remote "
+            + Numbers.percent(lim.path("remote_share").asDouble()) + " of each fetch"
+        : "no NIC on the path (" + lim.path("nodes").asInt() + " node)";
+    return "Limits in this replay: each instance reads at most " + Numbers.sig4(lim.path("per_instance_read_gbps").asDouble())
+        + " GB/s (" + lim.path("instances").asInt() + " instances: " + Numbers.sig4(lim.path("instances_read_gbps").asDouble())
+        + " GB/s together); " + nic + "; the whole tier " + agg + ". The cluster's read ceiling, all instances reading at "
+        + "once, is " + (lim.path("read_ceiling_gbps").isNumber() ? Numbers.sig4(lim.path("read_ceiling_gbps").asDouble())
+            + " GB/s" : "unbounded") + ". Peak read rate: the busiest one-second window of the run.";
+  }
+
+  /** Whether any router's peak came near the aggregate limit. */
+  static String bindingSentence(List<Row> rows, JsonNode lim) {
+    Row top = null;
+    for (Row r : rows) if (!Double.isNaN(r.peakGbps()) && (top == null || r.peakGbps() > top.peakGbps())) top = r;
+    if (top == null) return "";
+    String where = top.router() + " at " + Numbers.sig4(top.globalRatio()) + "x, load " + Numbers.sig4(top.load()) + "x";
+    if (!lim.path("aggregate_gbps").isNumber()) {
+      return "The highest peak is " + Numbers.sig4(top.peakGbps()) + " GB/s (" + where + ").";
+    }
+    boolean binds = top.peakOfAggregate() >= BINDS;
+    return "The highest peak is " + Numbers.sig4(top.peakGbps()) + " GB/s (" + where + "), "
+        + Numbers.percent(top.peakOfAggregate()) + " of the aggregate limit: "
+        + (binds ? "the aggregate limit binds for at least that router." : "the aggregate limit binds for no router here.");
+  }
+
+  /** A peak within 5% of a limit counts as reaching it (the peak is a one-second average). */
+  static final double BINDS = 0.95;
+}
