@@ -1,0 +1,72 @@
+package io.smetric.audit.replay.validation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * KubeAI's published 8 x L4 router comparison replayed (docs/validation.md, "Routing on real
+ * multi-instance clusters"). The bounds are what the replay achieves with the profile built from
+ * single-instance facts, not targets it was tuned to: the routers' order, the prefix-hash router's
+ * TTFT where no queue runs away, and the known miss (the prefix-hash gain comes out at a quarter to
+ * a third of the measured one) kept as a band so that a change that moves it shows up here.
+ */
+class RouterValidationTest {
+  private static final JsonNode DOC = RouterValidation.published("kubeai-prefix-hash.json");
+
+  /** The points at request rate 200 (1600 and 3200 concurrent: one trace) and 800 (8000 concurrent). */
+  private static JsonNode point(int concurrency) {
+    for (JsonNode p : DOC.get("points")) if (p.get("maxConcurrency").asInt() == concurrency) return p;
+    throw new IllegalStateException("no point " + concurrency);
+  }
+
+  @Test
+  void kubeaiWorkload_matchesThePublishedTotals() {
+    KubeaiWorkload.Built w = RouterValidation.kubeaiWorkload(DOC, point(8000), new KubeaiWorkload.Assumptions());
+    assertEquals(8000, w.records().size());
+    assertEquals(800, w.keptPrompts());
+    // the message scale is set by bisection on the input total; outputs by one factor: rounding only
+    assertEquals(6_656_338, w.input(), 6_656_338 * 0.001);
+    assertEquals(608_447, w.output(), 608_447 * 0.001);
+    // a conversation's prompts extend each other: every prompt is sent about ten times
+    long distinct = w.records().stream().map(r -> r.sessionId() + "/" + r.inputTokens()).distinct().count();
+    assertEquals(800, distinct);
+  }
+
+  @Test
+  void kubeai_prefixHashLeads_atEveryLoadPoint_butItsGainIsUnderstated() {
+    for (int c : new int[] {1600, 8000}) {
+      JsonNode p = point(c);
+      List<RouterValidation.Sim> sims = RouterValidation.kubeaiPoint(DOC, p, RouterValidation.KUBEAI_ROUTERS,
+          new KubeaiWorkload.Assumptions());
+      Map<String, RouterValidation.Real> real = RouterValidation.kubeaiReal(p);
+      double k8s = sims.get(0).tokensPerS();
+      double ll = sims.get(1).tokensPerS();
+      double ph = sims.get(2).tokensPerS();
+      // measured order: prefix-hash > least-load > k8s service (the last two 1-3% apart)
+      assertTrue(real.get("prefix-hash").tokensPerS() > real.get("least-load").tokensPerS());
+      assertTrue(real.get("least-load").tokensPerS() > real.get("k8s-service").tokensPerS());
+      assertTrue(ph > ll && ll > k8s, "order at " + c + ": " + sims);
+      // measured prefix-hash / k8s 1.40-1.45 at these points; the replay gives 1.08-1.14
+      double gain = ph / k8s;
+      assertTrue(gain > 1.05 && gain < 1.25, "prefix-hash / k8s at " + c + ": " + gain);
+      // the cache hit share: prefix-hash keeps a conversation on one instance
+      assertTrue(sims.get(2).localHit() > sims.get(0).localHit(), sims.toString());
+    }
+  }
+
+  @Test
+  void kubeai_prefixHashTtft_withoutARunawayQueue_within40Percent() {
+    // at rate 200 the prefix-hash router keeps up (measured mean TTFT 0.20-0.21 s); the other
+    // routers' queues run away (10-27 s measured) and are not compared
+    JsonNode p = point(1600);
+    RouterValidation.Sim ph = RouterValidation.kubeaiPoint(DOC, p, List.of("prefix-hash"),
+        new KubeaiWorkload.Assumptions()).get(0);
+    double real = RouterValidation.kubeaiReal(p).get("prefix-hash").ttftMeanS();
+    assertTrue(Math.abs(ph.ttftMeanS() / real - 1) < 0.40, "TTFT " + ph.ttftMeanS() + " s against " + real + " s");
+  }
+}
