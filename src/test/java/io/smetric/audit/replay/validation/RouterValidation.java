@@ -142,6 +142,103 @@ public final class RouterValidation {
     return v instanceof Number n ? n.doubleValue() : Double.NaN;
   }
 
+  // ---- zxuhan/llm-router: 4 x A100, Qwen2.5-7B/14B, closed-loop sessions of 8 turns ----
+
+  static final List<String> LLM_ROUTER_ROUTERS = List.of("roundrobin", "random", "leastloaded", "prefixaware");
+
+  /** Means over the benchmark's seeds of one router at one session count. */
+  record Closed(String router, double kvCachedPct, double e2eP50S, double e2eP95S, double rps) {}
+
+  static Policy llmRouterPolicy(String router, ReplaySettings s, long seed, JsonNode pa) {
+    return switch (router) {
+      case "roundrobin" -> Policies.ROUND_ROBIN.create(s);
+      case "random" -> Policies.RANDOM.create(s);
+      case "leastloaded" -> Policies.LEAST_LOAD.create(s);
+      // 2 chunks of 32 characters are well inside one 16-token block of these prompts
+      case "prefixaware" -> new PrefixAwarePolicy(1, pa.get("saturationInflight").asInt(), seed);
+      default -> throw new IllegalArgumentException("unknown llm-router router " + router);
+    };
+  }
+
+  static Closed llmRouterRun(JsonNode doc, String model, int sessions, String router, LlmRouterWorkload.Assumptions a) {
+    JsonNode w = doc.get("workload");
+    LlmRouterWorkload.Params p = new LlmRouterWorkload.Params(sessions, w.get("turns").asInt(),
+        w.get("systemLenChars").asInt(), w.get("userLenChars").asInt(), w.get("codeContextLenChars").asInt(),
+        w.get("codeShare").asDouble(), w.get("toolProb").asDouble(), w.get("toolLenChars").asInt(),
+        w.get("startJitterMs").asInt(), w.get("turnGapMs").asInt());
+    a.outputTokens = w.get("maxTokens").asInt();
+    double cached = 0;
+    double p50 = 0;
+    double p95 = 0;
+    double rps = 0;
+    int k = 0;
+    for (JsonNode seedNode : w.get("seeds")) {
+      long seed = seedNode.asLong();
+      ReplayTrace trace = ReplayTraceBuilder.fromRecords(LlmRouterWorkload.build(p, a, seed), false);
+      ReplaySettings s = new ReplaySettings();
+      s.profile = withOverrides(profile(model + "-a100.yaml"));
+      s.instances = doc.get("cluster").get("instances").asInt();
+      s.globalRatio = 0;
+      s.rateScale = 1;
+      s.rateScaling = ReplaySettings.RateScaling.UNIFORM;
+      s.followUpsWaitForPrevious = true; // each session's turns strictly serial (trace/replay.go)
+      s.agentTimeoutS = 300; // the bench's 5-minute context
+      s.seed = seed;
+      SimOutcome o = new Simulator(trace, s, llmRouterPolicy(router, s, seed, w.get("prefixAware"))).run();
+      int n = trace.n;
+      double[] e2e = new double[n];
+      double share = 0;
+      double first = Double.POSITIVE_INFINITY;
+      double last = 0;
+      for (int r = 0; r < n; r++) {
+        e2e[r] = o.finish[r] - o.arrival[r];
+        share += trace.input[r] == 0 ? 0 : (double) Math.min(trace.input[r], trace.tokensOf(r, o.localHitBlocks[r]))
+            / trace.input[r];
+        first = Math.min(first, o.arrival[r]);
+        last = Math.max(last, o.finish[r]);
+      }
+      java.util.Arrays.sort(e2e);
+      cached += 100 * share / n;
+      p50 += nearestRank(e2e, 0.50);
+      p95 += nearestRank(e2e, 0.95);
+      rps += n / (last - first);
+      k++;
+    }
+    return new Closed(router, cached / k, p50 / k, p95 / k, rps / k);
+  }
+
+  private static double nearestRank(double[] sorted, double q) {
+    int i = (int) Math.ceil(q * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+  }
+
+  static void llmRouterTable(PrintStream out, LlmRouterWorkload.Assumptions a) {
+    JsonNode doc = published("llm-router-cloud.json");
+    for (String model : List.of("qwen2.5-7b", "qwen2.5-14b")) {
+      out.println("## llm-router-cloud: 4 x A100 80 GB, " + model + " (profile " + model + "-a100)");
+      out.println();
+      out.println("| sessions | router | KV cached real | sim | E2E (\"TTFT\") p50 real | sim | p95 real | sim | RPS real | sim | RPS / roundrobin real | sim |");
+      out.println("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+      for (JsonNode point : doc.get("models").get(model)) {
+        int sessions = point.get("sessions").asInt();
+        Closed base = null;
+        for (String router : LLM_ROUTER_ROUTERS) {
+          Closed c = llmRouterRun(doc, model, sessions, router, a);
+          if (base == null) base = c;
+          JsonNode r = point.get("routers").get(router);
+          JsonNode rb = point.get("routers").get("roundrobin");
+          out.printf(Locale.ROOT, "| %d | %s | %.1f%% | %.1f%% | %.0f ms | %.0f ms | %s | %.0f ms | %s | %.1f | %s | %.2f |%n",
+              sessions, router, r.get("kvCachedPct").asDouble(), c.kvCachedPct(), r.get("ttftP50Ms").asDouble(),
+              1000 * c.e2eP50S(), r.get("ttftP95Ms").isNull() ? "-" : String.format(Locale.ROOT, "%.0f ms", r.get("ttftP95Ms").asDouble()),
+              1000 * c.e2eP95S(), r.get("rps").isNull() ? "-" : String.format(Locale.ROOT, "%.1f", r.get("rps").asDouble()),
+              c.rps(), r.get("rps").isNull() ? "-" : String.format(Locale.ROOT, "%.2f", r.get("rps").asDouble() / rb.get("rps").asDouble()),
+              c.rps() / base.rps());
+        }
+      }
+      out.println();
+    }
+  }
+
   // ---- the table ----
 
   static void kubeaiTable(PrintStream out, KubeaiWorkload.Assumptions a) {
@@ -179,17 +276,20 @@ public final class RouterValidation {
 
   public static void main(String[] args) {
     KubeaiWorkload.Assumptions a = new KubeaiWorkload.Assumptions();
+    LlmRouterWorkload.Assumptions b = new LlmRouterWorkload.Assumptions();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--kubeai-extra-pairs" -> a.meanExtraPairs = Double.parseDouble(args[++i]);
         case "--kubeai-message-sigma" -> a.messageSigma = Double.parseDouble(args[++i]);
         case "--kubeai-output-sigma" -> a.outputSigma = Double.parseDouble(args[++i]);
+        case "--llm-router-repeat-chars" -> b.repeatCharsPerToken = Double.parseDouble(args[++i]);
+        case "--llm-router-random-chars" -> b.randomCharsPerToken = Double.parseDouble(args[++i]);
         case "--set" -> {
           String[] kv = args[++i].split("=", 2);
           PROFILE_OVERRIDES.put(kv[0], Double.parseDouble(kv[1]));
         }
         default -> throw new IllegalArgumentException("unknown option " + args[i]
-            + " (known: --kubeai-extra-pairs X, --kubeai-message-sigma X, --kubeai-output-sigma X, --set PROFILE_FIELD=X)");
+            + " (known: --kubeai-extra-pairs X, --kubeai-message-sigma X, --kubeai-output-sigma X, --llm-router-repeat-chars X, --llm-router-random-chars X, --set PROFILE_FIELD=X)");
       }
     }
     KubeaiWorkload.Built w = kubeaiWorkload(published("kubeai-prefix-hash.json"),
@@ -198,5 +298,6 @@ public final class RouterValidation {
         + "%d requests, input %d, output %d tokens, message scale %.1f tokens%n%n", w.conversations(),
         w.keptPrompts(), w.skipped(), w.records().size(), w.input(), w.output(), w.messageScale());
     kubeaiTable(System.out, a);
+    llmRouterTable(System.out, b);
   }
 }

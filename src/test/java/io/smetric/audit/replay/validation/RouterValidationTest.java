@@ -69,4 +69,27 @@ class RouterValidationTest {
     double real = RouterValidation.kubeaiReal(p).get("prefix-hash").ttftMeanS();
     assertTrue(Math.abs(ph.ttftMeanS() / real - 1) < 0.40, "TTFT " + ph.ttftMeanS() + " s against " + real + " s");
   }
+
+  @Test
+  void llmRouter_cachedTokenShare_within5Points_exceptPrefixAwareAtOneSessionPerWorker() {
+    // zxuhan/llm-router, Qwen2.5-7B on 4 x A100: vLLM's measured cached-token share per router and
+    // session count (means over 3 seeds) against the replay's (the same 3 seeds of our draws)
+    JsonNode doc = RouterValidation.published("llm-router-cloud.json");
+    for (JsonNode point : doc.get("models").get("qwen2.5-7b")) {
+      int sessions = point.get("sessions").asInt();
+      for (String router : RouterValidation.LLM_ROUTER_ROUTERS) {
+        double real = point.get("routers").get(router).get("kvCachedPct").asDouble();
+        double sim = RouterValidation.llmRouterRun(doc, "qwen2.5-7b", sessions, router,
+            new LlmRouterWorkload.Assumptions()).kvCachedPct();
+        if (sessions == 4 && router.equals("prefixaware")) {
+          // the known miss: the real router pins every session to the worker its tree already
+          // credits with the system prompt (94.2%); the replay's stand-in reads the engine's cache,
+          // which holds nothing until the first prefill ends, and spreads the first turns (84.0%)
+          assertTrue(sim < real - 5, sessions + " " + router + ": " + sim + " against " + real);
+        } else {
+          assertEquals(real, sim, 5.0, sessions + " " + router);
+        }
+      }
+    }
+  }
 }
