@@ -31,14 +31,12 @@ final class LlmRouterWorkload {
     double repeatCharsPerToken = 4;
     /** Characters per token of the random strings; range 1-3. */
     double randomCharsPerToken = 2;
-    /** Generated tokens per request: max_tokens 64, assumed always reached (EOS earlier: fewer). */
-    int outputTokens = 64;
     /** vLLM's default KV block size. */
     int blockSize = 16;
   }
 
   record Params(int sessions, int turns, int systemChars, int userChars, int codeChars, double codeShare,
-      double toolProb, int toolChars, int startJitterMs, int turnGapMs) {}
+      double toolProb, int toolChars, int startJitterMs, int turnGapMs, int maxTokens) {}
 
   private static final int TEMPLATE = 5; // <|im_start|> role \n ... <|im_end|> \n
   private static final int GEN_PROMPT = 3; // <|im_start|> assistant \n
@@ -71,7 +69,8 @@ final class LlmRouterWorkload {
       int tokens = (int) r[3];
       boolean code = (boolean) r[4];
       b.req("s" + s + "t" + t, "s" + s, null, t, t == 0 ? "user" : "tool",
-          (double) r[0], tokens, a.outputTokens, blocks(s, t, tokens, code, sysTokens, codeTokens, a.blockSize));
+          (double) r[0], tokens, p.maxTokens(), // assumption: every answer reaches max_tokens
+          blocks(s, t, tokens, code, sysTokens, codeTokens, a.blockSize));
     }
     return b.records();
   }

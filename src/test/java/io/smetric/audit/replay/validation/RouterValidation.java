@@ -149,13 +149,13 @@ public final class RouterValidation {
   /** Means over the benchmark's seeds of one router at one session count. */
   record Closed(String router, double kvCachedPct, double e2eP50S, double e2eP95S, double rps) {}
 
-  static Policy llmRouterPolicy(String router, ReplaySettings s, long seed, JsonNode pa) {
+  static Policy llmRouterPolicy(String router, ReplaySettings s, long seed, JsonNode pa, ReplayTrace trace) {
     return switch (router) {
       case "roundrobin" -> Policies.ROUND_ROBIN.create(s);
       case "random" -> Policies.RANDOM.create(s);
       case "leastloaded" -> Policies.LEAST_LOAD.create(s);
       // 2 chunks of 32 characters are well inside one 16-token block of these prompts
-      case "prefixaware" -> new PrefixAwarePolicy(1, pa.get("saturationInflight").asInt(), seed);
+      case "prefixaware" -> new PrefixAwarePolicy(1, pa.get("saturationInflight").asInt(), seed, trace);
       default -> throw new IllegalArgumentException("unknown llm-router router " + router);
     };
   }
@@ -165,8 +165,7 @@ public final class RouterValidation {
     LlmRouterWorkload.Params p = new LlmRouterWorkload.Params(sessions, w.get("turns").asInt(),
         w.get("systemLenChars").asInt(), w.get("userLenChars").asInt(), w.get("codeContextLenChars").asInt(),
         w.get("codeShare").asDouble(), w.get("toolProb").asDouble(), w.get("toolLenChars").asInt(),
-        w.get("startJitterMs").asInt(), w.get("turnGapMs").asInt());
-    a.outputTokens = w.get("maxTokens").asInt();
+        w.get("startJitterMs").asInt(), w.get("turnGapMs").asInt(), w.get("maxTokens").asInt());
     double cached = 0;
     double p50 = 0;
     double p95 = 0;
@@ -184,7 +183,7 @@ public final class RouterValidation {
       s.followUpsWaitForPrevious = true; // each session's turns strictly serial (trace/replay.go)
       s.agentTimeoutS = 300; // the bench's 5-minute context
       s.seed = seed;
-      SimOutcome o = new Simulator(trace, s, llmRouterPolicy(router, s, seed, w.get("prefixAware"))).run();
+      SimOutcome o = new Simulator(trace, s, llmRouterPolicy(router, s, seed, w.get("prefixAware"), trace)).run();
       int n = trace.n;
       double[] e2e = new double[n];
       double share = 0;
