@@ -3,7 +3,10 @@ package io.smetric.audit.replay.validation;
 import io.smetric.audit.contract.BlockChain;
 import io.smetric.audit.replay.policy.ClusterView;
 import io.smetric.audit.replay.policy.Policy;
+import io.smetric.audit.replay.trace.ReplayTrace;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Consistent hashing with bounded loads, as KubeAI's PrefixHash strategy runs it
@@ -11,9 +14,10 @@ import java.util.Arrays;
  * instance on a ring; a request starts at the first point clockwise of its key's hash and takes
  * the first instance whose requests in flight are at most {@code loadFactor x (all in flight + 1)
  * / instances}; when none qualifies, the first one it looked at. KubeAI's key is the first 100
- * characters of the first user message; in the replay the session id stands for it (one key per
- * conversation, which is what that prefix is in the benchmark replayed here). Test-side: it serves
- * the router validation only and is not a policy of the audit.
+ * characters of the first user message: one key per conversation in the benchmark replayed here.
+ * The key is the session id, or, when the sessions stand for client slots (the concurrency cap,
+ * {@link KubeaiWorkload}), the request's conversation, found by its session and turn. Test-side: it
+ * serves the router validation only and is not a policy of the audit.
  */
 final class BoundedLoadHashPolicy implements Policy {
   private final int replication;
@@ -21,9 +25,26 @@ final class BoundedLoadHashPolicy implements Policy {
   private long[] ring;
   private int[] owner;
 
+  private final Map<Long, Long> keyByTurn;
+
+  /** Keyed on the session id. */
   BoundedLoadHashPolicy(int replication, double loadFactor) {
     this.replication = replication;
     this.loadFactor = loadFactor;
+    this.keyByTurn = null;
+  }
+
+  /** Keyed on {@code conversation[r]} of the request the view describes. */
+  BoundedLoadHashPolicy(int replication, double loadFactor, ReplayTrace trace, int[] conversation) {
+    this.replication = replication;
+    this.loadFactor = loadFactor;
+    this.keyByTurn = new HashMap<>();
+    for (int r = 0; r < trace.n; r++) {
+      long k = trace.sessionHash[trace.session[r]] * 31 + trace.turn[r];
+      if (keyByTurn.put(k, BlockChain.fmix64(conversation[r] + 1L)) != null) {
+        throw new IllegalArgumentException("two requests share session and turn: " + trace.requestIds[r]);
+      }
+    }
   }
 
   private void build(int n) {
@@ -48,7 +69,7 @@ final class BoundedLoadHashPolicy implements Policy {
     if (ring == null || ring.length != n * replication) build(n);
     long total = 0;
     for (int i = 0; i < n; i++) total += v.requests(i);
-    long h = v.hasSession() ? v.sessionHash() : 0L;
+    long h = keyByTurn != null ? keyByTurn.get(v.sessionHash() * 31 + v.turn()) : v.hasSession() ? v.sessionHash() : 0L;
     int lo = 0;
     int hi = ring.length;
     while (lo < hi) {

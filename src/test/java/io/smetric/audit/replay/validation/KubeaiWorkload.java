@@ -28,9 +28,20 @@ import java.util.SplittableRandom;
  * the {@link Assumptions} below, and the message scale is then set so that the 8,000 requests carry
  * the published total of input tokens (6,656,338), the output lengths so that they carry the
  * published generated tokens (608,447). Generation at temperature 0 is deterministic, so a
- * prompt's repeats get the same output length. Arrivals are open-loop Poisson: the replay's closed
- * loop chains the requests of one session, which cannot express one shared queue behind a
- * semaphore of N slots (docs/validation.md, "Routing on real multi-instance clusters").
+ * prompt's repeats get the same output length.
+ *
+ * <p>The concurrency cap: the script creates each request at its Poisson time and lets it wait for
+ * one of N semaphore slots (TTFT counts from when it got one). The replay's closed loop chains the
+ * requests of a session, and one queue behind N slots cannot be expressed (docs/replay.md, Limits).
+ * With {@code slots > 0} the builder approximates it with N chains: request j is turn j / N of one
+ * of N client sessions, the N requests of each round dealt to the sessions in a random order, so it
+ * leaves at its Poisson time or when its session's previous request has its response, whichever is
+ * later (the semaphore would give it the first slot to free). Dealing in order (j mod N) would give
+ * a session the same prompt every round here (the 800 prompts cycle with period 800), and the
+ * sessions holding long answers would run on alone at the end.
+ * The sessions then stand for client slots, so {@link Built#conversation} keeps each request's
+ * conversation for the routers keyed on it. With {@code slots = 0} (or at least the request
+ * count) arrivals are open-loop Poisson.
  */
 final class KubeaiWorkload {
   private KubeaiWorkload() {}
@@ -50,11 +61,11 @@ final class KubeaiWorkload {
 
   /** The published generator parameters of one load point. */
   record Params(int numPrompts, int maxPrompts, int maxPromptTokens, long totalInput, long totalOutput,
-      double requestRate) {}
+      double requestRate, int slots) {}
 
   /** The trace and what it came to. */
   record Built(List<TraceRecord> records, int conversations, int keptPrompts, int skipped, long input, long output,
-      double messageScale) {}
+      double messageScale, int[] conversation) {}
 
   private record Prompt(int conv, int index, double rawTokens, double rawOutput) {}
 
@@ -97,11 +108,32 @@ final class KubeaiWorkload {
     double t = 0;
     long in = 0;
     long out = 0;
+    int[] conversation = new int[sent.size()];
+    boolean chained = p.slots() > 0 && p.slots() < sent.size();
+    int[] slotOf = new int[chained ? sent.size() : 0];
+    if (chained) {
+      SplittableRandom deal = new SplittableRandom(a.seed + 2);
+      for (int start = 0; start < sent.size(); start += p.slots()) {
+        int m = Math.min(p.slots(), sent.size() - start);
+        int[] perm = new int[p.slots()];
+        for (int i = 0; i < perm.length; i++) perm[i] = i;
+        for (int i = perm.length - 1; i > 0; i--) {
+          int j = deal.nextInt(i + 1);
+          int x = perm[i];
+          perm[i] = perm[j];
+          perm[j] = x;
+        }
+        for (int i = 0; i < m; i++) slotOf[start + i] = perm[i];
+      }
+    }
     for (int r = 0; r < sent.size(); r++) {
       Prompt q = sent.get(r);
       int tokens = tokens(q, scale);
       int output = Math.max(1, (int) Math.round(q.rawOutput() * outScale));
-      b.req("q" + r, "c" + q.conv(), null, q.index(), q.index() == 0 ? "user" : "tool", t, tokens, output,
+      conversation[r] = q.conv();
+      String session = chained ? "u" + slotOf[r] : "c" + q.conv();
+      int turn = chained ? r / p.slots() : q.index();
+      b.req("q" + r, session, null, turn, turn == 0 ? "user" : "tool", t, tokens, output,
           blocks(q, tokens, a.blockSize));
       in += tokens;
       out += output;
@@ -109,7 +141,7 @@ final class KubeaiWorkload {
     }
     int skipped = 0;
     for (Prompt q : prompts) if (tokens(q, scale) > p.maxPromptTokens()) skipped++;
-    return new Built(b.records(), conv, prompts.size(), skipped, in, out, scale);
+    return new Built(b.records(), conv, prompts.size(), skipped, in, out, scale, conversation);
   }
 
   /** BOS + the messages' tokens (the "User: "/"Assistant: " labels count in the message lengths). */

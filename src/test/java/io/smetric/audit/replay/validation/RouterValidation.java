@@ -62,12 +62,16 @@ public final class RouterValidation {
   /** The published routers, in the doc's order, and the replay's stand-in for each. */
   static final List<String> KUBEAI_ROUTERS = List.of("k8s-service", "least-load", "prefix-hash");
 
-  static Policy kubeaiPolicy(String router, ReplaySettings s) {
+  static Policy kubeaiPolicy(String router, ReplaySettings s, ReplayTrace trace, KubeaiWorkload.Built w, boolean capped) {
     return switch (router) {
       case "k8s-service" -> Policies.RANDOM.create(s); // kube-proxy: a random endpoint per connection
       case "least-load" -> Policies.LEAST_LOAD.create(s); // KubeAI LeastLoad: fewest in flight
-      case "prefix-hash" -> new BoundedLoadHashPolicy(256, 1.25); // KubeAI PrefixHash defaults
-      case "session-hash" -> Policies.SESSION_HASH.create(s); // plain consistent hashing, no load bound
+      case "prefix-hash" -> capped ? new BoundedLoadHashPolicy(256, 1.25, trace, w.conversation())
+          : new BoundedLoadHashPolicy(256, 1.25); // KubeAI PrefixHash defaults
+      case "session-hash" -> { // plain consistent hashing, no load bound: keyed on sessions only
+        if (capped) throw new IllegalArgumentException("session-hash: the sessions are client slots here");
+        yield Policies.SESSION_HASH.create(s);
+      }
       default -> throw new IllegalArgumentException("unknown KubeAI router " + router);
     };
   }
@@ -98,16 +102,16 @@ public final class RouterValidation {
     s.globalRatio = 0;
     s.rateScale = 1;
     s.rateScaling = ReplaySettings.RateScaling.UNIFORM;
-    s.followUpsWaitForPrevious = false; // open loop: see KubeaiWorkload
+    s.followUpsWaitForPrevious = false; // open loop unless the cap is replayed (kubeaiPoint)
     s.agentTimeoutS = 6 * 3600; // the script's aiohttp timeout (backend_request_func.py AIOHTTP_TIMEOUT)
     return s;
   }
 
-  static KubeaiWorkload.Built kubeaiWorkload(JsonNode doc, JsonNode point, KubeaiWorkload.Assumptions a) {
+  static KubeaiWorkload.Built kubeaiWorkload(JsonNode doc, JsonNode point, KubeaiWorkload.Assumptions a, boolean capped) {
     JsonNode w = doc.get("workload");
     return KubeaiWorkload.build(new KubeaiWorkload.Params(w.get("numPrompts").asInt(), w.get("maxConversations").asInt(),
         w.get("maxPromptTokens").asInt(), w.get("totalInputTokens").asLong(), w.get("totalOutputTokens").asLong(),
-        point.get("requestRate").asDouble()), a);
+        point.get("requestRate").asDouble(), capped ? point.get("maxConcurrency").asInt() : 0), a);
   }
 
   static Sim simulate(ReplayTrace trace, ReplaySettings s, String router, Policy p) {
@@ -117,13 +121,20 @@ public final class RouterValidation {
         num(m, "local_hit_ratio"), num(m, "tpot_mean_s"));
   }
 
-  static List<Sim> kubeaiPoint(JsonNode doc, JsonNode point, List<String> routers, KubeaiWorkload.Assumptions a) {
-    KubeaiWorkload.Built w = kubeaiWorkload(doc, point, a);
+  /**
+   * One load point: {@code capped} replays the client's concurrency cap as fixed chains (closed
+   * loop over client slots, {@link KubeaiWorkload}), else open-loop Poisson.
+   */
+  static List<Sim> kubeaiPoint(JsonNode doc, JsonNode point, List<String> routers, KubeaiWorkload.Assumptions a,
+      boolean capped) {
+    KubeaiWorkload.Built w = kubeaiWorkload(doc, point, a, capped);
     ReplayTrace trace = ReplayTraceBuilder.fromRecords(w.records(), false);
     List<Sim> out = new ArrayList<>();
     for (String r : routers) {
       ReplaySettings s = kubeaiSettings();
-      out.add(simulate(trace, s, r, kubeaiPolicy(r, s)));
+      boolean chained = capped && point.get("maxConcurrency").asInt() < w.records().size();
+      s.followUpsWaitForPrevious = chained;
+      out.add(simulate(trace, s, r, kubeaiPolicy(r, s, trace, w, chained)));
     }
     return out;
   }
@@ -240,17 +251,18 @@ public final class RouterValidation {
 
   // ---- the table ----
 
-  static void kubeaiTable(PrintStream out, KubeaiWorkload.Assumptions a) {
+  static void kubeaiTable(PrintStream out, KubeaiWorkload.Assumptions a, boolean capped) {
     JsonNode doc = published("kubeai-prefix-hash.json");
-    out.println("## kubeai-prefix-hash: 8 x L4, Llama-3.1-8B-Instruct FP8 (profile llama-3.1-8b-fp8-l4)");
+    out.println("## kubeai-prefix-hash: 8 x L4, Llama-3.1-8B-Instruct FP8 (profile llama-3.1-8b-fp8-l4), "
+        + (capped ? "the concurrency cap as fixed client chains" : "open loop (no concurrency cap)"));
     out.println();
     out.println("| max conc. | rate | router | tok/s real | tok/s sim | err | ratio to k8s real | sim | TTFT mean real | sim | TTFT p50 real | sim | TPOT mean real | sim | local hit sim |");
     out.println("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     List<String> routers = new ArrayList<>(KUBEAI_ROUTERS);
-    routers.add("session-hash");
+    if (!capped) routers.add("session-hash");
     for (JsonNode point : doc.get("points")) {
       long t0 = System.nanoTime();
-      List<Sim> sims = kubeaiPoint(doc, point, routers, a);
+      List<Sim> sims = kubeaiPoint(doc, point, routers, a, capped);
       Map<String, Real> real = kubeaiReal(point);
       Sim base = sims.get(0);
       Real rbase = real.get("k8s-service");
@@ -292,11 +304,12 @@ public final class RouterValidation {
       }
     }
     KubeaiWorkload.Built w = kubeaiWorkload(published("kubeai-prefix-hash.json"),
-        published("kubeai-prefix-hash.json").get("points").get(0), a);
+        published("kubeai-prefix-hash.json").get("points").get(0), a, false);
     System.out.printf(Locale.ROOT, "kubeai workload: %d conversations, %d prompts kept (%d over the limit), "
         + "%d requests, input %d, output %d tokens, message scale %.1f tokens%n%n", w.conversations(),
         w.keptPrompts(), w.skipped(), w.records().size(), w.input(), w.output(), w.messageScale());
-    kubeaiTable(System.out, a);
+    kubeaiTable(System.out, a, false);
+    kubeaiTable(System.out, a, true);
     llmRouterTable(System.out, b);
   }
 }

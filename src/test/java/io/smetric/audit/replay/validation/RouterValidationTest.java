@@ -26,7 +26,7 @@ class RouterValidationTest {
 
   @Test
   void kubeaiWorkload_matchesThePublishedTotals() {
-    KubeaiWorkload.Built w = RouterValidation.kubeaiWorkload(DOC, point(8000), new KubeaiWorkload.Assumptions());
+    KubeaiWorkload.Built w = RouterValidation.kubeaiWorkload(DOC, point(8000), new KubeaiWorkload.Assumptions(), false);
     assertEquals(8000, w.records().size());
     assertEquals(800, w.keptPrompts());
     // the message scale is set by bisection on the input total; outputs by one factor: rounding only
@@ -42,7 +42,7 @@ class RouterValidationTest {
     for (int c : new int[] {1600, 8000}) {
       JsonNode p = point(c);
       List<RouterValidation.Sim> sims = RouterValidation.kubeaiPoint(DOC, p, RouterValidation.KUBEAI_ROUTERS,
-          new KubeaiWorkload.Assumptions());
+          new KubeaiWorkload.Assumptions(), false);
       Map<String, RouterValidation.Real> real = RouterValidation.kubeaiReal(p);
       double k8s = sims.get(0).tokensPerS();
       double ll = sims.get(1).tokensPerS();
@@ -60,12 +60,24 @@ class RouterValidationTest {
   }
 
   @Test
+  void kubeai_withTheClientCapAsChains_orderRightAt800() {
+    // 800 concurrent: the cap binds from the start; the client slots as chains of sessions
+    JsonNode p = point(800);
+    List<RouterValidation.Sim> sims = RouterValidation.kubeaiPoint(DOC, p, RouterValidation.KUBEAI_ROUTERS,
+        new KubeaiWorkload.Assumptions(), true);
+    assertTrue(sims.get(2).tokensPerS() > sims.get(1).tokensPerS()
+        && sims.get(1).tokensPerS() > sims.get(0).tokensPerS(), sims.toString());
+    // every request in flight is one of the 800 clients: TTFT without the open loop's runaway queue
+    for (RouterValidation.Sim s : sims) assertTrue(s.ttftMeanS() < 1.0, s.toString());
+  }
+
+  @Test
   void kubeai_prefixHashTtft_withoutARunawayQueue_within40Percent() {
     // at rate 200 the prefix-hash router keeps up (measured mean TTFT 0.20-0.21 s); the other
     // routers' queues run away (10-27 s measured) and are not compared
     JsonNode p = point(1600);
     RouterValidation.Sim ph = RouterValidation.kubeaiPoint(DOC, p, List.of("prefix-hash"),
-        new KubeaiWorkload.Assumptions()).get(0);
+        new KubeaiWorkload.Assumptions(), false).get(0);
     double real = RouterValidation.kubeaiReal(p).get("prefix-hash").ttftMeanS();
     assertTrue(Math.abs(ph.ttftMeanS() / real - 1) < 0.40, "TTFT " + ph.ttftMeanS() + " s against " + real + " s");
   }
