@@ -880,6 +880,13 @@ public final class ReplayJob {
     root.set("paper_claim", sum.paperClaim());
     root.set("best_router", sum.bestRouter());
     ObjectNode judged = sum.judged(options.currentRouter());
+    if (base.currentRouterConfig != null) {
+      // the router's own configuration as understood: each knob, its value and where it came from
+      ArrayNode cfg = judged.putArray("current_router_config");
+      for (io.smetric.audit.replay.RouterKnob k : base.currentRouterConfig) {
+        cfg.addObject().put("router", k.router()).put("knob", k.knob()).put("value", k.value()).put("source", k.source());
+      }
+    }
     root.set("judged", judged);
     if (equalLoad != null) {
       ObjectNode el = equalLoad.describe(results);
