@@ -634,7 +634,7 @@ public final class RouterConfig {
   /** Leading words that are not flags (the launch command, e.g. python -m dynamo.frontend) are skipped and listed. */
   static int skipCommand(List<String> t, Knobs k) {
     int i = 0;
-    while (i < t.size() && !t.get(i).startsWith("-")) i++;
+    while (i < t.size() && !t.get(i).startsWith("--")) i++; // python -m MODULE too
     if (i > 0) k.inert("command " + String.join(" ", t.subList(0, i)), "the launch command, not a setting");
     return i;
   }
