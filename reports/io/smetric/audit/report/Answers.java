@@ -39,6 +39,8 @@ final class Answers {
       else j.putNull("name");
       j.put("rule", judged.path("rule").asText(""));
       j.put("label", AuditCriteria.judgedName(judged));
+      // --current-router NAME:CONFIG: the router's own configuration as the replay understood it
+      if (judged.path("current_router_config").isArray()) j.set("configuration", judged.get("current_router_config").deepCopy());
     }
     if (pc.isObject()) a.set("paper_claim", paperClaim(pc, replay.path("equal_load"), threshold));
     if (br.isObject()) a.set("what_to_run", whatToRun(br));
@@ -249,6 +251,15 @@ final class Answers {
     if (jr.isObject()) {
       h.tag("p", "judged", "The verdict judges SMetric against " + jr.path("label").asText() + " ("
           + jr.path("rule").asText() + "); name the router you run today with --current-router.");
+      if (jr.path("configuration").isArray()) {
+        h.tag("p", null, "Its configuration as the replay understood it (--current-router NAME:CONFIG): each knob, "
+            + "the value the replay used and where it came from; the rows marked \"no effect in the replay\" say why.");
+        List<List<String>> rows = new ArrayList<>();
+        for (JsonNode k : jr.path("configuration")) {
+          rows.add(List.of(k.path("knob").asText(), k.path("value").asText(), k.path("source").asText()));
+        }
+        h.table(List.of("knob", "value", "from"), rows, "answer");
+      }
     }
     h.raw("</section>\n");
   }
