@@ -211,7 +211,8 @@ public final class RouterConfig {
         "maxPrefixBlocksToMatch", "maxPrefixTokensToMatch", "lruCapacityPerServer");
     static final String MODELLED = "modelled: the scorers prefix-cache-scorer (with approx-prefix-cache-producer's "
         + "parameters), queue-scorer, kv-cache-utilization-scorer (kv-cache-scorer), load-aware-scorer, the picker "
-        + "max-score-picker, single-profile-handler, and the data layer's metrics-data-source and core-metrics-extractor";
+        + "max-score-picker, single-profile-handler, decode-filter (every instance serves decode), and the data layer's "
+        + "metrics-data-source and core-metrics-extractor";
 
     static RouterConfig parse(Path file) {
       String f = file.toString();
@@ -319,9 +320,11 @@ public final class RouterConfig {
             if (!w.isMissingNode() && !w.isNumber()) throw new UsageException(at + ": weight '" + w.asText() + "' is not a number");
             weightOf.put(ref, w.isMissingNode() ? 1.0 : w.asDouble());
             whereOf.put(ref, w.isMissingNode() ? "no weight given: DefaultScorerWeight 1.0 (" + LLMD_DEFAULTS + ")"
-                : f + " " + at + " weight");
+                : at + " weight");
           } else if (type.equals("max-score-picker")) {
             picker = true;
+          } else if (type.equals("decode-filter")) {
+            continue; // listed with its reason where the plugin was read
           } else {
             throw new UsageException(at + ": " + type + " cannot be in a scheduling profile (it is not a filter, scorer or picker)");
           }
@@ -400,6 +403,15 @@ public final class RouterConfig {
         case "load-aware-scorer" -> allowed = Set.of("threshold");
         case "max-score-picker" -> allowed = Set.of("maxNumOfEndpoints");
         case "queue-scorer", "kv-cache-utilization-scorer", "kv-cache-scorer", "single-profile-handler" -> allowed = Set.of();
+        case "decode-filter" -> {
+          if (!params.isMissingNode() && !params.isNull() && params.size() > 0) {
+            throw new UsageException(at + ": decode-filter takes no parameters");
+          }
+          k.inert(at.substring(at.indexOf("plugins[")), "every simulated instance serves prefill and decode, and the "
+              + "decode filter keeps such pods (unlabelled, or role decode, prefill-decode or both: " + LLMD_SRC
+              + " pkg/epp/framework/plugins/scheduling/filter/bylabel/roles.go)");
+          return;
+        }
         case "metrics-data-source", "core-metrics-extractor" -> {
           k.inert(at.substring(at.indexOf("plugins[")), "feeds the queue and KV-cache metrics the scorers read; the replay "
               + "reads them exactly at each request");

@@ -70,6 +70,7 @@ class RouterConfigTest {
     // 128 blocks x (64 characters / 4 characters per token) = 2048 tokens
     assertEquals(2048, s.llmdPrefixMaxTokens);
     assertTrue(knob(s, "prefix lruCapacityPerServer=31250").startsWith("no effect in the replay"));
+    assertTrue(knob(s, "plugins[1]").contains("decode filter keeps such pods"), knob(s, "plugins[1]"));
   }
 
   @Test
