@@ -869,7 +869,8 @@ public final class ReplayJob {
       ObjectNode o = pol.addObject();
       o.put("name", p.cliName());
       o.put("source", p.info().source());
-      o.put("defaults", p.info().defaults());
+      boolean configured = base.currentRouterConfig != null && p.cliName().equals(options.currentRouter());
+      o.put("defaults", configured ? "as configured by --current-router (judged.current_router_config)" : p.info().defaults());
       o.put("needs", new TreeSet<>(p.info().needs().stream().map(Enum::name).toList()).toString());
     }
     ArrayNode sk = root.putArray("skipped");

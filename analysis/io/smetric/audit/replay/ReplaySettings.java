@@ -191,6 +191,7 @@ public final class ReplaySettings implements Serializable {
    * from, the file, a flag or the router's own default with its source); null when none was given.
    * Written to replay.json as read; it changes nothing by itself (the knobs above carry the values).
    */
+  @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
   public java.util.List<RouterKnob> currentRouterConfig = null;
 
   // ---- metrics ----

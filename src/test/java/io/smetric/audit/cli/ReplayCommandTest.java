@@ -209,6 +209,9 @@ class ReplayCommandTest {
     assertEquals("--cache-threshold -> sglangCacheThreshold", cfg.get(0).get("knob").asText());
     assertEquals("0.6", cfg.get(0).get("value").asText());
     assertTrue(cfg.get(2).get("source").asText().contains("SGLang router default 1.5"), cfg.toString());
+    for (JsonNode p : j.get("policies")) {
+      if (p.get("name").asText().equals("sglang-cache-aware")) assertTrue(p.get("defaults").asText().startsWith("as configured"));
+    }
     StringWriter e = new StringWriter();
     int c = Main.run(new String[] {"replay", in, "--policies", "smetric,sglang-cache-aware", "--current-router",
         "sglang:--max-tree-size 100", "--out", tmp.resolve("o-bad").toString()},

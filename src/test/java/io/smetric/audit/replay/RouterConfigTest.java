@@ -193,6 +193,9 @@ class RouterConfigTest {
     assertTrue(RouterConfig.hasConfig("llm-d:x.yaml"));
     assertTrue(!RouterConfig.hasConfig("llm-d"));
     assertNull(new ReplaySettings().currentRouterConfig);
+    // without a configuration, the settings in replay.json carry no configuration key
+    assertTrue(!new ReplaySettings().toJson().contains("currentRouterConfig"));
+    assertTrue(applied("sglang:--cache-threshold 0.2").toJson().contains("currentRouterConfig"));
   }
 
   // ---- routing differs where the knobs differ ----
