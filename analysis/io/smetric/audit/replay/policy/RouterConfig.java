@@ -180,6 +180,11 @@ public final class RouterConfig {
       rows.add(new RouterKnob(router, knob + " -> " + setting, fmt(v), source));
     }
 
+    /** A choice the replay models as one fixed value (the policy, its picker, its mode). */
+    void fixed(String knob, String value, String source) {
+      rows.add(new RouterKnob(router, knob, value, source));
+    }
+
     void inert(String what, String why) {
       inert.add(new RouterKnob(router, what, "no effect in the replay", why));
     }
@@ -387,7 +392,9 @@ public final class RouterConfig {
         }
         prefixCap(f, pp, ppFrom, k);
       }
-      if (!picker) k.inert("picker", "none in the profile: the loader adds max-score-picker (" + LLMD_DEFAULTS + " ensureSchedulingLayer)");
+      k.fixed("picker (argmax of the weighted score; ties round robin where the router shuffles)", "max-score-picker",
+          picker ? f + " (in the scheduling profile)"
+              : "none in the profile: the loader adds max-score-picker (" + LLMD_DEFAULTS + " ensureSchedulingLayer)");
       return k.build(Policies.LLM_D);
     }
 
@@ -523,14 +530,14 @@ public final class RouterConfig {
         throw new UsageException(where + " --policy " + policy + " is not the cache-aware router; name it alone "
             + "(--current-router round-robin or random); " + MODELLED);
       }
-      k.inert("--policy cache_aware", given.containsKey("--policy") ? where + " --policy" : "default cache_aware (" + SGLANG_SRC + ")");
-      num(k, given, where, "--cache-threshold", "sglangCacheThreshold", 0.3, 0, 1);
-      num(k, given, where, "--balance-abs-threshold", "sglangBalanceAbs", 64, 0, Integer.MAX_VALUE);
-      num(k, given, where, "--balance-rel-threshold", "sglangBalanceRel", 1.5, 1, Double.MAX_VALUE);
       if (given.containsKey("--balance-abs-threshold") && given.get("--balance-abs-threshold").contains(".")) {
         throw new UsageException(where + " --balance-abs-threshold " + given.get("--balance-abs-threshold") + " is not an integer");
       }
-      // put the modelled rows first, in the order above, the policy row after them
+      num(k, given, where, "--cache-threshold", "sglangCacheThreshold", 0.3, 0, 1);
+      num(k, given, where, "--balance-abs-threshold", "sglangBalanceAbs", 64, 0, Integer.MAX_VALUE);
+      num(k, given, where, "--balance-rel-threshold", "sglangBalanceRel", 1.5, 1, Double.MAX_VALUE);
+      k.fixed("--policy -> replay policy sglang-cache-aware", "cache_aware",
+          given.containsKey("--policy") ? where + " --policy" : "SGLang router default cache_aware (" + SGLANG_SRC + ")");
       return k.build(Policies.SGLANG_CACHE_AWARE);
     }
 
@@ -596,14 +603,15 @@ public final class RouterConfig {
         throw new UsageException(where + " --router-mode " + mode + " is not the KV router; name it alone (--current-router "
             + "round-robin or random)");
       }
-      if (!given.containsKey("--router-mode")) k.inert("--router-mode", "not given: Dynamo's default is round-robin, "
-          + "but a dynamo: configuration is read as the KV router (--router-mode kv)");
+      k.fixed("--router-mode -> replay policy dynamo-kv", "kv", given.containsKey("--router-mode") ? where + " --router-mode"
+          : "not given: Dynamo's default is round-robin, but a dynamo: configuration is read as the KV router");
       String temp = given.get("--router-temperature");
       if (temp != null && parseNumber(temp, where + " --router-temperature") != 0) {
         throw new UsageException(where + " --router-temperature " + temp + " is not modelled: only 0 (deterministic "
             + "argmin of the cost) is; softmax sampling is not");
       }
-      k.inert("--router-temperature 0", temp != null ? where + " --router-temperature" : "router_temperature default 0.0 (" + DYNAMO_SRC + ")");
+      k.fixed("--router-temperature (argmin of the cost; ties round robin)", "0",
+          temp != null ? where + " --router-temperature" : "router_temperature default 0.0 (" + DYNAMO_SRC + ")");
       double credit = 1.0;
       String creditSrc = "overlap_score_credit default 1.0 (" + DYNAMO_SRC + ")";
       double scale = 1.0;

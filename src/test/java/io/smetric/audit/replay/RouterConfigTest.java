@@ -54,7 +54,7 @@ class RouterConfigTest {
     assertTrue(knob(s, "prefix-cache-scorer prompt tokens").contains("defaultMaxPrefixBlocks 256"), knob(s, "prefix-cache-scorer prompt"));
     assertTrue(knob(s, "prefix-cache-scorer weight").contains("schedulingProfiles[0].plugins[2] weight"));
     assertTrue(knob(s, "load-aware-scorer weight").contains("not in the scheduling profile"));
-    assertTrue(knob(s, "picker").contains("max-score-picker"), "the loader's default picker is listed");
+    assertTrue(knob(s, "picker").contains("the loader adds max-score-picker"), "the loader's default picker is listed");
     assertTrue(knob(s, "plugins[3]").contains("reads them exactly"), "the metrics data source is listed, not dropped");
   }
 
@@ -134,6 +134,7 @@ class RouterConfigTest {
     assertEquals(1.2, s.sglangBalanceRel);
     assertTrue(knob(s, "--worker-urls").contains("deployment only"));
     assertTrue(knob(s, "command python -m sglang_router.launch_router") != null);
+    assertTrue(knob(s, "--policy -> replay policy").startsWith("cache_aware | "), knob(s, "--policy"));
   }
 
   @Test
