@@ -32,21 +32,28 @@ final class Answers {
     ObjectNode a = Json.object();
     a.put("gain_threshold", threshold);
     JsonNode judged = replay.path("judged");
-    if (judged.isObject()) {
-      ObjectNode j = a.putObject("judged_router");
-      JsonNode cr = judged.path("current_router");
-      if (cr.isTextual()) j.put("name", cr.asText());
-      else j.putNull("name");
-      j.put("rule", judged.path("rule").asText(""));
-      j.put("label", AuditCriteria.judgedName(judged));
-      // --current-router NAME:CONFIG: the router's own configuration as the replay understood it
-      if (judged.path("current_router_config").isArray()) j.set("configuration", judged.get("current_router_config").deepCopy());
-    }
+    if (judged.isObject()) a.set("judged_router", judgedRouter(judged));
     if (pc.isObject()) a.set("paper_claim", paperClaim(pc, replay.path("equal_load"), threshold));
     if (br.isObject()) a.set("what_to_run", whatToRun(br));
     ObjectNode pace = tracePace(replay);
     if (pace != null) a.set("trace_pace", pace);
     return a;
+  }
+
+  /**
+   * The router the verdict judges SMetric against: its name (null = the best paper baseline), the
+   * rule, a label, and with --current-router NAME:CONFIG the router's own configuration as the
+   * replay understood it (replay.json's judged.current_router_config: knob, value, source).
+   */
+  static ObjectNode judgedRouter(JsonNode judged) {
+    ObjectNode j = Json.object();
+    JsonNode cr = judged.path("current_router");
+    if (cr.isTextual()) j.put("name", cr.asText());
+    else j.putNull("name");
+    j.put("rule", judged.path("rule").asText(""));
+    j.put("label", AuditCriteria.judgedName(judged));
+    if (judged.path("current_router_config").isArray()) j.set("configuration", judged.get("current_router_config").deepCopy());
+    return j;
   }
 
   /**
