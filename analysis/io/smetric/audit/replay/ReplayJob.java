@@ -869,7 +869,8 @@ public final class ReplayJob {
       ObjectNode o = pol.addObject();
       o.put("name", p.cliName());
       o.put("source", p.info().source());
-      o.put("defaults", p.info().defaults());
+      boolean configured = base.currentRouterConfig != null && p.cliName().equals(options.currentRouter());
+      o.put("defaults", configured ? "as configured by --current-router (judged.current_router_config)" : p.info().defaults());
       o.put("needs", new TreeSet<>(p.info().needs().stream().map(Enum::name).toList()).toString());
     }
     ArrayNode sk = root.putArray("skipped");
@@ -881,6 +882,13 @@ public final class ReplayJob {
     root.set("paper_claim", sum.paperClaim());
     root.set("best_router", sum.bestRouter());
     ObjectNode judged = sum.judged(options.currentRouter());
+    if (base.currentRouterConfig != null) {
+      // the router's own configuration as understood: each knob, its value and where it came from
+      ArrayNode cfg = judged.putArray("current_router_config");
+      for (io.smetric.audit.replay.RouterKnob k : base.currentRouterConfig) {
+        cfg.addObject().put("router", k.router()).put("knob", k.knob()).put("value", k.value()).put("source", k.source());
+      }
+    }
     root.set("judged", judged);
     if (equalLoad != null) {
       ObjectNode el = equalLoad.describe(results);

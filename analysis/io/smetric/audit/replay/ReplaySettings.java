@@ -166,12 +166,35 @@ public final class ReplaySettings implements Serializable {
   public double llmdPrefixWeight = 3;
   public double llmdQueueWeight = 2;
   public double llmdKvUtilWeight = 2;
+  /**
+   * llm-d load-aware-scorer weight and its queue threshold: score 0.5 x (1 - min(waiting,
+   * threshold) / threshold), 0.5 with an empty queue (llm-d/llm-d-inference-scheduler
+   * pkg/epp/framework/plugins/scheduling/scorer/loadaware/load_aware.go; threshold default 128).
+   * Weight 0 = not in the profile (the default configuration has no load-aware scorer).
+   */
+  public double llmdLoadAwareWeight = 0;
+  public int llmdLoadAwareThreshold = 128;
+  /**
+   * llm-d prefix-cache scorer: prompt tokens it hashes at most (it truncates the prompt at
+   * maxPrefixBlocksToMatch x block size, default 256 x 16 tokens = 4096). Infinity = no cap: the
+   * built-in llm-d policy matches the whole prompt; a --current-router llm-d:FILE configuration
+   * applies the router's own default unless the file sets it (docs/replay.md, "Your router as
+   * configured").
+   */
+  public double llmdPrefixMaxTokens = Double.POSITIVE_INFINITY;
   /** SGLang cache-aware router: balance_abs_threshold, balance_rel_threshold, cache_threshold. */
   public int sglangBalanceAbs = 64;
   public double sglangBalanceRel = 1.5;
   public double sglangCacheThreshold = 0.3;
   /** Virtual nodes per instance on the session-hash ring. */
   public int sessionHashVnodes = 160;
+  /**
+   * The router configuration --current-router read (one row per knob: its value and where it came
+   * from, the file, a flag or the router's own default with its source); null when none was given.
+   * Written to replay.json as read; it changes nothing by itself (the knobs above carry the values).
+   */
+  @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+  public java.util.List<RouterKnob> currentRouterConfig = null;
 
   // ---- metrics ----
   /** Imbalance window [s] (paper Figure 11 heatmaps: per-window max/mean token load). */
@@ -237,6 +260,8 @@ public final class ReplaySettings implements Serializable {
     req(overload >= 0, "overload must be >= 0 (Infinity disables the guard)");
     req(hitRatio >= 0 && hitRatio <= 1, "hitRatio must be in [0, 1]");
     req(sglangBalanceRel >= 1 && sglangBalanceAbs >= 0, "SGLang thresholds: rel >= 1, abs >= 0");
+    req(llmdLoadAwareWeight >= 0 && llmdLoadAwareThreshold >= 1, "llm-d load-aware scorer: weight >= 0, threshold >= 1");
+    req(llmdPrefixMaxTokens >= 1, "llmdPrefixMaxTokens must be >= 1 (Infinity = no cap)");
     req(sessionHashVnodes >= 1, "sessionHashVnodes must be >= 1");
     req(imbalanceWindowS > 0 && bandwidthWindowS > 0, "windows must be > 0");
     req(reuseIntervalThresholdS >= 0, "reuseIntervalThresholdS must be >= 0");

@@ -32,19 +32,28 @@ final class Answers {
     ObjectNode a = Json.object();
     a.put("gain_threshold", threshold);
     JsonNode judged = replay.path("judged");
-    if (judged.isObject()) {
-      ObjectNode j = a.putObject("judged_router");
-      JsonNode cr = judged.path("current_router");
-      if (cr.isTextual()) j.put("name", cr.asText());
-      else j.putNull("name");
-      j.put("rule", judged.path("rule").asText(""));
-      j.put("label", AuditCriteria.judgedName(judged));
-    }
+    if (judged.isObject()) a.set("judged_router", judgedRouter(judged));
     if (pc.isObject()) a.set("paper_claim", paperClaim(pc, replay.path("equal_load"), threshold));
     if (br.isObject()) a.set("what_to_run", whatToRun(br));
     ObjectNode pace = tracePace(replay);
     if (pace != null) a.set("trace_pace", pace);
     return a;
+  }
+
+  /**
+   * The router the verdict judges SMetric against: its name (null = the best paper baseline), the
+   * rule, a label, and with --current-router NAME:CONFIG the router's own configuration as the
+   * replay understood it (replay.json's judged.current_router_config: knob, value, source).
+   */
+  static ObjectNode judgedRouter(JsonNode judged) {
+    ObjectNode j = Json.object();
+    JsonNode cr = judged.path("current_router");
+    if (cr.isTextual()) j.put("name", cr.asText());
+    else j.putNull("name");
+    j.put("rule", judged.path("rule").asText(""));
+    j.put("label", AuditCriteria.judgedName(judged));
+    if (judged.path("current_router_config").isArray()) j.set("configuration", judged.get("current_router_config").deepCopy());
+    return j;
   }
 
   /**
@@ -249,6 +258,15 @@ final class Answers {
     if (jr.isObject()) {
       h.tag("p", "judged", "The verdict judges SMetric against " + jr.path("label").asText() + " ("
           + jr.path("rule").asText() + "); name the router you run today with --current-router.");
+      if (jr.path("configuration").isArray()) {
+        h.tag("p", null, "Its configuration as the replay understood it (--current-router NAME:CONFIG): each knob, "
+            + "the value the replay used and where it came from; the rows marked \"no effect in the replay\" say why.");
+        List<List<String>> rows = new ArrayList<>();
+        for (JsonNode k : jr.path("configuration")) {
+          rows.add(List.of(k.path("knob").asText(), k.path("value").asText(), k.path("source").asText()));
+        }
+        h.table(List.of("knob", "value", "from"), rows, "answer");
+      }
     }
     h.raw("</section>\n");
   }

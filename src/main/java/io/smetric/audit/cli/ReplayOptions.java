@@ -5,6 +5,7 @@ import io.smetric.audit.replay.ModelProfile;
 import io.smetric.audit.replay.ReplayJob;
 import io.smetric.audit.replay.ReplaySettings;
 import io.smetric.audit.replay.policy.Policies;
+import io.smetric.audit.replay.policy.RouterConfig;
 import io.smetric.audit.replay.sweep.AuditPlan;
 import io.smetric.audit.replay.sweep.Conditions;
 import io.smetric.audit.replay.sweep.SweepSummary;
@@ -92,11 +93,18 @@ public final class ReplayOptions {
       + "Infinity = none. Default: ${bundle:default.nodeNicGBps} (docs/replay.md).")
   Double nodeNicGBps;
 
-  @Option(names = "--current-router", paramLabel = "NAME", description =
+  @Option(names = "--current-router", paramLabel = "NAME[:CONFIG]", description =
       "The router you run today (a replay policy outside the SMetric family, e.g. cache-affinity, "
-          + "dynamo-kv, llm-d): the verdict (replay.json's \"judged\" block) compares SMetric with it. "
-          + "Default: the best of the paper's baselines (${bundle:default.paperBaselines}) at each capacity.")
+          + "dynamo-kv, llm-d), optionally as you configured it: llm-d:FILE (its EndpointPickerConfig YAML), "
+          + "sglang:'FLAGS' or sglang:FILE (the SGLang router's flags), dynamo:'FLAGS' or dynamo:FILE (Dynamo's "
+          + "KV router flags); a plugin, parameter or flag the replay does not model is an error naming it "
+          + "(docs/replay.md, \"Your router as configured\"). The verdict (replay.json's \"judged\" block) "
+          + "compares SMetric with it. Default: the best of the paper's baselines "
+          + "(${bundle:default.paperBaselines}) at each capacity.")
   String currentRouter;
+
+  /** The configuration --current-router NAME:CONFIG read (parsed once, in {@link #validate}); null without one. */
+  private RouterConfig routerConfig;
 
   @Option(names = "--bootstrap", paramLabel = "B", description =
       "Bootstrap replicates (session trees resampled) behind each gain's 95%% interval; a gain whose "
@@ -118,7 +126,18 @@ public final class ReplayOptions {
     globalLoadMode();
     rateGridMode();
     policyList();
-    if (currentRouter != null) checkCurrentRouter(currentRouter, policies);
+    if (currentRouter != null) {
+      if (RouterConfig.hasConfig(currentRouter)) routerConfig = RouterConfig.parse(currentRouter);
+      checkCurrentRouter(currentRouterName(), policies);
+    }
+  }
+
+  /** The replay policy --current-router names (its configuration's policy for NAME:CONFIG), or null. */
+  String currentRouterName() {
+    if (currentRouter == null) return null;
+    if (!RouterConfig.hasConfig(currentRouter)) return currentRouter;
+    if (routerConfig == null) routerConfig = RouterConfig.parse(currentRouter);
+    return routerConfig.policy().cliName();
   }
 
   /** The policies given, or null when --policies is absent; an unknown name is a usage error. */
@@ -166,7 +185,7 @@ public final class ReplayOptions {
    * audit sweep's defaults (replicates, conditions unless --no-conditions), else none.
    */
   ReplayJob.Options judging(ReplayJob.Options o, boolean auditSweep) {
-    return o.withCurrentRouter(currentRouter).withBootstrap(replicates(auditSweep))
+    return o.withCurrentRouter(currentRouterName()).withBootstrap(replicates(auditSweep))
         .withConditions(auditSweep && !noConditions ? Conditions.DEFAULTS : null);
   }
 
@@ -186,6 +205,7 @@ public final class ReplayOptions {
     if (openLoop) s.followUpsWaitForPrevious = false;
     ReplaySettings.GlobalLoad load = globalLoadMode();
     if (load != null) s.globalLoad = load;
+    if (currentRouterName() != null && routerConfig != null) routerConfig.apply(s);
   }
 
   /** --current-router: a known policy outside the SMetric family, and in --policies when those are given. */

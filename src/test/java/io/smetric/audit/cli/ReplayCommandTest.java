@@ -192,6 +192,34 @@ class ReplayCommandTest {
     }
   }
 
+  @Test
+  void replay_currentRouterConfig_isJudged_andListedInReplayJson_unmodelledFlagExit2() throws Exception {
+    String in = writeTrace();
+    String out = tmp.resolve("out-configured").toString();
+    StringWriter se = new StringWriter();
+    int code = Main.run(new String[] {"replay", in, "--instances", "2", "--policies", "smetric,sglang-cache-aware",
+        "--current-router", "sglang:--cache-threshold 0.6 --balance-abs-threshold 8", "--executor", "local", "--out", out},
+        new PrintWriter(new StringWriter(), true), new PrintWriter(se, true));
+    assertEquals(0, code, se.toString());
+    JsonNode j = Json.MAPPER.readTree(Files.readString(Path.of(out, "replay.json")));
+    assertEquals("sglang-cache-aware", j.get("judged").get("current_router").asText());
+    assertEquals(0.6, j.get("settings").get("sglangCacheThreshold").asDouble());
+    assertEquals(8, j.get("settings").get("sglangBalanceAbs").asInt());
+    JsonNode cfg = j.get("judged").get("current_router_config");
+    assertEquals("--cache-threshold -> sglangCacheThreshold", cfg.get(0).get("knob").asText());
+    assertEquals("0.6", cfg.get(0).get("value").asText());
+    assertTrue(cfg.get(2).get("source").asText().contains("SGLang router default 1.5"), cfg.toString());
+    for (JsonNode p : j.get("policies")) {
+      if (p.get("name").asText().equals("sglang-cache-aware")) assertTrue(p.get("defaults").asText().startsWith("as configured"));
+    }
+    StringWriter e = new StringWriter();
+    int c = Main.run(new String[] {"replay", in, "--policies", "smetric,sglang-cache-aware", "--current-router",
+        "sglang:--max-tree-size 100", "--out", tmp.resolve("o-bad").toString()},
+        new PrintWriter(new StringWriter(), true), new PrintWriter(e, true));
+    assertEquals(2, c);
+    assertTrue(e.toString().contains("--max-tree-size is not modelled"), e.toString());
+  }
+
   /**
    * The adaptive grid (default of --sweep audit): every curve's headline is bracketed by lower or
    * equal neighbours within the resolution, or sits at the grid's floor or cap; runs come in
