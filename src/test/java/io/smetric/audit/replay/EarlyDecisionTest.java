@@ -25,8 +25,8 @@ class EarlyDecisionTest {
   }
 
   /**
-   * An agent trace (300 requests) on 1-6 instances, three routers, open and closed loop, four
-   * targets: every early decision equals the full run's; both outcomes occur, and runs stop early
+   * An agent trace on 1-6 instances, three routers, open and closed loop, four targets and the
+   * two edges of each run's own share (exactly it, and one request more): every early decision equals the full run's; both outcomes occur, and runs stop early
    * on a pass and on a fail (the test would pass vacuously otherwise).
    */
   @Test
@@ -45,7 +45,10 @@ class EarlyDecisionTest {
           s.ttftPerTokenS = 1e-5;
           SimOutcome full = ReplayFixtures.run(t, s, p);
           double att = (double) full.metrics.get("slo_attainment");
-          for (double target : new double[] {0.5, 0.8, 0.9, 0.97}) {
+          long met = Math.round(att * t.n);
+          // the edges: exactly the run's own share (passes), one request more (fails)
+          for (double target : new double[] {0.5, 0.8, 0.9, 0.97, (double) met / t.n, (double) Math.min(met + 1, t.n) / t.n}) {
+            if (target <= 0) continue;
             ReplaySettings d = s.copy();
             Simulator.Decision dec = new Simulator(t, d, p.create(d)).decide(target);
             String what = p + " on " + inst + (closed ? " closed" : " open") + " at " + target + ": attainment " + att;
