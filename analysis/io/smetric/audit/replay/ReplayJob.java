@@ -684,7 +684,15 @@ public final class ReplayJob {
         progress.expect(part, capacity.expectedSimulations() / capacity.chainCount());
         tracks.add(counted(part, t));
       }
-      if (!tracks.isEmpty()) next.add(Schedule.Group.of(3, tracks));
+      if (!tracks.isEmpty()) {
+        progress.expect("sized point", 4);
+        // then the second operating point: both routers as full runs on the cluster sized for the judged router
+        next.add(new Schedule.Group(3, tracks, all -> {
+          List<SimSpec> sized = capacity.sizedSpecs();
+          progress.expectExactly("sized point", sized.size());
+          return sized.isEmpty() ? List.of() : List.of(Schedule.Group.of(3, List.of(counted("sized point", once(sized)))));
+        }));
+      }
     }
     return next;
   }

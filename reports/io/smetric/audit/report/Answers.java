@@ -88,6 +88,7 @@ final class Answers {
       if (s.has("not_found")) x.put("not_found", s.path("not_found").asText());
     }
     o.put("summary", capacitySentence(c, rows, gpu));
+    if (c.path("sized_point").isArray() && !c.path("sized_point").isEmpty()) o.set("sized_point", c.path("sized_point").deepCopy());
     return o;
   }
 
@@ -150,6 +151,33 @@ final class Answers {
     return "more than the search tried (" + a.path("not_found").asText("no answer") + ")";
   }
 
+  /**
+   * The second operating point (issue 29 item 3): the cluster sized for the judged router at the
+   * trace's own pace, with the paper's preconditions there and SMetric's gain, beside the
+   * maximum-TPS point of the "Operating point" section.
+   */
+  static void sizedHtml(Html h, JsonNode sized) {
+    if (!sized.isArray() || sized.isEmpty()) return;
+    List<List<String>> rows = new ArrayList<>();
+    for (JsonNode e : sized) {
+      java.util.Iterator<String> names = e.path("policies").fieldNames();
+      while (names.hasNext()) {
+        String n = names.next();
+        JsonNode m = e.path("policies").path(n);
+        rows.add(List.of(Numbers.sig4(e.path("global_ratio").asDouble()) + "x", Numbers.count(e.path("instances").asLong()),
+            n + (n.equals(e.path("judged_router").asText()) ? " (judged)" : ""), Numbers.sig4(m.path("tps_within_slo")) + " tok/s",
+            Numbers.percent(m.path("slo_attainment")), Numbers.sig4(m.path("requests_per_instance_minute_median")),
+            Numbers.sig4(m.path("imbalance_mean")), Numbers.percent(m.path("stickiness")),
+            n.equals("smetric") ? Numbers.signedPercent(e.path("smetric_gain_vs_judged")) : ""));
+      }
+    }
+    h.tag("p", null, "The sized cluster as a second operating point: the instances the judged router needs at the trace's "
+        + "own pace (x1), both routers replayed there in full. The verdict does not read it: its replay criteria read the "
+        + "equal-load point and the maximum-TPS point at --instances (audit.json criteria[].operating_point).");
+    h.table(List.of("global tier", "instances", "router", "TPS within SLO", "in SLO", "requests / instance-min (median)",
+        "imbalance (max/mean)", "stickiness turn 0", "SMetric's gain"), rows, "sized-point");
+  }
+
   /** The capacity sentence the page opens with, and its table. */
   static void capacityHtml(Html h, ObjectNode answers) {
     JsonNode c = answers == null ? null : answers.path("capacity");
@@ -174,6 +202,7 @@ final class Answers {
     }
     h.table(List.of("global tier", "traffic", "judged router", "SMetric"), rows, "capacity");
     h.tag("p", null, c.path("rule").asText() + ". " + c.path("interval").asText() + ".");
+    sizedHtml(h, c.path("sized_point"));
     h.raw("</section>\n");
   }
 

@@ -191,6 +191,77 @@ public final class Capacity {
     return c;
   }
 
+  /** The variant of the full runs at the sized cluster (issue 29 item 3). */
+  public static final String SIZED = "sized";
+  /** Metrics the sized point reports per router: service, and the paper's preconditions there. */
+  static final List<String> SIZED_METRICS = List.of("tps_within_slo", "slo_attainment", "ttft_p90_s", "tpot_p90_s",
+      "requests_per_instance_minute_median", "imbalance_mean", "stickiness", "stickiness_previous",
+      "reuse_within_threshold_share", "live_sessions_per_instance", "local_hit_ratio", "global_hit_ratio");
+
+  /** The judged router's answer at x1 at capacity g, null when it has none. */
+  private Integer judgedAnswer(double g) {
+    for (Chain ch : chains) {
+      if (ch.role.equals("judged") && ch.curve.globalRatio() == g) return ch.answers.get(1.0);
+    }
+    return null;
+  }
+
+  /**
+   * The second operating point (issue 29 item 3): at each capacity, SMetric and the judged router
+   * as full runs (series and all metrics) on the cluster sized for the judged router (its x1
+   * answer) at the trace's own pace; run ids -1, variant {@link #SIZED}. Planned once every
+   * search is done.
+   */
+  public List<SimSpec> sizedSpecs() {
+    List<SimSpec> out = new ArrayList<>();
+    for (double g : judged.keySet()) {
+      Integer n = judgedAnswer(g);
+      if (n == null) continue;
+      for (Chain ch : chains) {
+        if (ch.curve.globalRatio() != g) continue;
+        TreeMap<String, Double> ov = new TreeMap<>();
+        ov.put("instances", (double) n);
+        out.add(new SimSpec(-1, ch.curve.policy(), g, 1.0, ch.curve.overload(), ch.curve.hitRatio(), 0, SIZED, ov));
+      }
+    }
+    return out;
+  }
+
+  /** The sized point's block: per capacity, each router's metrics there and SMetric's gain over the judged router. */
+  ArrayNode describeSized(List<RunResult> results) {
+    ArrayNode arr = Json.MAPPER.createArrayNode();
+    for (double g : judged.keySet()) {
+      Integer n = judgedAnswer(g);
+      if (n == null) continue;
+      ObjectNode e = arr.addObject();
+      e.put("global_ratio", g);
+      e.put("instances", n);
+      e.put("rate_scale", 1.0);
+      e.put("judged_router", judged.get(g));
+      e.put("sized_for", "the judged router's answer at x1");
+      ObjectNode pol = e.putObject("policies");
+      Map<String, Double> tps = new LinkedHashMap<>();
+      for (RunResult r : results) {
+        SimSpec s = r.spec();
+        if (!SIZED.equals(s.variant()) || s.globalRatio() != g) continue;
+        ObjectNode m = pol.putObject(s.policy());
+        m.put("run_id", s.runId());
+        for (String k : SIZED_METRICS) {
+          Double v = r.metrics().get(k);
+          if (v == null || Double.isNaN(v)) m.putNull(k);
+          else m.put(k, v);
+        }
+        Double t = r.metrics().get("tps_within_slo");
+        if (t != null) tps.put(s.policy(), t);
+      }
+      Double sm = tps.get(Policies.SMETRIC.cliName());
+      Double j = tps.get(judged.get(g));
+      if (sm != null && j != null && j > 0) e.put("smetric_gain_vs_judged", sm / j - 1);
+      else e.putNull("smetric_gain_vs_judged");
+    }
+    return arr;
+  }
+
   /** One track per search chain. */
   public List<Schedule.Track> tracks() {
     List<Schedule.Track> out = new ArrayList<>();
@@ -313,6 +384,18 @@ public final class Capacity {
     o.put("simulations", sims);
     o.put("simulations_stopped_early", early);
     o.put("cpu_s", cpu);
+    ArrayNode sized = describeSized(results);
+    int sizedRuns = 0;
+    double sizedCpu = 0;
+    for (RunResult r : results) {
+      if (SIZED.equals(r.spec().variant())) {
+        sizedRuns++;
+        sizedCpu += r.cpuSeconds();
+      }
+    }
+    o.set("sized_point", sized);
+    o.put("sized_point_simulations", sizedRuns);
+    o.put("sized_point_cpu_s", sizedCpu);
     return o;
   }
 

@@ -51,6 +51,42 @@ class CapacityAnswerTest {
         + "estimates).", Answers.capacity(r).get("summary").asText());
   }
 
+  /**
+   * The sized point (issue 29 item 3): both routers at the judged router's x1 answer, the
+   * preconditions there and SMetric's gain (1,100 / 1,000 - 1 = +10.0%), and the note that the
+   * verdict reads other points.
+   */
+  @Test
+  void sizedPoint_rowsWithPreconditionsAndGain() throws Exception {
+    JsonNode r = Json.MAPPER.readTree("{\"capacity\":{\"target_attainment\":0.9,\"rule\":\"r\",\"interval\":\"i\","
+        + "\"searches\":[" + search("lmetric", "judged", 1.6, 1.0, 10, 10, null) + "," + search("smetric", "smetric", 1.6, 1.0, 10, 10, null)
+        + "],\"sized_point\":[{\"global_ratio\":1.6,\"instances\":10,\"judged_router\":\"lmetric\",\"smetric_gain_vs_judged\":0.1,"
+        + "\"policies\":{\"smetric\":{\"tps_within_slo\":1100,\"slo_attainment\":0.93,\"requests_per_instance_minute_median\":21,"
+        + "\"imbalance_mean\":1.2,\"stickiness\":0.8},\"lmetric\":{\"tps_within_slo\":1000,\"slo_attainment\":0.91,"
+        + "\"requests_per_instance_minute_median\":21,\"imbalance_mean\":1.5,\"stickiness\":0.6}}}]}}");
+    ObjectNode c = Answers.capacity(r);
+    ObjectNode answers = Json.object();
+    answers.set("capacity", c);
+    Html h = new Html();
+    Answers.capacityHtml(h, answers);
+    String s = h.toString();
+    org.junit.jupiter.api.Assertions.assertTrue(s.contains("<td>smetric</td><td class=\"num\">1100 tok/s</td>")
+        || s.contains("1100 tok/s"), s);
+    org.junit.jupiter.api.Assertions.assertTrue(s.contains("+10.0%"), s);
+    org.junit.jupiter.api.Assertions.assertTrue(s.contains("lmetric (judged)"), s);
+    org.junit.jupiter.api.Assertions.assertTrue(s.contains("The verdict does not read it"), s);
+  }
+
+  /** Which point each criterion reads (audit.json criteria[].operating_point). */
+  @Test
+  void operatingPoint_perCriterionSource() {
+    assertEquals("the trace as recorded (no simulation)", AuditJson.operatingPoint("characterization:ideal_reuse"));
+    org.junit.jupiter.api.Assertions.assertTrue(AuditJson.operatingPoint(io.smetric.audit.report.verdict.AuditCriteria.GAIN_WITH_GLOBAL)
+        .startsWith("equal load at --instances"));
+    org.junit.jupiter.api.Assertions.assertTrue(AuditJson.operatingPoint(io.smetric.audit.report.verdict.AuditCriteria.REGIME_RPM)
+        .startsWith("maximum TPS within SLO at --instances"));
+  }
+
   @Test
   void noSearches_noAnswer() throws Exception {
     assertNull(Answers.capacity(Json.MAPPER.readTree("{\"capacity\":{\"not_applicable\":\"--no-capacity\"}}")));
