@@ -144,6 +144,11 @@ final class Answers {
     return b.append(".").toString();
   }
 
+  /** replay.json's rule texts start lower-case (they read on inside a JSON value); on the page they start a sentence. */
+  private static String sentenceCase(String t) {
+    return t.isEmpty() ? t : Character.toUpperCase(t.charAt(0)) + t.substring(1);
+  }
+
   /** GPUs (or instances) of one answer, or "more than the search tried". */
   private static String amount(JsonNode a, String unit) {
     if (a.path("gpus").isNumber()) return Numbers.count(a.path("gpus").asLong()) + unit;
@@ -201,7 +206,7 @@ final class Answers {
       rows.add(row);
     }
     h.table(List.of("global tier", "traffic", "judged router", "SMetric"), rows, "capacity");
-    h.tag("p", null, c.path("rule").asText() + ". " + c.path("interval").asText() + ".");
+    h.tag("p", null, sentenceCase(c.path("rule").asText()) + ". " + sentenceCase(c.path("interval").asText()) + ".");
     sizedHtml(h, c.path("sized_point"));
     h.raw("</section>\n");
   }
