@@ -109,11 +109,14 @@ public final class ReplayJob {
    * @param bootstrap bootstrap replicates for the gains' intervals (0 = none)
    * @param conditions the conditions sweep's parameters (empty = none); run only with the audit or custom plan
    * @param useSpark simulations as Spark tasks (false: one after another in the driver)
+   * @param capacity the capacity search (docs/replay.md, "Capacity"); run only with the audit or custom plan
    */
   public record Options(ReplaySettings settings, Plan plan, AuditPlan.RateGrid rateGrid, List<Policies> policies,
       List<Double> globalRatios, List<Double> rates, List<Double> overloads, List<Double> hitRatios, String traceLabel,
-      String currentRouter, int bootstrap, List<Conditions.Param> conditions, boolean useSpark) {
+      String currentRouter, int bootstrap, List<Conditions.Param> conditions, boolean useSpark,
+      io.smetric.audit.replay.sweep.Capacity.Options capacity) {
     public Options {
+      capacity = capacity == null ? io.smetric.audit.replay.sweep.Capacity.Options.OFF : capacity;
       settings = Objects.requireNonNull(settings, "settings").copy();
       Objects.requireNonNull(plan, "plan");
       if ((rateGrid == null) != (plan == Plan.GRID)) throw new IllegalArgumentException("a rate grid goes with the audit and custom plans only");
@@ -147,7 +150,7 @@ public final class ReplayJob {
       return new Options(s, Plan.GRID, null, policies != null ? policies : List.of(Policies.values()),
           globalRatios != null ? globalRatios : List.of(s.globalRatio), rates != null ? rates : List.of(s.rateScale),
           overloads != null ? overloads : List.of(s.overload), hitRatios != null ? hitRatios : List.of(s.hitRatio),
-          "", null, 0, null, true);
+          "", null, 0, null, true, null);
     }
 
     /** The audit sweep ({@link Plan#AUDIT}). */
@@ -158,39 +161,45 @@ public final class ReplayJob {
       os.add(0, s.overload);
       List<Double> hs = new ArrayList<>(AuditPlan.HIT_RATIOS);
       hs.add(0, s.hitRatio);
-      return new Options(s, Plan.AUDIT, grid, pol, AuditPlan.GLOBAL_RATIOS, List.of(), os, hs, "", null, 0, null, true);
+      return new Options(s, Plan.AUDIT, grid, pol, AuditPlan.GLOBAL_RATIOS, List.of(), os, hs, "", null, 0, null, true, null);
     }
 
     /** The audit sweep's curves for {@code policies} x {@code globalRatios} ({@link Plan#CUSTOM}). */
     public static Options custom(ReplaySettings s, AuditPlan.RateGrid grid, List<Policies> policies, List<Double> globalRatios) {
       return new Options(s, Plan.CUSTOM, grid, policies, globalRatios, List.of(), List.of(s.overload), List.of(s.hitRatio),
-          "", null, 0, null, true);
+          "", null, 0, null, true, null);
     }
 
     public Options withTraceLabel(String label) {
       return new Options(settings, plan, rateGrid, policies, globalRatios, rates, overloads, hitRatios, label, currentRouter,
-          bootstrap, conditions, useSpark);
+          bootstrap, conditions, useSpark, capacity);
     }
 
     public Options withCurrentRouter(String router) {
       return new Options(settings, plan, rateGrid, policies, globalRatios, rates, overloads, hitRatios, traceLabel, router,
-          bootstrap, conditions, useSpark);
+          bootstrap, conditions, useSpark, capacity);
     }
 
     public Options withBootstrap(int replicates) {
       return new Options(settings, plan, rateGrid, policies, globalRatios, rates, overloads, hitRatios, traceLabel,
-          currentRouter, replicates, conditions, useSpark);
+          currentRouter, replicates, conditions, useSpark, capacity);
     }
 
     /** The conditions sweep's parameters (null or empty = no conditions sweep). */
     public Options withConditions(List<Conditions.Param> params) {
       return new Options(settings, plan, rateGrid, policies, globalRatios, rates, overloads, hitRatios, traceLabel,
-          currentRouter, bootstrap, params, useSpark);
+          currentRouter, bootstrap, params, useSpark, capacity);
+    }
+
+    /** The capacity search's options (null = none). */
+    public Options withCapacity(io.smetric.audit.replay.sweep.Capacity.Options c) {
+      return new Options(settings, plan, rateGrid, policies, globalRatios, rates, overloads, hitRatios, traceLabel,
+          currentRouter, bootstrap, conditions, useSpark, c);
     }
 
     public Options withUseSpark(boolean spark) {
       return new Options(settings, plan, rateGrid, policies, globalRatios, rates, overloads, hitRatios, traceLabel,
-          currentRouter, bootstrap, conditions, spark);
+          currentRouter, bootstrap, conditions, spark, capacity);
     }
   }
 
@@ -225,6 +234,8 @@ public final class ReplayJob {
   private io.smetric.audit.replay.sweep.EqualLoad equalLoad;
   private int refinedCurves;
   private int equalLoadRuns;
+  /** The capacity search (null: not run). */
+  private io.smetric.audit.replay.sweep.Capacity capacity;
   private SweepProgress.Listener progressListener;
   /** The running sweep's progress estimate (null outside {@link #run}). */
   private SweepProgress progress;
@@ -550,6 +561,10 @@ public final class ReplayJob {
     if (options.bootstrap() > 0 && base.kvModel != ReplaySettings.KvModel.REFERENCE && summary.sessionTrees() >= 2) {
       progress.expect("replicates", SweepProgress.replicatesBefore(options.bootstrap(), curves, options.currentRouter()));
     }
+    if (options.capacity().enabled()) {
+      // SMetric and the judged router at two capacities, about 5 pass/fail runs at x1 and 3 per growth factor
+      progress.expect("capacity", 4 * (5.0 + 3.0 * options.capacity().growth().size()));
+    }
     if (!options.conditions().isEmpty()) {
       double[] c = SweepProgress.conditionsBefore(base, options.conditions());
       progress.expect("conditions", c[0]);
@@ -657,6 +672,28 @@ public final class ReplayJob {
       progress.drop("conditions grid");
     }
     if (bootstrapRuns == 0) progress.drop("replicates");
+    progress.drop("capacity");
+    if (options.capacity().enabled() && plan != null) {
+      // beside the equal-load runs, replicates and conditions: it needs only the refined curves and the anchors
+      capacity = io.smetric.audit.replay.sweep.Capacity.plan(options.capacity(), base, equalLoad, mainSum, main);
+      if (capacity.chainCount() == 0) capacity = null;
+      List<Schedule.Track> tracks = new ArrayList<>();
+      int i = 0;
+      for (Schedule.Track t : capacity == null ? List.<Schedule.Track>of() : capacity.tracks()) {
+        String part = "capacity " + i++;
+        progress.expect(part, capacity.expectedSimulations() / capacity.chainCount());
+        tracks.add(counted(part, t));
+      }
+      if (!tracks.isEmpty()) {
+        progress.expect("sized point", 4);
+        // then the second operating point: both routers as full runs on the cluster sized for the judged router
+        next.add(new Schedule.Group(3, tracks, all -> {
+          List<SimSpec> sized = capacity.sizedSpecs();
+          progress.expectExactly("sized point", sized.size());
+          return sized.isEmpty() ? List.of() : List.of(Schedule.Group.of(3, List.of(counted("sized point", once(sized)))));
+        }));
+      }
+    }
     return next;
   }
 
@@ -800,7 +837,7 @@ public final class ReplayJob {
       v.add(s.runId());
       v.add(s.policy());
       v.add(base.architecture.name().toLowerCase(java.util.Locale.ROOT));
-      v.add(base.instances);
+      v.add(s.overrides().containsKey("instances") ? (int) Math.round(s.overrides().get("instances")) : base.instances);
       v.add(localCap == Long.MAX_VALUE ? null : localCap);
       v.add(s.globalRatio());
       v.add(s.rateScale());
@@ -897,6 +934,10 @@ public final class ReplayJob {
       el.put("simulations", equalLoadRuns);
       root.set("equal_load", el);
     }
+    if (capacity != null) root.set("capacity", capacity.describe(results));
+    else root.putObject("capacity").put("not_applicable", options.capacity().enabled()
+        ? "the capacity search needs the audit sweep's equal-load anchors (SMetric and a judged router with a 90%-attainment rate)"
+        : "the capacity search was not run (--no-capacity, or not the audit sweep)");
     if (conditionsJson != null) root.set("conditions", conditionsJson);
     else root.putObject("conditions").put("not_applicable", "the conditions sweep was not run (--no-conditions, or not the audit sweep)");
     ObjectNode unc = root.putObject("uncertainty");

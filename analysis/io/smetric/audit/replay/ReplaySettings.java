@@ -124,6 +124,12 @@ public final class ReplaySettings implements Serializable {
    * "default is 600s"; openai-node DEFAULT_TIMEOUT = 600000 ms). Infinity = no timeout.
    */
   public double agentTimeoutS = 600;
+  /**
+   * 0 (default): run the whole trace. In (0, 1]: a pass/fail run of the capacity search (docs/replay.md,
+   * "Capacity"): it stops as soon as it is known whether at least this share of the requests meets
+   * the SLO (Simulator.decide), and reports only that.
+   */
+  public double decideAttainment = 0;
   /** Seed of the random policy (every other part is deterministic without one). */
   public long seed = 42;
   /**
@@ -255,6 +261,7 @@ public final class ReplaySettings implements Serializable {
     req(instancesPerNode >= 1, "instancesPerNode must be >= 1");
     req(nodeNicGBps > 0, "nodeNicGBps must be > 0 (Infinity = no NIC limit)");
     req(rateScale > 0 && Double.isFinite(rateScale), "rateScale must be > 0");
+    req(decideAttainment >= 0 && decideAttainment <= 1, "decideAttainment must be in [0, 1] (0 = run the whole trace)");
     req(agentTimeoutS > 0, "agentTimeoutS must be > 0 (Infinity = no timeout)");
     req(ttftBaseS >= 0 && ttftPerTokenS >= 0 && tpotS > 0, "SLOs must be >= 0 (TPOT > 0)");
     req(overload >= 0, "overload must be >= 0 (Infinity disables the guard)");

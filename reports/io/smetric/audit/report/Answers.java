@@ -37,6 +37,8 @@ final class Answers {
     if (br.isObject()) a.set("what_to_run", whatToRun(br));
     ObjectNode pace = tracePace(replay);
     if (pace != null) a.set("trace_pace", pace);
+    ObjectNode cap = capacity(replay);
+    if (cap != null) a.set("capacity", cap);
     return a;
   }
 
@@ -54,6 +56,168 @@ final class Answers {
     j.put("label", AuditCriteria.judgedName(judged));
     if (judged.path("current_router_config").isArray()) j.set("configuration", judged.get("current_router_config").deepCopy());
     return j;
+  }
+
+  /**
+   * The capacity answer (issue 29; replay.json {@code capacity}): per global-tier capacity and
+   * traffic factor, the instances (and GPUs, and US dollars per day with --gpu-hour-usd) SMetric
+   * and the judged router need to keep the target share of requests within SLO, and the sentence
+   * the page opens with. Null without a capacity search.
+   */
+  static ObjectNode capacity(JsonNode replay) {
+    JsonNode c = replay.path("capacity");
+    if (!c.path("searches").isArray() || c.path("searches").isEmpty()) return null;
+    ObjectNode o = Json.object();
+    o.put("target_attainment", c.path("target_attainment").asDouble());
+    o.put("rule", c.path("rule").asText());
+    o.put("interval", c.path("interval").asText());
+    String gpu = c.path("gpu").isTextual() ? c.path("gpu").asText() : null;
+    if (gpu != null) o.put("gpu", gpu);
+    if (c.path("gpu_hour_usd").isNumber()) o.put("gpu_hour_usd", c.path("gpu_hour_usd").asDouble());
+    ArrayNode rows = o.putArray("by_global_ratio");
+    java.util.Map<String, ObjectNode> byKey = new java.util.LinkedHashMap<>();
+    for (JsonNode s : c.path("searches")) {
+      double g = s.path("global_ratio").asDouble();
+      double f = s.path("traffic_factor").asDouble();
+      String key = g + "|" + f;
+      ObjectNode r = byKey.get(key);
+      if (r == null) {
+        r = rows.addObject();
+        r.put("global_ratio", g);
+        r.put("traffic_factor", f);
+        r.put("judged_router", s.path("judged_router").asText());
+        byKey.put(key, r);
+      }
+      ObjectNode x = r.putObject(s.path("role").asText());
+      x.put("router", s.path("policy").asText());
+      for (String k : new String[] {"instances", "gpus", "usd_per_day"}) {
+        if (s.path(k).isNumber()) x.put(k, s.path(k).asDouble());
+        else x.putNull(k);
+      }
+      if (s.has("not_found")) x.put("not_found", s.path("not_found").asText());
+    }
+    o.put("summary", capacitySentence(c, rows, gpu));
+    if (c.path("sized_point").isArray() && !c.path("sized_point").isEmpty()) o.set("sized_point", c.path("sized_point").deepCopy());
+    return o;
+  }
+
+  /** "Serving this trace within SLO takes N x GPU with router, M with SMetric (...)". */
+  private static String capacitySentence(JsonNode c, ArrayNode rows, String gpu) {
+    double declared = Double.NaN;
+    JsonNode x1 = null;
+    JsonNode x1Zero = null;
+    for (JsonNode r : rows) {
+      if (r.path("traffic_factor").asDouble() != 1.0) continue;
+      double g = r.path("global_ratio").asDouble();
+      if (g > 0 && x1 == null) {
+        x1 = r;
+        declared = g;
+      }
+      if (g == 0) x1Zero = r;
+    }
+    if (x1 == null) {
+      x1 = x1Zero;
+      declared = 0;
+    }
+    if (x1 == null) return "Not answered: no capacity search at the trace's own pace.";
+    String unit = gpu != null ? " x " + gpu : " instances";
+    String target = Numbers.percent(c.path("target_attainment").asDouble());
+    StringBuilder b = new StringBuilder("Serving this trace within SLO takes ");
+    JsonNode j = x1.path("judged");
+    JsonNode sm = x1.path("smetric");
+    b.append(amount(j, unit)).append(" with ").append(j.path("router").asText("the judged router")).append(", ")
+        .append(amount(sm, gpu != null ? "" : " instances")).append(" with SMetric (")
+        .append(declared > 0 ? Numbers.sig4(declared) + "x global tier" : "no global tier").append(", ").append(target)
+        .append(" of requests within the TTFT and TPOT SLO, point estimates");
+    if (c.path("gpu_hour_usd").isNumber() && j.path("usd_per_day").isNumber() && sm.path("usd_per_day").isNumber()) {
+      b.append("; $").append(Numbers.sig4(j.path("usd_per_day").asDouble())).append(" vs $")
+          .append(Numbers.sig4(sm.path("usd_per_day").asDouble())).append(" per day at $")
+          .append(Numbers.sig4(c.path("gpu_hour_usd").asDouble())).append(" per GPU-hour");
+    }
+    b.append(")");
+    if (x1Zero != null && x1Zero != x1) {
+      b.append("; without a global tier ").append(amount(x1Zero.path("judged"), "")).append(" and ")
+          .append(amount(x1Zero.path("smetric"), ""));
+    }
+    JsonNode most = null;
+    for (JsonNode r : rows) {
+      if (r.path("global_ratio").asDouble() == declared && r.path("traffic_factor").asDouble() > 1
+          && (most == null || r.path("traffic_factor").asDouble() > most.path("traffic_factor").asDouble())) {
+        most = r;
+      }
+    }
+    if (most != null) {
+      b.append("; at ").append(Numbers.sig4(most.path("traffic_factor").asDouble())).append("x the traffic ")
+          .append(amount(most.path("judged"), "")).append(" and ").append(amount(most.path("smetric"), ""));
+    }
+    return b.append(".").toString();
+  }
+
+  /** replay.json's rule texts start lower-case (they read on inside a JSON value); on the page they start a sentence. */
+  private static String sentenceCase(String t) {
+    return t.isEmpty() ? t : Character.toUpperCase(t.charAt(0)) + t.substring(1);
+  }
+
+  /** GPUs (or instances) of one answer, or "more than the search tried". */
+  private static String amount(JsonNode a, String unit) {
+    if (a.path("gpus").isNumber()) return Numbers.count(a.path("gpus").asLong()) + unit;
+    if (a.path("instances").isNumber()) return Numbers.count(a.path("instances").asLong()) + (unit.isEmpty() ? "" : " instances");
+    return "more than the search tried (" + a.path("not_found").asText("no answer") + ")";
+  }
+
+  /**
+   * The second operating point (issue 29 item 3): the cluster sized for the judged router at the
+   * trace's own pace, with the paper's preconditions there and SMetric's gain, beside the
+   * maximum-TPS point of the "Operating point" section.
+   */
+  static void sizedHtml(Html h, JsonNode sized) {
+    if (!sized.isArray() || sized.isEmpty()) return;
+    List<List<String>> rows = new ArrayList<>();
+    for (JsonNode e : sized) {
+      java.util.Iterator<String> names = e.path("policies").fieldNames();
+      while (names.hasNext()) {
+        String n = names.next();
+        JsonNode m = e.path("policies").path(n);
+        rows.add(List.of(Numbers.sig4(e.path("global_ratio").asDouble()) + "x", Numbers.count(e.path("instances").asLong()),
+            n + (n.equals(e.path("judged_router").asText()) ? " (judged)" : ""), Numbers.sig4(m.path("tps_within_slo")) + " tok/s",
+            Numbers.percent(m.path("slo_attainment")), Numbers.sig4(m.path("requests_per_instance_minute_median")),
+            Numbers.sig4(m.path("imbalance_mean")), Numbers.percent(m.path("stickiness")),
+            n.equals("smetric") ? Numbers.signedPercent(e.path("smetric_gain_vs_judged")) : ""));
+      }
+    }
+    h.tag("p", null, "The sized cluster as a second operating point: the instances the judged router needs at the trace's "
+        + "own pace (x1), both routers replayed there in full. The verdict does not read it: its replay criteria read the "
+        + "equal-load point and the maximum-TPS point at --instances (audit.json criteria[].operating_point).");
+    h.table(List.of("global tier", "instances", "router", "TPS within SLO", "in SLO", "requests / instance-min (median)",
+        "imbalance (max/mean)", "stickiness turn 0", "SMetric's gain"), rows, "sized-point");
+  }
+
+  /** The capacity sentence the page opens with, and its table. */
+  static void capacityHtml(Html h, ObjectNode answers) {
+    JsonNode c = answers == null ? null : answers.path("capacity");
+    if (c == null || !c.isObject()) return;
+    h.raw("<section id=\"capacity\">\n");
+    h.tag("p", "capacity", c.path("summary").asText());
+    List<List<String>> rows = new ArrayList<>();
+    boolean usd = c.path("gpu_hour_usd").isNumber();
+    for (JsonNode r : c.path("by_global_ratio")) {
+      List<String> row = new ArrayList<>();
+      row.add(Numbers.sig4(r.path("global_ratio").asDouble()) + "x");
+      row.add("x" + Numbers.sig4(r.path("traffic_factor").asDouble()));
+      for (String role : new String[] {"judged", "smetric"}) {
+        JsonNode a = r.path(role);
+        String v = a.path("instances").isNumber() ? Numbers.count(a.path("instances").asLong()) + " instances"
+            + (a.path("gpus").isNumber() ? " / " + Numbers.count(a.path("gpus").asLong()) + " GPUs" : "")
+            + (usd && a.path("usd_per_day").isNumber() ? " / $" + Numbers.sig4(a.path("usd_per_day").asDouble()) + " per day" : "")
+            : a.isMissingNode() ? Numbers.NA : "not found";
+        row.add((role.equals("judged") ? a.path("router").asText() + ": " : "") + v);
+      }
+      rows.add(row);
+    }
+    h.table(List.of("global tier", "traffic", "judged router", "SMetric"), rows, "capacity");
+    h.tag("p", null, sentenceCase(c.path("rule").asText()) + ". " + sentenceCase(c.path("interval").asText()) + ".");
+    sizedHtml(h, c.path("sized_point"));
+    h.raw("</section>\n");
   }
 
   /**

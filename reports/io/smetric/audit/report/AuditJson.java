@@ -342,7 +342,27 @@ public final class AuditJson {
     o.put("op", c.op());
     o.put("reason", r.reason());
     o.put("source", c.source());
+    o.put("operating_point", operatingPoint(c.metric()));
     return o;
+  }
+
+  /**
+   * Which operating point a criterion reads (issue 29 item 3): the trace as recorded, the
+   * equal-load point or the maximum-TPS point at --instances; the sized cluster (the capacity
+   * answer) is reported beside them and judges nothing.
+   */
+  static String operatingPoint(String metric) {
+    if (metric.startsWith("characterization:")) return "the trace as recorded (no simulation)";
+    if (metric.equals(io.smetric.audit.report.verdict.AuditCriteria.GAIN_WITH_GLOBAL)
+        || metric.equals(io.smetric.audit.report.verdict.AuditCriteria.GAIN_NO_GLOBAL)) {
+      return "equal load at --instances: SMetric and the judged router at the decision load (1.5x the judged router's "
+          + "90%-attainment rate)";
+    }
+    if (metric.equals(io.smetric.audit.report.verdict.AuditCriteria.SESSION_TREES)) return "the trace as replayed (its session trees)";
+    if (metric.startsWith("replay:precondition:")) {
+      return "maximum TPS within SLO at --instances (SMetric's headline rate; the cache-first router at its own)";
+    }
+    return metric.startsWith("replay:") ? "the replay at --instances" : "the trace as recorded";
   }
 
   static String status(CriterionResult.Status s) {

@@ -88,6 +88,7 @@ final class AuditPage {
     h.tag("h1", null, "SMetric audit of " + c.trace());
     h.tag("p", "sub", "Does session-first routing fit this workload? Judged by smetric-audit " + BuildInfo.version()
         + " against the SMetric paper (arXiv 2607.08565); audit folder " + in.folder().label() + ".");
+    Answers.capacityHtml(h, c.answers());
     verdict(h, v, c, in.replay());
     evidence(h, v);
     charts(h, m.charts(), m.focusRatio(), m.topSessions());

@@ -73,6 +73,45 @@ public final class CompareReport {
     return new Result(json, charts);
   }
 
+  /** An audit's capacity answer (audit.json answers.capacity, issue 29), missing when it has none. */
+  static JsonNode capacity(Audit a) {
+    return a.audit().path("answers").path("capacity");
+  }
+
+  /**
+   * The capacity answers side by side: each audit's sentence, then one row per audit, global-tier
+   * capacity and traffic factor with the judged router's and SMetric's instances (GPUs).
+   */
+  static void capacityHtml(Html h, List<Audit> audits) {
+    h.raw("<section id=\"capacity\">\n");
+    h.tag("h2", null, "Capacity: what serving each trace within SLO takes");
+    List<List<String>> rows = new ArrayList<>();
+    for (Audit a : audits) {
+      JsonNode c = capacity(a);
+      if (!c.isObject()) {
+        h.tag("p", "missing", a.label() + ": no capacity answer (--no-capacity, or an audit from before it existed).");
+        continue;
+      }
+      h.tag("p", null, a.label() + ": " + c.path("summary").asText());
+      for (JsonNode r : c.path("by_global_ratio")) {
+        rows.add(List.of(a.label(), Numbers.sig4(r.path("global_ratio").asDouble()) + "x",
+            "x" + Numbers.sig4(r.path("traffic_factor").asDouble()), r.path("judged").path("router").asText(Numbers.NA),
+            amount(r.path("judged")), amount(r.path("smetric"))));
+      }
+    }
+    if (!rows.isEmpty()) {
+      h.table(List.of("audit", "global tier", "traffic", "judged router", "judged router needs", "SMetric needs"), rows,
+          "capacity");
+    }
+    h.raw("</section>\n");
+  }
+
+  private static String amount(JsonNode a) {
+    if (!a.path("instances").isNumber()) return a.isMissingNode() ? Numbers.NA : "not found";
+    return Numbers.count(a.path("instances").asLong()) + " instances"
+        + (a.path("gpus").isNumber() ? " (" + Numbers.count(a.path("gpus").asLong()) + " GPUs)" : "");
+  }
+
   static String name(String dir) {
     String d = dir.replaceAll("/+$", "");
     int i = d.lastIndexOf('/');
@@ -100,6 +139,9 @@ public final class CompareReport {
         x.set(AuditJson.C_THRESHOLD, c.path(AuditJson.C_THRESHOLD).deepCopy());
       }
       o.set(AuditJson.HEADLINE, a.audit().path(AuditJson.HEADLINE).deepCopy());
+      JsonNode cap = capacity(a);
+      if (cap.isObject()) o.set("capacity", cap.deepCopy());
+      else o.putNull("capacity");
     }
     ArrayNode ch = j.putArray("charts");
     for (ReportCharts.Entry e : charts) {
@@ -178,6 +220,8 @@ public final class CompareReport {
     }
     h.table(header, rows, "headline");
     h.raw("</section>\n");
+
+    capacityHtml(h, audits);
 
     h.raw("<section id=\"charts\">\n");
     h.tag("h2", null, "Charts");

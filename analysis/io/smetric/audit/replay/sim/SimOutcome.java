@@ -82,11 +82,22 @@ public final class SimOutcome {
   }
 
   public boolean metSlo(int r) {
-    if (timedOut(r)) return false;
+    return metSlo(trace, settings, r, arrival[r], firstToken[r], finish[r]);
+  }
+
+  /**
+   * Whether request r, sent at {@code sent}, with its first token at {@code first} and its
+   * response complete at {@code done}, met the TTFT and TPOT SLO and did not time out: the one
+   * rule behind {@code slo_attainment}, which the simulator's early decision
+   * ({@link Simulator#decide}) applies as each request completes.
+   */
+  static boolean metSlo(ReplayTrace trace, ReplaySettings settings, int r, double sent, double first, double done) {
+    if (!(done - sent <= settings.agentTimeoutS)) return false;
     double slo = settings.ttftBaseS + settings.ttftPerTokenS * trace.input[r];
-    if (ttft(r) > slo) return false;
-    double tp = tpot(r);
-    return Double.isNaN(tp) || tp <= settings.tpotS;
+    if (first - sent > slo) return false;
+    boolean decodes = settings.architecture == Architecture.COLOCATED || settings.decodeInstances > 0;
+    if (!decodes || trace.output[r] <= 1) return true;
+    return (done - first) / (trace.output[r] - 1) <= settings.tpotS;
   }
 
   private void compute() {

@@ -299,11 +299,65 @@ public final class Simulator implements ClusterView {
     return Arrivals.scaledArrivals(trace, settings, t0, at);
   }
 
-  /** Runs the whole trace to completion and returns per-request outcomes and time series. */
-  public SimOutcome run() {
+  /**
+   * What {@link #decide} found: whether at least the target share of the trace's requests met the
+   * SLO ({@link SimOutcome#metSlo}), and how far the simulation had to run to know.
+   *
+   * @param requests the trace's requests (the denominator of the share)
+   * @param need the fewest requests within SLO that reach the target
+   * @param met requests completed within SLO when the run stopped
+   * @param decided requests completed when the run stopped (met + missed)
+   * @param stoppedEarly whether the run stopped before every request completed
+   * @param simulatedS simulated time from the first arrival to the stop
+   */
+  public record Decision(boolean pass, int requests, int need, int met, int decided, boolean stoppedEarly, double simulatedS) {}
+
+  /** Early decision: the fewest requests within SLO that pass ({@link #decide}); -1 = run to the end. */
+  private int need = -1;
+  private int decidedN;
+  private int metN;
+  private boolean stop;
+  private double stopAt;
+
+  /**
+   * Whether at least {@code target} of the trace's requests meet the SLO, the pass/fail question
+   * of the capacity search (docs/replay.md, "Capacity"), stopped as soon as the answer is known:
+   * once {@code need} = the fewest requests within SLO whose share reaches the target have met it
+   * (pass), or once more than n - need have missed it (fail: the rest cannot make up the share).
+   * A request's SLO outcome is final when its response completes, so the answer is the one
+   * {@code run().metrics slo_attainment >= target} gives (SimulatorTest checks it).
+   */
+  public Decision decide(double target) {
+    int n = t.n;
+    need = needed(n, target);
+    loop();
+    for (KvTier k : local) k.release();
+    if (global != null) global.release();
+    return new Decision(metN >= need, n, need, metN, decidedN, decidedN < n, Math.max(0, stopAt - t0));
+  }
+
+  /** The fewest of {@code n} requests whose share reaches {@code target}, as the share is computed ((double) k / n >= target). */
+  public static int needed(int n, double target) {
+    int k = (int) Math.max(0, Math.min(n, Math.ceil(target * n)));
+    while (k > 0 && (double) (k - 1) / n >= target) k--;
+    while (k < n && !((double) k / n >= target)) k++;
+    return k;
+  }
+
+  /** A response is complete: its SLO outcome is final (only counted under {@link #decide}). */
+  private void completed(int r, double at) {
+    if (need < 0) return;
+    decidedN++;
+    stopAt = at;
+    if (SimOutcome.metSlo(t, s, r, arrivals.sendTimes()[r], firstTok[r], at)) metN++;
+    if (metN >= need || decidedN - metN > t.n - need) stop = true;
+  }
+
+  /** The event loop: until every request is done, or (under {@link #decide}) the answer is known. */
+  private void loop() {
     int n = t.n;
     int next = 0;
-    while (true) {
+    while (!stop) {
       double na = next < n ? arrivals.openArrival(next) : Double.POSITIVE_INFINITY;
       double ne = ev.isEmpty() ? Double.POSITIVE_INFINITY : ev.peekTime();
       if (na == Double.POSITIVE_INFINITY && ne == Double.POSITIVE_INFINITY) break;
@@ -336,6 +390,12 @@ public final class Simulator implements ClusterView {
         }
       }
     }
+  }
+
+  /** Runs the whole trace to completion and returns per-request outcomes and time series. */
+  public SimOutcome run() {
+    loop();
+    int n = t.n;
     double end = t0;
     for (int r = 0; r < n; r++) {
       if (state[r] != DONE) throw new IllegalStateException("request " + t.requestIds[r] + " never finished");
@@ -802,6 +862,7 @@ public final class Simulator implements ClusterView {
         state[r] = DONE;
         finish[r] = now;
         arrivals.responded(r, now);
+        completed(r, now);
       } else {
         finish(i, r, now);
       }
@@ -866,7 +927,10 @@ public final class Simulator implements ClusterView {
     }
     state[r] = DONE;
     finish[r] = now;
-    if (!(decodePool && t.output[r] > 1)) arrivals.responded(r, now); // else when the decode pool is done
+    if (!(decodePool && t.output[r] > 1)) { // else when the decode pool is done
+      arrivals.responded(r, now);
+      completed(r, now);
+    }
     requests[i]--;
     runningN[i]--;
     runOrder[i].rem(r);

@@ -293,6 +293,7 @@ public final class Conditions {
       SimSpec s = r.spec();
       if (s.replicate() != 0 || s.globalRatio() != g) continue;
       if (s.variant() == null && !s.overrides().isEmpty()) continue;
+      if (Capacity.VARIANT.equals(s.variant()) || Capacity.SIZED.equals(s.variant())) continue;
       String key = new Point(s.policy(), s.overload(), s.hitRatio(), s.overrides(), null).key();
       Double t = r.metrics().get("tps_within_slo");
       m.computeIfAbsent(key, k -> new TreeMap<>()).put(s.rateScale(), t == null ? 0.0 : t);

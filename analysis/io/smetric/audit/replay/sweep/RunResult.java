@@ -1,6 +1,7 @@
 package io.smetric.audit.replay.sweep;
 
 import io.smetric.audit.replay.sim.SimOutcome;
+import io.smetric.audit.replay.sim.Simulator;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -31,6 +32,23 @@ public record RunResult(
     return new RunResult(spec, m, new TreeMap<>(o.notApplicable), o.ttftCdf, o.tpotCdf, o.imbalance,
         o.loadWindows, wallSeconds, cpuSeconds);
   }
+
+  /** A pass/fail run of the capacity search ({@link Simulator.Decision}): its counts as metrics, no series. */
+  public static RunResult of(SimSpec spec, Simulator.Decision d, double wallSeconds, double cpuSeconds) {
+    Map<String, Double> m = new LinkedHashMap<>();
+    m.put(PASS, d.pass() ? 1.0 : 0.0);
+    m.put("requests", (double) d.requests());
+    m.put("requests_needed", (double) d.need());
+    m.put("requests_met", (double) d.met());
+    m.put("requests_decided", (double) d.decided());
+    m.put("stopped_early", d.stoppedEarly() ? 1.0 : 0.0);
+    m.put("simulated_s", d.simulatedS());
+    return new RunResult(spec, m, new TreeMap<>(), new double[0], new double[0], new double[0], new double[0][],
+        wallSeconds, cpuSeconds);
+  }
+
+  /** The metric of a pass/fail run: 1 when at least the target share met the SLO. */
+  public static final String PASS = "attainment_pass";
 
   /**
    * The part the driver collects: metrics, reasons and CDF points (a few kB), without the window

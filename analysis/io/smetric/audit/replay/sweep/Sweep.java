@@ -68,7 +68,12 @@ public final class Sweep {
     java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
     long c0 = mx.getCurrentThreadCpuTime();
     long t0 = System.nanoTime();
-    SimOutcome o = new Simulator(trace, s, Policies.byName(spec.policy()).create(s)).run();
+    Simulator sim = new Simulator(trace, s, Policies.byName(spec.policy()).create(s));
+    if (s.decideAttainment > 0) {
+      Simulator.Decision d = sim.decide(s.decideAttainment);
+      return RunResult.of(spec, d, (System.nanoTime() - t0) / 1e9, (mx.getCurrentThreadCpuTime() - c0) / 1e9);
+    }
+    SimOutcome o = sim.run();
     return RunResult.of(spec, o, (System.nanoTime() - t0) / 1e9, (mx.getCurrentThreadCpuTime() - c0) / 1e9);
   }
 

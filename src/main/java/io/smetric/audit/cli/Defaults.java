@@ -49,6 +49,7 @@ public final class Defaults extends ListResourceBundle {
       {"default.auditRateScaling", name(audit.rateScaling)},
       {"default.rateGrid", name(AuditPlan.RateGrid.ADAPTIVE)},
       {"default.bootstrap", Integer.toString(Uncertainty.DEFAULT_REPLICATES)},
+      {"default.attainment", Double.toString(io.smetric.audit.replay.sweep.EqualLoad.TARGET_ATTAINMENT)},
       {"default.policies", Policies.names().replace(",", ", ")},
       {"default.auditGlobalRatios", AuditPlan.GLOBAL_RATIOS.stream().map(Defaults::typed).collect(Collectors.joining(","))},
       {"default.sensitivityGlobalRatio", typed(AuditPlan.SENSITIVITY_GLOBAL_RATIO)},

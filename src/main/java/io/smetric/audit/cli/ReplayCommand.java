@@ -140,6 +140,14 @@ public final class ReplayCommand implements Callable<Integer> {
       for (RunResult rr : r.results()) {
         simulated += ts.requests();
         simWall += rr.cpuSeconds();
+        if (io.smetric.audit.replay.sweep.Capacity.VARIANT.equals(rr.spec().variant())) {
+          // a pass/fail run of the capacity search: no TPS, only whether the share within SLO was reached
+          o.printf(Locale.ROOT, "%-24s g=%-4s x=%-5s instances=%s %s after %.0f of %.0f requests (%.1f s)%n", rr.spec().policy(),
+              rr.spec().globalRatio(), rr.spec().rateScale(), fmt(rr.spec().overrides().get("instances")),
+              rr.metrics().get(RunResult.PASS) == 1.0 ? "pass" : "fail", rr.metrics().get("requests_decided"),
+              rr.metrics().get("requests"), rr.wallSeconds());
+          continue;
+        }
         o.printf(Locale.ROOT, "%-24s g=%-4s x=%-5s tps_slo=%10.1f local_hit=%s stick=%s imb=%s (%.1f s)%n",
             rr.spec().policy(), rr.spec().globalRatio(), rr.spec().rateScale(), rr.metrics().get("tps_within_slo"),
             fmt(rr.metrics().get("local_hit_ratio")), fmt(rr.metrics().get("stickiness")),
@@ -149,6 +157,9 @@ public final class ReplayCommand implements Callable<Integer> {
           r.runs(), r.wallSeconds(), simWall > 0 ? simulated / simWall : 0.0);
       java.util.Map<String, RunResult> best = new java.util.TreeMap<>();
       for (RunResult rr : r.results()) {
+        // the capacity search's runs are other cluster sizes, not points of a curve
+        String v = rr.spec().variant();
+        if (io.smetric.audit.replay.sweep.Capacity.VARIANT.equals(v) || io.smetric.audit.replay.sweep.Capacity.SIZED.equals(v)) continue;
         String key = String.format(Locale.ROOT, "%-24s g=%-4s O=%-8s H=%s", rr.spec().policy(), rr.spec().globalRatio(),
             Double.isNaN(rr.spec().overload()) ? "-" : rr.spec().overload(),
             Double.isNaN(rr.spec().hitRatio()) ? "-" : rr.spec().hitRatio());
@@ -158,6 +169,12 @@ public final class ReplayCommand implements Callable<Integer> {
       o.println("headline: maximum TPS within SLO over the offered-rate sweep");
       best.forEach((k, rr) -> o.printf(Locale.ROOT, "  %s  %10.1f at rate x%s%n", k, rr.metrics().get("tps_within_slo"),
           rr.spec().rateScale()));
+      for (com.fasterxml.jackson.databind.JsonNode c : r.json().path("capacity").path("searches")) {
+        o.printf(Locale.ROOT, "capacity: %-24s g=%-4s traffic x%-5s needs %s instances (%d simulations)%n", c.path("policy").asText(),
+            c.path("global_ratio").asDouble(), c.path("traffic_factor").asDouble(),
+            c.path("instances").isNumber() ? c.path("instances").asText() : "more than " + c.path("bracket").path("highest_fail").asText(),
+            c.path("simulations").asInt());
+      }
       o.println("wrote " + out);
     }
     return 0;

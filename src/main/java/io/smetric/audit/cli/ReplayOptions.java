@@ -118,8 +118,38 @@ public final class ReplayOptions {
           + "defaults alone.")
   boolean noConditions;
 
+  @Option(names = "--no-capacity", description =
+      "With the audit sweep: skip the capacity search (how many instances SMetric and the judged router need "
+          + "to serve the trace at its own pace, and at 1.25x / 1.5x / 2x its traffic, within SLO: docs/replay.md, "
+          + "\"Capacity\").")
+  boolean noCapacity;
+
+  @Option(names = "--attainment", paramLabel = "SHARE", description =
+      "The capacity search's target: the share of requests within the audit's TTFT and TPOT SLO a sized "
+          + "cluster must keep, in (0, 1]. Default: ${bundle:default.attainment}.")
+  Double attainment;
+
+  @Option(names = "--gpu-hour-usd", paramLabel = "USD", description =
+      "Price of one GPU-hour: the capacity answer is then also given in US dollars per day of the trace's "
+          + "traffic (GPUs = instances x the GPUs of the profile's instance). Default: none.")
+  Double gpuHourUsd;
+
+  /** The capacity search's options: on with the audit sweep unless --no-capacity. */
+  io.smetric.audit.replay.sweep.Capacity.Options capacity(boolean auditSweep) {
+    if (!auditSweep || noCapacity) return null;
+    return new io.smetric.audit.replay.sweep.Capacity.Options(true,
+        attainment != null ? attainment : io.smetric.audit.replay.sweep.EqualLoad.TARGET_ATTAINMENT,
+        io.smetric.audit.replay.sweep.Capacity.GROWTH, gpuHourUsd != null ? gpuHourUsd : Double.NaN);
+  }
+
   /** Checks what can be checked before any work starts (usage errors, exit 2). */
   void validate() {
+    if (attainment != null && !(attainment > 0 && attainment <= 1)) {
+      throw new UsageException("--attainment must be in (0, 1], got " + attainment);
+    }
+    if (gpuHourUsd != null && !(gpuHourUsd > 0 && Double.isFinite(gpuHourUsd))) {
+      throw new UsageException("--gpu-hour-usd must be > 0, got " + gpuHourUsd);
+    }
     if (closedLoop && openLoop) throw new UsageException("--closed-loop and --open-loop exclude each other");
     if (bootstrap != null && bootstrap < 0) throw new UsageException("--bootstrap must be >= 0, got " + bootstrap);
     rateScalingMode();
@@ -186,7 +216,7 @@ public final class ReplayOptions {
    */
   ReplayJob.Options judging(ReplayJob.Options o, boolean auditSweep) {
     return o.withCurrentRouter(currentRouterName()).withBootstrap(replicates(auditSweep))
-        .withConditions(auditSweep && !noConditions ? Conditions.DEFAULTS : null);
+        .withConditions(auditSweep && !noConditions ? Conditions.DEFAULTS : null).withCapacity(capacity(auditSweep));
   }
 
   /**

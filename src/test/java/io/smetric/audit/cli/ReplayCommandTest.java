@@ -246,6 +246,7 @@ class ReplayCommandTest {
       String variant = r.path("variant").asText("");
       if (variant.startsWith("param:") || variant.equals("grid")) continue; // the conditions sweep's points
       if (variant.equals("equal-load")) continue; // rates another curve chose: not part of this curve's search
+      if (variant.equals("capacity") || variant.equals("sized")) continue; // the capacity search: other cluster sizes
       String key = r.get("policy").asText() + "|" + r.get("global_ratio").asText() + "|" + r.get("overload").asText() + "|"
           + r.get("hit_ratio").asText();
       curves.computeIfAbsent(key, k -> new java.util.TreeMap<>()).put(r.get("rate_scale").asDouble(),

@@ -144,7 +144,7 @@ class ReplayJobTest {
     assertThrows(IllegalArgumentException.class, () -> a.withBootstrap(-1));
     assertThrows(IllegalArgumentException.class,
         () -> new ReplayJob.Options(s, ReplayJob.Plan.GRID, AuditPlan.RateGrid.FIXED, List.of(Policies.SMETRIC), List.of(0.0),
-            List.of(1.0), List.of(1.5), List.of(0.5), "", null, 0, null, true), "a rate grid with a grid plan");
+            List.of(1.0), List.of(1.5), List.of(0.5), "", null, 0, null, true, null), "a rate grid with a grid plan");
   }
 
   /** replay.json without its wall and CPU times (the only fields that differ from run to run). */

@@ -1,0 +1,112 @@
+package io.smetric.audit.replay.sweep;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.smetric.audit.replay.ReplaySettings;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The capacity search's tracks on EqualLoadTest's hand-made sweep (4 instances; SMetric and
+ * LMetric keep 90% within SLO up to rate 0.2 at 1.6x, SMetric and least-load up to 0.1 at 0x),
+ * with a made-up pass rule: a count passes at traffic x iff it is at least ceil(12 x).
+ */
+class CapacityTest {
+  private int id = 1000;
+
+  private static RunResult main(String policy, double g, double x, double tps, double att, int id) {
+    double o = policy.equals("smetric") ? 1.5 : Double.NaN;
+    double h = policy.equals("smetric") ? 0.5 : Double.NaN;
+    return new RunResult(new SimSpec(id, policy, g, x, o, h, 0, null, null), Map.of("tps_within_slo", tps, "slo_attainment", att),
+        Map.of(), new double[0], new double[0], new double[0], new double[0][], 1, 1);
+  }
+
+  private static List<RunResult> sweep() {
+    List<RunResult> r = new ArrayList<>();
+    int i = 0;
+    double[][] sm = {{0.1, 10, 1.0}, {0.2, 19, 0.95}, {0.3, 24, 0.80}, {0.4, 20, 0.5}};
+    double[][] lm = {{0.1, 10, 1.0}, {0.2, 18, 0.92}, {0.3, 25, 0.85}, {0.4, 21, 0.6}};
+    double[][] ll = {{0.1, 10, 1.0}, {0.2, 17, 0.88}, {0.3, 22, 0.75}};
+    for (double[] p : sm) r.add(main("smetric", 1.6, p[0], p[1], p[2], i++));
+    for (double[] p : lm) r.add(main("lmetric", 1.6, p[0], p[1], p[2], i++));
+    for (double[] p : ll) r.add(main("least-load", 1.6, p[0], p[1], p[2], i++));
+    r.add(main("smetric", 0, 0.1, 9, 0.95, i++));
+    r.add(main("smetric", 0, 0.2, 15, 0.70, i++));
+    r.add(main("least-load", 0, 0.1, 9, 0.91, i++));
+    r.add(main("least-load", 0, 0.2, 16, 0.80, i++));
+    return r;
+  }
+
+  /** Runs every track to its end, answering each pass/fail run by the rule; returns every result. */
+  private List<RunResult> drive(Capacity c, List<RunResult> all) {
+    for (Schedule.Track t : c.tracks()) {
+      for (List<SimSpec> next = t.next(all); !next.isEmpty(); next = t.next(all)) {
+        for (SimSpec s : next) {
+          int n = (int) Math.round(s.overrides().get("instances"));
+          boolean pass = n >= Math.ceil(12 * s.rateScale() - 1e-9);
+          all.add(new RunResult(s.withRunId(id++), Map.of(RunResult.PASS, pass ? 1.0 : 0.0, "stopped_early", 1.0,
+              "requests_decided", 100.0, "requests_met", 90.0), Map.of(), new double[0], new double[0], new double[0],
+              new double[0][], 1, 0.5));
+        }
+      }
+    }
+    return all;
+  }
+
+  /**
+   * SMetric at 1.6x: start ceil(4 / 0.2) = 20; x1: 20 P, 10 F, 15 P, 12 P, 11 F -> 12 (5 runs);
+   * x1.25 (needs 15): start ceil(12 x 1.25) = 15, 11 carried over as failed: 15 P, 13 F, 14 F -> 15
+   * (3); x1.5 (18): start 18, 14 carried: 18 P, 16 F, 17 F -> 18 (3); x2 (24): start 24, 17
+   * carried: 24 P, 20 F, 22 F, 23 F -> 24 (4). At 0x the start is ceil(4 / 0.1) = 40.
+   */
+  @Test
+  void searches_probesInOrder_answersAndCounts() {
+    ReplaySettings base = new ReplaySettings();
+    base.instances = 4;
+    List<RunResult> all = sweep();
+    EqualLoad eq = EqualLoad.plan(new SweepSummary(all, 1.5, 0.5), null, all);
+    Capacity c = Capacity.plan(new Capacity.Options(true, 0.9, Capacity.GROWTH, 2.0), base, eq, new SweepSummary(all, 1.5, 0.5), all);
+    assertEquals(4, c.chainCount(), "SMetric and the judged router at 1.6x and 0x");
+    drive(c, all);
+    JsonNode d = c.describe(all);
+    JsonNode s = null;
+    for (JsonNode x : d.get("searches")) {
+      if (x.get("policy").asText().equals("smetric") && x.get("global_ratio").asDouble() == 1.6 && x.get("traffic_factor").asDouble() == 1.0) s = x;
+    }
+    assertEquals(20, s.get("start").asInt());
+    assertEquals(12, s.get("instances").asInt());
+    assertEquals(List.of(20, 10, 15, 12, 11), ints(s.get("probes")));
+    assertEquals(5, s.get("simulations").asInt());
+    assertEquals(11, s.get("bracket").get("highest_fail").asInt());
+    List<Integer> answers = new ArrayList<>();
+    List<Integer> sims = new ArrayList<>();
+    for (JsonNode x : d.get("searches")) {
+      if (x.get("policy").asText().equals("smetric") && x.get("global_ratio").asDouble() == 1.6) {
+        answers.add(x.get("instances").asInt());
+        sims.add(x.get("simulations").asInt());
+      }
+    }
+    assertEquals(List.of(12, 15, 18, 24), answers);
+    assertEquals(List.of(5, 3, 3, 4), sims);
+    JsonNode g15 = d.get("searches").get(1);
+    assertEquals("implied: failed at x1.0", g15.get("probes").get(0).get("source").asText());
+    assertEquals(11, g15.get("probes").get(0).get("instances").asInt());
+    // 1 GPU per instance on the default profile (an H20); 24 GPUs x $2 x 24 h
+    assertEquals(24 * 2.0 * 24, d.get("searches").get(3).get("usd_per_day").asDouble(), 1e-9);
+    for (JsonNode x : d.get("searches")) {
+      if (x.get("global_ratio").asDouble() == 0.0 && x.get("traffic_factor").asDouble() == 1.0) assertEquals(40, x.get("start").asInt());
+    }
+    // the sized point: both routers at the judged router's x1 answer (12) at each capacity
+    List<String> sized = c.sizedSpecs().stream().map(x -> x.policy() + "@" + x.globalRatio() + "x" + x.overrides().get("instances")).toList();
+    assertEquals(List.of("smetric@1.6x12.0", "lmetric@1.6x12.0", "smetric@0.0x12.0", "least-load@0.0x12.0"), sized);
+  }
+
+  private static List<Integer> ints(JsonNode probes) {
+    List<Integer> out = new ArrayList<>();
+    for (JsonNode p : probes) out.add(p.get("instances").asInt());
+    return out;
+  }
+}
