@@ -945,8 +945,10 @@ public final class ReplayJob {
     unc.put("simulations", bootstrapRuns);
     unc.put("resampled", "session trees (a root session with its forks), with replacement, on the trace's tree starts");
     unc.put("method", "bootstrap interval on the log of the TPS ratio, transformed back: exp(u +- 1.96 x sqrt(SE^2 + "
-        + "bias^2)) - 1, u = log(1 + gain), SE the standard deviation of the replicates' u, bias their mean - u; paired: SMetric and the judged router at the same offered rate (the "
-        + "decision load) on each replicate, at every capacity");
+        + "bias^2)) - 1, u = log(1 + gain), SE the standard deviation of the replicates' u, bias their mean - u; paired at equal load: SMetric and the judged router on "
+        + "each replicate at the decision load's rate divided by the replicate's offered-token factor (its prompt+output "
+        + "tokens over the trace's, replicate_offered_token_factor in its runs), so every replicate offers the trace's "
+        + "token rate, at the declared capacity and at 0");
     if (options.bootstrap() == 0) unc.put("not_applicable", "no bootstrap replicates were replayed (--bootstrap 0, or not the audit sweep)");
     else if (bootstrapSkipped != null) unc.put("not_applicable", bootstrapSkipped);
     root.set("preconditions", sum.preconditions(base.reuseIntervalThresholdS));

@@ -274,7 +274,9 @@ public final class EqualLoad {
   /**
    * Paired bootstrap replicates: SMetric and the judged router at the decision load, on replicates
    * 1..B, at the two capacities the verdict reads (the declared one and 0); the other capacities'
-   * equal-load gains are reported without an interval.
+   * equal-load gains are reported without an interval. The specs carry the decision load's rate;
+   * the sweep runs each replicate at that rate over its offered-token factor (Sweep#runCached), so
+   * it offers the trace's token rate there.
    */
   public List<SimSpec> replicates(int b) {
     List<SimSpec> out = new ArrayList<>();
@@ -427,7 +429,7 @@ public final class EqualLoad {
     for (int i = 0; i < arr.length; i++) arr[i] = gs.get(i);
     ObjectNode iv = Uncertainty.interval(gain, arr);
     if (iv != null) {
-      iv.put("paired", "both routers at the same offered rate on each resampled trace");
+      iv.put("paired", "both routers on each resampled trace, at the trace's offered token rate (equal load)");
       n.set("interval", iv);
     }
     return new JsonGain(n);

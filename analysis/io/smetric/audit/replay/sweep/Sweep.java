@@ -5,6 +5,7 @@ import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.sim.SimOutcome;
 import io.smetric.audit.replay.sim.Simulator;
 import io.smetric.audit.replay.trace.ReplayTrace;
+import io.smetric.audit.replay.trace.TraceResample;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -50,21 +51,49 @@ public final class Sweep {
 
   /**
    * The trace a spec runs on: the trace itself, or its bootstrap replicate (session trees
-   * resampled with the replicate's seed), built once per replicate and kept in {@code cache}.
+   * resampled with the replicate's seed), built once per replicate and kept in {@code cache}
+   * (with its offered-token factor, {@link TraceResample#offeredTokenFactor}).
    */
   static ReplayTrace traceFor(ReplayTrace trace, ReplaySettings base, SimSpec spec, Object[] cache) {
     if (spec.replicate() == 0) return trace;
     if (cache[0] == null || (Integer) cache[0] != spec.replicate() || cache[2] != trace) {
+      ReplayTrace r = TraceResample.of(trace, TraceResample.replicateSeed(base.seed, spec.replicate()));
       cache[0] = spec.replicate();
-      cache[1] = io.smetric.audit.replay.trace.TraceResample.of(trace,
-          io.smetric.audit.replay.trace.TraceResample.replicateSeed(base.seed, spec.replicate()));
+      cache[1] = r;
       cache[2] = trace;
+      cache[3] = TraceResample.offeredTokenFactor(trace, r);
     }
     return (ReplayTrace) cache[1];
   }
 
+  /** A cache for {@link #traceFor}: one replicate and its offered-token factor. */
+  static Object[] replicateCache() {
+    return new Object[4];
+  }
+
+  /**
+   * Runs a spec on its trace ({@link #traceFor}). A replicate runs at equal load (issue 26): at
+   * the spec's rate divided by its offered-token factor, so it offers the trace's prompt+output
+   * tokens per second at the spec's rate (docs/replay.md, "Uncertainty").
+   */
+  static RunResult runCached(ReplayTrace trace, ReplaySettings base, SimSpec spec, Object[] cache) {
+    ReplayTrace t = traceFor(trace, base, spec, cache);
+    return runOne(t, base, spec, spec.replicate() == 0 ? 1.0 : (Double) cache[3]);
+  }
+
   public static RunResult runOne(ReplayTrace trace, ReplaySettings base, SimSpec spec) {
+    return runOne(trace, base, spec, 1.0);
+  }
+
+  /**
+   * Runs one spec; {@code tokenFactor} != 1: the trace is a replicate offering that many times the
+   * original's tokens over the same window, run at the spec's rate / tokenFactor (the same rate
+   * scaling, so think times inside a session keep under SESSIONS scaling), which offers the
+   * original's token rate; the factor is kept as the run's {@code replicate_offered_token_factor}.
+   */
+  static RunResult runOne(ReplayTrace trace, ReplaySettings base, SimSpec spec, double tokenFactor) {
     ReplaySettings s = spec.apply(base);
+    if (tokenFactor != 1.0) s.rateScale = s.rateScale / tokenFactor;
     java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
     long c0 = mx.getCurrentThreadCpuTime();
     long t0 = System.nanoTime();
@@ -74,14 +103,15 @@ public final class Sweep {
       return RunResult.of(spec, d, (System.nanoTime() - t0) / 1e9, (mx.getCurrentThreadCpuTime() - c0) / 1e9);
     }
     SimOutcome o = sim.run();
+    if (spec.replicate() != 0) o.metrics.put("replicate_offered_token_factor", tokenFactor);
     return RunResult.of(spec, o, (System.nanoTime() - t0) / 1e9, (mx.getCurrentThreadCpuTime() - c0) / 1e9);
   }
 
   /** Runs every spec in this JVM, one after another. */
   public static List<RunResult> runLocal(ReplayTrace trace, ReplaySettings base, List<SimSpec> specs) {
     List<RunResult> out = new ArrayList<>();
-    Object[] cache = new Object[3];
-    for (SimSpec s : specs) out.add(runOne(traceFor(trace, base, s, cache), base, s));
+    Object[] cache = replicateCache();
+    for (SimSpec s : specs) out.add(runCached(trace, base, s, cache));
     return out;
   }
 
@@ -190,9 +220,9 @@ public final class Sweep {
 
     @Override
     public RunResult call(SimSpec spec) {
-      if (cache == null) cache = new Object[3];
+      if (cache == null) cache = replicateCache();
       ReplaySettings base = shared.base().value();
-      return runOne(traceFor(TraceCache.get(shared.traceDir(), shared.conf().value().get()), base, spec, cache), base, spec);
+      return runCached(TraceCache.get(shared.traceDir(), shared.conf().value().get()), base, spec, cache);
     }
   }
 }

@@ -14,8 +14,10 @@ import java.util.TreeMap;
  * How sure a gain is (docs/replay.md, "Uncertainty"): the gains the verdict reads (SMetric over the
  * judged router at equal load, {@link EqualLoad}) are replayed again on B bootstrap replicates of
  * the trace (session trees resampled, {@link io.smetric.audit.replay.trace.TraceResample}), both
- * routers at the same offered rate as the gain (paired: a replicate repeats the very statistic the
- * gain is, with no maximum over rates that the original took and the replicate did not); the
+ * routers at the gain's rate scaled to the replicate's offered tokens, so that every replicate
+ * offers the trace's prompt+output token rate (paired at equal load: a replicate repeats the very
+ * statistic the gain is, with no maximum over rates that the original took and the replicate did
+ * not, and without the replicate's own excess or deficit of load); the
  * interval is the standard bootstrap interval (Efron and Tibshirani, An Introduction to the
  * Bootstrap, ch. 13) on the log of the TPS ratio, u = log(1 + gain), transformed back so that it
  * stays above -100%: u +- 1.96 x sqrt(SE^2 + bias^2), SE the standard deviation of the B

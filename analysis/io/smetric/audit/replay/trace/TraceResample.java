@@ -253,6 +253,26 @@ public final class TraceResample {
         segStart, segLen, pathOff, pathNodes, null, null);
   }
 
+  /**
+   * How many times the original's offered prompt+output tokens the replicate carries: the
+   * replicate's input+output tokens over the original's. A replicate lies in the original's window
+   * ({@link #ofDraw} wraps what would run past it), so over that window this is the ratio of their
+   * offered token rates; the replicate run at rate x / factor (either rate scaling stretches the
+   * window by the inverse of the rate) offers the original's token rate at x: equal load (issue 26).
+   * 1 for a trace without tokens.
+   */
+  public static double offeredTokenFactor(ReplayTrace original, ReplayTrace replicate) {
+    long o = offeredTokens(original);
+    return o > 0 ? (double) offeredTokens(replicate) / o : 1.0;
+  }
+
+  /** Input (prompt, cached part included) plus output tokens of every request. */
+  static long offeredTokens(ReplayTrace t) {
+    long sum = 0;
+    for (int r = 0; r < t.n; r++) sum += (long) t.input[r] + t.output[r];
+    return sum;
+  }
+
   /** An index of the same tree and piece (the caller's slot and wraps): its new index, or -1. */
   private static int remap(int orig, int genStart, int[] pos, int[] newOf, int[] genWraps, int wraps) {
     if (orig < 0) return -1;

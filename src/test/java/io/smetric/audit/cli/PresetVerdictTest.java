@@ -11,6 +11,7 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,7 +55,10 @@ class PresetVerdictTest {
    * bias computed here, independently of Uncertainty); and the verdict at this commit: at the
    * declared 1.6x capacity SMetric trails lmetric by about 2% at 1.5x lmetric's 90%-attainment rate,
    * and its interval reaches past +2% (since the replicates keep the trace's window they vary more),
-   * so the replay criterion is too close to call and the verdict inconclusive.
+   * so the replay criterion is too close to call and the verdict inconclusive. The replicates run
+   * at equal load: each pair at the rate / its replicate's offered-token factor, so both routers
+   * of a pair share one factor and every replicate offers the trace's raw token rate (at a fixed
+   * rate they ranged -10% to +23% around it).
    */
   @Test
   void agentPreset_passesEveryWorkloadCriterion_andIsDecidedByTheReplay() throws Exception {
@@ -73,6 +77,8 @@ class PresetVerdictTest {
     double sm = Double.NaN;
     double jr = Double.NaN;
     java.util.Map<Integer, double[]> reps = new java.util.TreeMap<>();
+    java.util.Map<Integer, double[]> raw = new java.util.TreeMap<>();
+    double rawOrig = Double.NaN;
     for (JsonNode r : replay.path("runs")) {
       if (r.path("global_ratio").asDouble() != 1.6 || r.path("rate_scale").asDouble() != x || r.path("overrides").size() > 0) continue;
       // the main sweep's and the equal-load runs, not the conditions sweep's (OVERLOAD / HIT_RATIO points have no overrides)
@@ -86,13 +92,26 @@ class PresetVerdictTest {
       if (k == 0) {
         if (p.equals("smetric")) sm = t;
         else jr = t;
+        rawOrig = r.path("metrics").path("raw_tps").asDouble();
       } else {
         reps.computeIfAbsent(k, q -> new double[2])[p.equals("smetric") ? 0 : 1] = t;
+        double[] f = raw.computeIfAbsent(k, q -> new double[4]);
+        int o = p.equals("smetric") ? 0 : 2;
+        f[o] = r.path("metrics").path("replicate_offered_token_factor").asDouble();
+        f[o + 1] = r.path("metrics").path("raw_tps").asDouble();
       }
     }
     double point = sm / jr - 1;
     assertEquals(point, gain.path("value").asDouble(), 1e-12);
     assertEquals(10, reps.size(), "ten paired replicates");
+    // equal load: one offered-token factor per pair, and the trace's raw token rate on every replicate
+    for (Map.Entry<Integer, double[]> e : raw.entrySet()) {
+      double[] f = e.getValue();
+      assertTrue(f[0] > 0 && f[0] == f[2], "replicate " + e.getKey() + ": one factor for both routers");
+      for (int o : new int[] {1, 3}) {
+        assertEquals(1.0, f[o] / rawOrig, 0.02, "replicate " + e.getKey() + " raw TPS " + f[o] + " against " + rawOrig);
+      }
+    }
     // the interval on the log of the TPS ratio (docs/replay.md, "Uncertainty"), recomputed here
     double u0 = Math.log(sm / jr);
     double mean = 0;

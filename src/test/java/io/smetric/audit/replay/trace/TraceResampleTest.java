@@ -163,4 +163,51 @@ class TraceResampleTest {
       assertArrayEquals(r.pathNodes, again.pathNodes);
     }
   }
+
+  /**
+   * Equal load (issue 26): three sessions, A (0 s: a0 32+4 tokens, 10 s: a1 48+4), B (20 s: 32+4,
+   * 30 s: 48+4), C (40 s: 16+4), 196 prompt+output tokens over the 40 s window, 4.9 tok/s. Draw
+   * {0, 0, 0}: A three times, at 0, 20 and 40 (its a1 at 50 wraps to 10, a tree of its own): 264
+   * tokens over the same 40 s, 6.6 tok/s, a factor 264 / 196. Run at rate x / factor with the
+   * audit's SESSIONS scaling the tree starts stretch by factor / x (offsets kept): 0, 10 (wrapped
+   * piece), 20 f / x, 40 f / x; the last arrival (the window's end) 40 f / x, so the replicate
+   * offers 264 x / (40 f) = 196 x / 40 tok/s, the trace's own rate at x (whose window is 40 / x).
+   */
+  @Test
+  void offeredTokenFactor_replicateAtRateOverFactor_offersTheTracesTokenRate() {
+    Traces.Builder b = Traces.builder().blockSize(16)
+        .req("a0", "A", null, 0, "user", 0, 32, 4, 1, 2)
+        .req("a1", "A", "a0", 1, "tool", 10, 48, 4, 1, 2, 3)
+        .req("b0", "B", null, 0, "user", 20, 32, 4, 1, 11)
+        .req("b1", "B", "b0", 1, "tool", 30, 48, 4, 1, 11, 12)
+        .req("c0", "C", null, 0, "user", 40, 16, 4, 21);
+    ReplayTrace t = ReplayTraceBuilder.fromRecords(b.records(), false);
+    ReplayTrace r = TraceResample.ofDraw(t, new int[] {0, 0, 0});
+    assertEquals(196, TraceResample.offeredTokens(t));
+    assertEquals(264, TraceResample.offeredTokens(r));
+    double f = TraceResample.offeredTokenFactor(t, r);
+    assertEquals(264.0 / 196.0, f, 1e-15);
+    for (double x : new double[] {1.0, 2.0, 0.5}) {
+      ReplaySettings s = new ReplaySettings();
+      s.rateScaling = ReplaySettings.RateScaling.SESSIONS;
+      s.rateScale = x;
+      double[] orig = new double[t.n];
+      Simulator.scaledArrivals(t, s, 0, orig);
+      double origRate = 196 / Arrays.stream(orig).max().getAsDouble();
+      assertEquals(196 * x / 40, origRate, 1e-12, "the trace at " + x + "x");
+      s.rateScale = x / f;
+      double[] rep = new double[r.n];
+      Simulator.scaledArrivals(r, s, 0, rep);
+      double[] sorted = rep.clone();
+      Arrays.sort(sorted);
+      // a0 0 and a1 10 (slot 0, anchored at 0), the wrapped a1'' (its own tree, anchored at 10) at 10 f / x
+      assertArrayEquals(new double[] {0, Math.min(10, 10 * f / x), Math.max(10, 10 * f / x), 20 * f / x,
+          20 * f / x + 10, 40 * f / x}, sorted, 1e-9, "at " + x + "x");
+      assertEquals(origRate, 264 / sorted[sorted.length - 1], 1e-12, "equal offered tokens per second at " + x + "x");
+      // without the factor the replicate offers 264 / 196 = 1.35 times the trace's rate
+      s.rateScale = x;
+      Simulator.scaledArrivals(r, s, 0, rep);
+      assertEquals(origRate * f, 264 / Arrays.stream(rep).max().getAsDouble(), 1e-12);
+    }
+  }
 }
