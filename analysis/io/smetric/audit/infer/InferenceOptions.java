@@ -17,7 +17,7 @@ public record InferenceOptions(double windowS, int templateFanout) implements Se
   public static final double DEFAULT_WINDOW_S = 3600;
   public static final int DEFAULT_TEMPLATE_FANOUT = 8;
   /** Name written into summaries, so reports can say how sessions were obtained. */
-  public static final String METHOD = "prefix-continuation-v3";
+  public static final String METHOD = "prefix-continuation-v2";
 
   public InferenceOptions {
     if (!(windowS > 0) || Double.isInfinite(windowS)) throw new UsageException("--window-s must be a positive number of seconds, got " + windowS);

@@ -34,8 +34,7 @@ import it.unimi.dsi.fastutil.objects.ObjectIterator;
  *       extends P.
  *   <li>Otherwise r shares more with some request than any whole earlier prompt: it branched off
  *       inside a prompt, as a sub-agent that inherits part of the spawning request's history.
- *       Link to the latest eligible request holding block L-1 (kind fork), or, while that holder
- *       is itself a branch that inherited at least L blocks, to its parent (v3).
+ *       Link to the latest eligible request holding block L-1 (kind fork).
  * </ol>
  *
  * It also computes the naive baseline: parent = the latest earlier request with the longest
@@ -164,16 +163,6 @@ public final class PrefixLinker {
   private Block[] buf = new Block[64];
   private double nextSweep = Double.NEGATIVE_INFINITY;
   private final Link out = new Link();
-  /**
-   * Branch (fork) requests of the last window: seq -> parent seq, shared depth with it, arrival.
-   * A request that branched off its parent at depth L holds blocks 0..L-1 only because it
-   * inherited them; see {@link #inheritedFrom}.
-   */
-  private final it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap forkParent = new it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap();
-  private final it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap forkDepth = new it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap();
-  private final it.unimi.dsi.fastutil.longs.Long2DoubleOpenHashMap forkT = new it.unimi.dsi.fastutil.longs.Long2DoubleOpenHashMap();
-  private final it.unimi.dsi.fastutil.longs.Long2DoubleOpenHashMap forkParentT = new it.unimi.dsi.fastutil.longs.Long2DoubleOpenHashMap();
-  private double parentT;
   private long maxEntries;
 
   /** @param templates template branch points ({@link TemplateBlocks}) */
@@ -237,12 +226,6 @@ public final class PrefixLinker {
       decide(l, t, horizon, inputTokens, blockSize, shared, template, full);
     }
 
-    if (l.kind == FORK && l.parent >= 0) {
-      forkParent.put(seq, l.parent);
-      forkDepth.put(seq, shared);
-      forkT.put(seq, t);
-      forkParentT.put(seq, parentT);
-    }
     // add r to the index
     for (int i = 0; i < n; i++) {
       Block e = buf[i];
@@ -339,28 +322,9 @@ public final class PrefixLinker {
       l.parent = p;
       l.kind = EXTENDS;
     } else {
-      Block e = buf[shared - 1];
-      long h = eligibleHolder(e, t, horizon);
-      parentT = h == e.holder ? e.holderT : e.prevHolderT;
-      l.parent = inheritedFrom(h, shared, horizon);
+      l.parent = eligibleHolder(buf[shared - 1], t, horizon);
       l.kind = FORK;
     }
-  }
-
-  /**
-   * The request whose content block depth-1 is: h itself, or, while h is a branch that inherited
-   * at least depth blocks from its parent, that parent. Siblings spawned by one response with
-   * cuts of different length hold each other's shorter cuts only as the spawner's history; the
-   * latest holder of a shorter cut is then an earlier sibling, not the spawner (v2 linked to it).
-   */
-  private long inheritedFrom(long h, int depth, double horizon) {
-    while (h >= 0 && forkDepth.getOrDefault(h, 0) >= depth) {
-      if (forkParentT.get(h) < horizon) break;
-      long up = forkParent.get(h);
-      parentT = forkParentT.get(h);
-      h = up;
-    }
-    return h;
   }
 
   private static long eligibleHolder(Block e, double t, double horizon) {
@@ -373,15 +337,6 @@ public final class PrefixLinker {
     double horizon = t - window;
     for (ObjectIterator<Long2ObjectMap.Entry<Block>> it = map.long2ObjectEntrySet().fastIterator(); it.hasNext(); ) {
       if (it.next().getValue().lastT < horizon) it.remove();
-    }
-    for (var it = forkT.long2DoubleEntrySet().fastIterator(); it.hasNext(); ) {
-      var x = it.next();
-      if (x.getDoubleValue() < horizon) {
-        forkParent.remove(x.getLongKey());
-        forkDepth.remove(x.getLongKey());
-        forkParentT.remove(x.getLongKey());
-        it.remove();
-      }
     }
     nextSweep = t + window / 4;
   }
