@@ -6,7 +6,9 @@
 #    $OUT (default /tmp/infer-corpus);
 # 2. ./smetric-audit ingest MEMBER.jsonl --block-size B, then ./smetric-audit infer-sessions
 #    --truth MEMBER.jsonl.truth.jsonl, as a user would;
-# 3. prints the per-class table of every inference-accuracy.json (CorpusTool table).
+# 3. prints the per-class table of every inference-accuracy.json (CorpusTool table);
+# 4. scores every link with the independent oracle (CorpusTool score, in one JVM: LinkOracle
+#    classes, docs/session-inference.md "Scoring on every link").
 # The in-JVM equivalent (same pipeline, one Spark session, faster): CorpusTool eval.
 # Prints the load average before each member: record it beside the numbers.
 set -euo pipefail
@@ -27,3 +29,4 @@ while IFS=$'\t' read -r name trace block; do
   ./smetric-audit infer-sessions "$out/$name-canon" --out "$out/$name-inf" --truth "$trace.truth.jsonl" | tail -4
 done < "$out/members.tsv"
 tool table "$out"/*-inf/inference-accuracy.json
+tool score "$@"

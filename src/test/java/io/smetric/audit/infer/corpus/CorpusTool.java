@@ -25,6 +25,11 @@ import org.apache.spark.sql.SparkSession;
  *   table ACCURACY_JSON...                 the per-class table of inference-accuracy.json files
  *   evalfile TRACE TRUTH BLOCK_SIZE        eval on a Mooncake trace + truth of the project's generator
  *   diag MEMBER [MAX] [--requests N]       wrong links on revealable requests, with the rule's evidence
+ *   score [--requests N] [MEMBER...]       every link scored with {@link LinkOracle} (per class, rule and naive)
+ *   heldout [--requests N] B SEED          the same on a {@link HeldOutSynth} trace (block size B)
+ *   scorefile TRACE TRUTH BLOCK_SIZE       the same on a Mooncake trace + truth of the project's generator
+ *   wrong (heldout B SEED | member NAME | file TRACE TRUTH B) CLASS_PREFIX [MAX] [--requests N]
+ *                                          wrong links of one oracle class, with both parents' evidence
  * </pre>
  * No member named = all of {@link CorpusMembers}.
  */
@@ -59,6 +64,10 @@ public final class CorpusTool {
       System.out.println("### " + names.get(0) + " (" + reqs.size() + " requests)");
       System.out.print(table(acc));
       System.out.print(legacy(acc));
+      return;
+    }
+    if (cmd.equals("score") || cmd.equals("heldout") || cmd.equals("scorefile") || cmd.equals("wrong")) {
+      oracleScore(cmd, names, requests);
       return;
     }
     if (cmd.equals("diag")) {
@@ -104,6 +113,86 @@ public final class CorpusTool {
     ObjectNode acc = new InferenceAccuracy(spark).score(r.links(), canonical, CorpusWriter.truth(spark, reqs), "corpus");
     r.links().unpersist();
     return acc;
+  }
+
+  private static void oracleScore(String cmd, List<String> names, int requests) throws IOException {
+    SparkSession spark = session();
+    List<String> todo = new ArrayList<>();
+    if (cmd.equals("wrong")) {
+      List<String> src = names.subList(0, names.get(0).equals("member") ? 2 : names.get(0).equals("heldout") ? 3 : 4);
+      Object[] t = trace(src, requests);
+      @SuppressWarnings("unchecked")
+      List<CorpusRequest> reqs = (List<CorpusRequest>) t[0];
+      int b = (Integer) t[1];
+      String prefix = names.get(src.size());
+      int max = names.size() > src.size() + 1 ? Integer.parseInt(names.get(src.size() + 1)) : 30;
+      String[] cls = LinkOracle.classify(reqs, b);
+      int[][] pred = predict(spark, reqs, b);
+      int shown = 0;
+      for (CorpusRequest c : reqs) {
+        if (!cls[c.line].startsWith(prefix) || pred[0][c.line] == c.parentLine || shown++ >= max) continue;
+        System.out.printf(Locale.ROOT, "line %d t=%d %s %s %s turn %d in=%d: rule %d %s; truth %d %s%n", c.line,
+            c.timestampMs, cls[c.line], c.linkClass, c.session, c.turn, c.inputTokens, pred[0][c.line],
+            pred[0][c.line] < 0 ? "" : describe(reqs.get(pred[0][c.line]), c), c.parentLine,
+            c.parentLine < 0 ? "" : describe(reqs.get(c.parentLine), c));
+      }
+      return;
+    }
+    if (cmd.equals("heldout")) todo.add("heldout");
+    else if (cmd.equals("scorefile")) todo.add("file");
+    else if (names.isEmpty()) todo.addAll(CorpusMembers.all().keySet());
+    else todo.addAll(names);
+    for (String n : todo) {
+      List<String> src = n.equals("heldout") ? List.of("heldout", names.get(0), names.get(1))
+          : n.equals("file") ? List.of("file", names.get(0), names.get(1), names.get(2)) : List.of("member", n);
+      long t0 = System.nanoTime();
+      Object[] t = trace(src, requests);
+      @SuppressWarnings("unchecked")
+      List<CorpusRequest> reqs = (List<CorpusRequest>) t[0];
+      int b = (Integer) t[1];
+      String[] cls = LinkOracle.classify(reqs, b);
+      int[][] pred = predict(spark, reqs, b);
+      System.out.printf(Locale.ROOT, "### %s (%d requests, B=%d, %.1f s)%n", String.join(" ", src), reqs.size(), b,
+          (System.nanoTime() - t0) / 1e9);
+      System.out.print("rule: " + LinkScore.score(reqs, cls, pred[0]).table());
+      LinkScore naive = LinkScore.score(reqs, cls, pred[1]);
+      System.out.printf(Locale.ROOT, "naive longest prefix: all links %s; revealable + roots %s%n", naive.all, naive.revealable);
+    }
+  }
+
+  /** {reqs, block size} of a source: heldout B SEED | member NAME | file TRACE TRUTH B. */
+  static Object[] trace(List<String> src, int requests) throws IOException {
+    switch (src.get(0)) {
+      case "heldout": {
+        HeldOutSynth h = new HeldOutSynth();
+        h.blockSize = Integer.parseInt(src.get(1));
+        h.seed = Long.parseLong(src.get(2));
+        if (requests > 0) h.requests = requests;
+        return new Object[] {h.run(), h.blockSize};
+      }
+      case "member": {
+        CorpusSpec spec = CorpusMembers.get(src.get(1));
+        if (requests > 0) spec = spec.withRequests(requests);
+        return new Object[] {generate(spec), spec.blockSize};
+      }
+      default:
+        return new Object[] {ExternalTrace.read(Path.of(src.get(1)), Path.of(src.get(2))), Integer.parseInt(src.get(3))};
+    }
+  }
+
+  /** The rule's predicted parent line per line ([0]) and the naive baseline's ([1]); -1 for none. */
+  public static int[][] predict(SparkSession spark, List<CorpusRequest> reqs, int blockSize) {
+    SessionInference.Result res = new SessionInference(spark, InferenceOptions.defaults())
+        .execute(CorpusWriter.canonical(spark, reqs, blockSize));
+    int[][] pred = new int[2][reqs.size()];
+    for (Row x : res.links().select(io.smetric.audit.contract.Canonical.REQUEST_ID,
+        io.smetric.audit.contract.Canonical.PARENT_ID, SessionInference.NAIVE_PARENT_ID).collectAsList()) {
+      int line = Integer.parseInt(x.getString(0));
+      pred[0][line] = x.isNullAt(1) ? -1 : Integer.parseInt(x.getString(1));
+      pred[1][line] = x.isNullAt(2) ? -1 : Integer.parseInt(x.getString(2));
+    }
+    res.links().unpersist();
+    return pred;
   }
 
   /** Prints wrong links on revealable requests and clean roots, with the rule's evidence (development aid). */
