@@ -82,7 +82,7 @@ final class Conversation {
       }
       String rid = meta.requestIdRaw() != null ? "r" + LogFields.hex(h.key().id(meta.requestIdRaw()))
           : "f" + h.fileIndex() + "-c" + index + "-t" + assistants;
-      h.emit(rid, sessionId, null, turn, trigger, t, synth, index, b, out, meta.cache());
+      h.emit(rid, sessionId, null, turn, trigger, t, synth, index, b, out, meta.cache(), meta.recorded());
       assistants++;
       turn++;
     }

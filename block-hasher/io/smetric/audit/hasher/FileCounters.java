@@ -32,6 +32,8 @@ final class FileCounters {
   long syntheticUnits;
   long providerCacheRequests;
   long providerUsageInconsistent;
+  /** Requests with recorded routing or latency (trace-model v1.3); in the JSON only when non-zero. */
+  long recordedRequests;
   /** Where the records keep their message list (messages format, --messages-path), and who said so; else null. */
   String messagesPath;
   String messagesPathSource;
@@ -98,7 +100,8 @@ final class FileCounters {
         quote(file), format.cliName, records, conversations, requests, skipped, reasonJson, fits, noteJson,
         outputMissing, synthetic, timestamped, noSession, providerCacheRequests, providerUsageInconsistent, syntheticUnits,
         timestamped == 0 ? "null" : BigDecimal.valueOf(minLogTime).toPlainString(),
-        messagesPath == null ? "" : ",\"messages_path\":" + quote(messagesPath) + ",\"messages_path_source\":" + quote(messagesPathSource));
+        (messagesPath == null ? "" : ",\"messages_path\":" + quote(messagesPath) + ",\"messages_path_source\":" + quote(messagesPathSource))
+            + (recordedRequests == 0 ? "" : ",\"recorded_requests\":" + recordedRequests));
   }
 
   static String quote(String x) {

@@ -203,16 +203,18 @@ public final class FileHasher implements Iterator<Row>, Closeable {
       n.synthetic++;
     }
     if (sessionId == null) n.noSession++;
-    emit(requestId, sessionId, parent, turn, trigger, t, synth, synthIndex, b, outputTokens, meta.cache());
+    emit(requestId, sessionId, parent, turn, trigger, t, synth, synthIndex, b, outputTokens, meta.cache(), meta.recorded());
   }
 
   /** One request row (a conversation's, or a record's through {@link #emitRecord}). */
   void emit(String requestId, String sessionId, String parent, int turn, String trigger, double t,
-      boolean synth, long synthIndex, PromptBuilder b, int outputTokens, TraceRecord.ProviderCache cache) {
+      boolean synth, long synthIndex, PromptBuilder b, int outputTokens, TraceRecord.ProviderCache cache,
+      TraceRecord.Recorded recorded) {
     n.requests++;
     if (cache != null) n.providerCacheRequests++;
+    if (recorded != null) n.recordedRequests++;
     ready.add(StagingRows.request(requestId, sessionId, parent, turn, trigger, t, synth, synthIndex, b.promptTokens(),
-        outputTokens, s.blockSize(), b.promptBlocks(), Canonical.seq(fileIndex, seqCounter++), fileIndex, cache));
+        outputTokens, s.blockSize(), b.promptBlocks(), Canonical.seq(fileIndex, seqCounter++), fileIndex, cache, recorded));
   }
 
   // ---------------------------------------------------------------- the row stream

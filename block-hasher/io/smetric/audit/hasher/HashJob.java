@@ -245,6 +245,10 @@ public final class HashJob {
           x.get(x.fieldIndex(StagingRows.PROVIDER_CACHED_TOKENS)),
           x.get(x.fieldIndex(StagingRows.PROVIDER_CACHE_WRITE_TOKENS)),
           x.get(x.fieldIndex(StagingRows.PROVIDER_CACHE)),
+          x.get(x.fieldIndex(StagingRows.SERVED_INSTANCE)),
+          x.get(x.fieldIndex(StagingRows.TTFT_S)),
+          x.get(x.fieldIndex(StagingRows.E2E_S)),
+          x.get(x.fieldIndex(StagingRows.OUTCOME)),
           src);
     }, Encoders.row(out));
   }
@@ -303,6 +307,15 @@ public final class HashJob {
           Object written = x.get(x.fieldIndex(Canonical.PROVIDER_CACHE_WRITE_TOKENS));
           if (written != null) n.put(Canonical.PROVIDER_CACHE_WRITE_TOKENS, (Integer) written);
         }
+        // recorded routing (trace-model v1.3), each only where the log had it
+        Object inst = x.get(x.fieldIndex(Canonical.SERVED_INSTANCE));
+        if (inst != null) n.put(Canonical.SERVED_INSTANCE, (String) inst);
+        Object ttft = x.get(x.fieldIndex(Canonical.TTFT_S));
+        if (ttft != null) n.put(Canonical.TTFT_S, (Double) ttft);
+        Object e2e = x.get(x.fieldIndex(Canonical.E2E_S));
+        if (e2e != null) n.put(Canonical.E2E_S, (Double) e2e);
+        Object outcome = x.get(x.fieldIndex(Canonical.OUTCOME));
+        if (outcome != null) n.put(Canonical.OUTCOME, (String) outcome);
         ArrayNode ids = n.putArray("hash_ids");
         for (Object id : x.getList(x.fieldIndex(StagingRows.HASH_IDS))) ids.add((Long) id);
         w.write(LINE.writeValueAsString(n));
@@ -378,13 +391,14 @@ public final class HashJob {
       List<Row> firstSkips, Row totals) throws IOException {
     ObjectNode j = Json.object();
     j.put("files", files.size());
-    long conversations = 0, records = 0, synth = 0, logged = 0, outMissing = 0, noSession = 0, cacheRequests = 0;
+    long conversations = 0, records = 0, synth = 0, logged = 0, outMissing = 0, noSession = 0, cacheRequests = 0, recorded = 0;
     ArrayNode perFile = j.putArray("per_file");
     List<JsonNode> counters = new ArrayList<>();
     for (Row f : fileRows) {
       JsonNode c = counters(f);
       counters.add(c);
       cacheRequests += c.get("provider_cache_requests").asLong();
+      recorded += c.path("recorded_requests").asLong(0);
       perFile.add(c);
       conversations += c.get("conversations").asLong();
       records += c.get("records").asLong();
@@ -403,6 +417,7 @@ public final class HashJob {
     j.put("output_tokens_missing", outMissing);
     j.put("blocks", totals.isNullAt(3) ? 0 : totals.getLong(3));
     j.put("provider_cache_requests", cacheRequests);
+    if (recorded > 0) j.put("recorded_requests", recorded); // absent when no log recorded routing (output as before v1.3)
     ArrayNode warn = j.putArray("warnings");
     warnings(counters).forEach(warn::add);
     ObjectNode sk = j.putObject("skipped");

@@ -3,6 +3,7 @@ package io.smetric.audit.hasher;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.BadInputException;
 import io.smetric.audit.contract.Canonical;
+import io.smetric.audit.contract.TraceRecord;
 import io.smetric.audit.contract.TraceRecord.ProviderCache;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -14,7 +15,7 @@ import java.util.Map;
  * {@code messages} list (top level, or under {@code request} / {@code body} as batch files and
  * gateways write them), with optional {@code tools}, metadata, the response and its {@code usage}.
  * Also reads LiteLLM's logging payloads ({@code startTime}, {@code response.usage},
- * {@code completion_tokens}). With {@code --messages-path} the list is read where it says (the
+ * {@code completion_tokens}) with their recorded routing ({@link Recording#litellm}). With {@code --messages-path} the list is read where it says (the
  * record's metadata still from its top level). The last prompt state of up to {@code --session-cache} sessions is
  * kept, so that a request whose messages extend its session's previous request is tokenised only
  * for the new messages.
@@ -106,7 +107,11 @@ final class OpenAiReader extends RecordLogReader {
     String requestId = requestRaw != null ? "r" + LogFields.hex(h.key().id(requestRaw)) : "f" + h.fileIndex() + "-l" + line;
     String sessionId = sessionRaw != null ? "s" + LogFields.hex(h.key().id(sessionRaw)) : null;
     String parent = parentRaw != null ? "r" + LogFields.hex(h.key().id(parentRaw)) : null;
-    h.emitRecord(requestId, sessionId, parent, assistants, trigger, new RequestMeta(arrival, cache, out, null), b, out);
+    // LiteLLM payloads: durations from their own startTime (the arrival may come from another field)
+    JsonNode st = LogFields.first(r, "startTime");
+    Double start = st == null ? arrival : (Double) h.seconds(st, line, "startTime");
+    TraceRecord.Recorded rec = Recording.litellm(r, start, h, line);
+    h.emitRecord(requestId, sessionId, parent, assistants, trigger, new RequestMeta(arrival, cache, out, null, rec), b, out);
   }
 
   private int outputTokens(JsonNode r, PromptBuilder b, long line) {

@@ -107,7 +107,7 @@ final class OtelGenAiReader extends RecordLogReader {
     String trigger = LogFields.roleTrigger(msgs.get(msgs.size() - 1).role());
     String rid = spanId != null ? "r" + LogFields.hex(h.key().id(spanId)) : "f" + h.fileIndex() + "-l" + line + "-s" + (spans++);
     h.emitRecord(rid, session == null ? null : "s" + LogFields.hex(h.key().id(session)), null, assistants, trigger,
-        new RequestMeta(arrival, cache, output, null), b, output);
+        new RequestMeta(arrival, cache, output, null, Recording.span(a, arrival, endTime(span, line), statusCode(span), h)), b, output);
   }
 
   private int spans;
@@ -140,6 +140,31 @@ final class OtelGenAiReader extends RecordLogReader {
       return arr;
     }
     return v;
+  }
+
+  /** The span's end (epoch seconds), read like its start; null when it has none. */
+  private Double endTime(JsonNode span, long line) {
+    JsonNode t = LogFields.first(span, "endTimeUnixNano", "end_time_unix_nano");
+    if (t != null) return t.asDouble() / 1e9;
+    t = LogFields.first(span, "end_time", "endTime");
+    if (t == null) return null;
+    return timeOf(t, line, "end_time");
+  }
+
+  /** OTLP {@code status.code} (2 or STATUS_CODE_ERROR = error) or an SDK export's {@code status.status_code}; null when absent. */
+  private static String statusCode(JsonNode span) {
+    JsonNode st = span.path("status");
+    String c = LogFields.text(st, "code", "status_code", "statusCode");
+    return c == null || c.equals("0") || c.equalsIgnoreCase("STATUS_CODE_UNSET") || c.equalsIgnoreCase("UNSET") ? null : c;
+  }
+
+  private Double timeOf(JsonNode t, long line, String field) {
+    if (t.isArray() && t.size() == 2) return t.get(0).asDouble() + t.get(1).asDouble() / 1e9; // [seconds, nanos]
+    if (t.isNumber()) {
+      double x = t.asDouble();
+      return x > 1e17 ? x / 1e9 : x > 1e14 ? x / 1e6 : x > 1e11 ? x / 1e3 : x; // ns, us, ms or s since the epoch
+    }
+    return h.seconds(t, line, field);
   }
 
   private Double startTime(JsonNode span, long line) {

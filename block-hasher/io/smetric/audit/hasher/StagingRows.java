@@ -49,6 +49,10 @@ public final class StagingRows {
   public static final String PROVIDER_CACHED_TOKENS = Canonical.PROVIDER_CACHED_TOKENS;
   public static final String PROVIDER_CACHE_WRITE_TOKENS = Canonical.PROVIDER_CACHE_WRITE_TOKENS;
   public static final String PROVIDER_CACHE = Canonical.PROVIDER_CACHE;
+  public static final String SERVED_INSTANCE = Canonical.SERVED_INSTANCE;
+  public static final String TTFT_S = Canonical.TTFT_S;
+  public static final String E2E_S = Canonical.E2E_S;
+  public static final String OUTCOME = Canonical.OUTCOME;
 
   public static final String KIND_REQUEST = "request";
   public static final String KIND_SKIP = "skip";
@@ -77,7 +81,11 @@ public final class StagingRows {
             f(PROVIDER_INPUT_TOKENS, DataTypes.IntegerType, true),
             f(PROVIDER_CACHED_TOKENS, DataTypes.IntegerType, true),
             f(PROVIDER_CACHE_WRITE_TOKENS, DataTypes.IntegerType, true),
-            f(PROVIDER_CACHE, DataTypes.StringType, true)
+            f(PROVIDER_CACHE, DataTypes.StringType, true),
+            f(SERVED_INSTANCE, DataTypes.StringType, true),
+            f(TTFT_S, DataTypes.DoubleType, true),
+            f(E2E_S, DataTypes.DoubleType, true),
+            f(OUTCOME, DataTypes.StringType, true)
           });
 
   private static StructField f(String n, org.apache.spark.sql.types.DataType t, boolean nullable) {
@@ -92,15 +100,25 @@ public final class StagingRows {
   public static Row request(String requestId, String sessionId, String explicitParent, int turn, String trigger,
       double timeS, boolean synthetic, long synthIndex, int inputTokens, int outputTokens, int blockSize, long[] hashIds,
       long seq, int fileIndex, TraceRecord.ProviderCache cache) {
+    return request(requestId, sessionId, explicitParent, turn, trigger, timeS, synthetic, synthIndex, inputTokens,
+        outputTokens, blockSize, hashIds, seq, fileIndex, cache, null);
+  }
+
+  /** A request row with its recorded routing (null: the log recorded none). */
+  public static Row request(String requestId, String sessionId, String explicitParent, int turn, String trigger,
+      double timeS, boolean synthetic, long synthIndex, int inputTokens, int outputTokens, int blockSize, long[] hashIds,
+      long seq, int fileIndex, TraceRecord.ProviderCache cache, TraceRecord.Recorded rec) {
     return row(KIND_REQUEST, requestId, sessionId, explicitParent, turn, trigger, timeS, synthetic, synthIndex,
         inputTokens, outputTokens, blockSize, hashIds, seq, fileIndex, null,
         cache == null ? null : cache.inputTokens(), cache == null ? null : cache.cachedTokens(),
-        cache == null ? null : cache.cacheWriteTokens(), cache == null ? null : cache.kind());
+        cache == null ? null : cache.cacheWriteTokens(), cache == null ? null : cache.kind(),
+        rec == null ? null : rec.servedInstance(), rec == null ? null : rec.ttftS(), rec == null ? null : rec.e2eS(),
+        rec == null ? null : rec.outcome());
   }
 
   public static Row skip(long seq, int fileIndex, String reason) {
     return row(KIND_SKIP, null, null, null, null, null, null, null, null, null, null, null, null,
-        seq, fileIndex, reason, null, null, null, null);
+        seq, fileIndex, reason, null, null, null, null, null, null, null, null);
   }
 
   /** A file that is bad input as a whole; {@code detail} keeps where and what ({@link #badInput}). */
@@ -172,6 +190,6 @@ public final class StagingRows {
 
   public static Row file(int fileIndex, String countersJson) {
     return row(KIND_FILE, null, null, null, null, null, null, null, null, null, null, null, null,
-        -1L, fileIndex, countersJson, null, null, null, null);
+        -1L, fileIndex, countersJson, null, null, null, null, null, null, null, null);
   }
 }

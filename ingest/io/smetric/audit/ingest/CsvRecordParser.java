@@ -166,6 +166,13 @@ final class CsvRecordParser implements RecordParser {
     if (pw != null) s.providerCacheWriteTokens = (int) Math.min(Integer.MAX_VALUE, nonNegative(pw, Canonical.PROVIDER_CACHE_WRITE_TOKENS, s));
     s.providerCache = text(f, Canonical.PROVIDER_CACHE);
     if (!s.ok() || !s.checkProviderCache()) return;
+    s.servedInstance = text(f, Canonical.SERVED_INSTANCE);
+    s.outcome = text(f, Canonical.OUTCOME);
+    s.ttftS = seconds(f, Canonical.TTFT_S, s);
+    s.e2eS = seconds(f, Canonical.E2E_S, s);
+    s.firstTokenS = seconds(f, Canonical.FIRST_TOKEN_S, s);
+    s.finishS = seconds(f, Canonical.FINISH_S, s);
+    if (!s.ok() || !s.checkRecorded()) return;
     String bs = text(f, Canonical.BLOCK_SIZE);
     if (bs != null) {
       long b = nonNegative(bs, Canonical.BLOCK_SIZE, s);
@@ -194,6 +201,23 @@ final class CsvRecordParser implements RecordParser {
       BlockChain.chainInPlace(s.blocks.elements(), s.blocks.size());
     } else {
       s.blockSize = null;
+    }
+  }
+
+  /** An optional number of seconds (null when the column is absent or empty). */
+  private Double seconds(List<String> f, String name, Staged s) {
+    String x = text(f, name);
+    if (x == null) return null;
+    try {
+      double v = Double.parseDouble(x);
+      if (Double.isNaN(v) || Double.isInfinite(v)) {
+        s.fail(Reasons.BAD_VALUE, name, name + " " + x + " is not a finite number");
+        return null;
+      }
+      return v;
+    } catch (NumberFormatException e) {
+      s.fail(Reasons.BAD_TYPE, name, "not a number: \"" + x + "\"");
+      return null;
     }
   }
 

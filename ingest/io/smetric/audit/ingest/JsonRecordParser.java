@@ -22,7 +22,8 @@ import java.util.Map;
 abstract class JsonRecordParser implements RecordParser {
 
   enum Slot { REQUEST_ID, SESSION_ID, PARENT_ID, TURN, TRIGGER, ARRIVAL, INPUT, OUTPUT, BLOCK_SIZE, BLOCKS, TYPE,
-    PROVIDER_INPUT, PROVIDER_CACHED, PROVIDER_CACHE_WRITE, PROVIDER_CACHE }
+    PROVIDER_INPUT, PROVIDER_CACHED, PROVIDER_CACHE_WRITE, PROVIDER_CACHE,
+    SERVED_INSTANCE, TTFT, E2E, FIRST_TOKEN, FINISH, OUTCOME }
 
   /**
    * How a JSONL format names and scales its fields.
@@ -108,6 +109,7 @@ abstract class JsonRecordParser implements RecordParser {
 
   private void finish(long index, Staged s) {
     if (!s.checkProviderCache()) return;
+    if (!s.checkRecorded()) return;
     if (d.idFromLine()) s.requestId = idPrefix + index;
     if (s.trigger == null) s.trigger = Canonical.TRIGGER_UNKNOWN;
     if (blockSizeOverride != null) s.blockSize = blockSizeOverride;
@@ -195,6 +197,27 @@ abstract class JsonRecordParser implements RecordParser {
         if (v == JsonToken.VALUE_NULL) return;
         if (v != JsonToken.VALUE_STRING) s.fail(Reasons.BAD_TYPE, name, "expected a string, got " + v);
         else s.providerCache = p.getText();
+      }
+      case SERVED_INSTANCE -> s.servedInstance = idValue(p, v, name, s, true);
+      case OUTCOME -> {
+        if (v == JsonToken.VALUE_NULL) return;
+        if (v != JsonToken.VALUE_STRING) s.fail(Reasons.BAD_TYPE, name, "expected a string, got " + v);
+        else s.outcome = p.getText();
+      }
+      case TTFT, E2E, FIRST_TOKEN, FINISH -> {
+        if (v == JsonToken.VALUE_NULL) return;
+        if (v != JsonToken.VALUE_NUMBER_INT && v != JsonToken.VALUE_NUMBER_FLOAT) {
+          s.fail(Reasons.BAD_TYPE, name, "expected a number of seconds, got " + v);
+          p.skipChildren();
+          return;
+        }
+        // durations are seconds; first-token and finish times are on the arrival's clock and unit
+        double x = p.getDoubleValue() * (slot == Slot.TTFT || slot == Slot.E2E ? 1.0 : d.secondsPerTimeUnit());
+        if (Double.isNaN(x) || Double.isInfinite(x)) s.fail(Reasons.BAD_VALUE, name, name + " is " + p.getText());
+        else if (slot == Slot.TTFT) s.ttftS = x;
+        else if (slot == Slot.E2E) s.e2eS = x;
+        else if (slot == Slot.FIRST_TOKEN) s.firstTokenS = x;
+        else s.finishS = x;
       }
     }
   }

@@ -2,6 +2,7 @@ package io.smetric.audit.ingest;
 
 import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.length;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.struct;
 import static org.apache.spark.sql.functions.to_json;
@@ -89,6 +90,14 @@ final class ParquetInput {
             opt(types, Canonical.PROVIDER_CACHED_TOKENS, DataTypes.LongType).as("_pc"),
             opt(types, Canonical.PROVIDER_CACHE_WRITE_TOKENS, DataTypes.LongType).as("_pw"),
             opt(types, Canonical.PROVIDER_CACHE, DataTypes.StringType).as(Canonical.PROVIDER_CACHE),
+            // recorded routing (trace-model v1.3): durations, or first-token / finish times on the arrival's clock
+            when(length(opt(types, Canonical.SERVED_INSTANCE, DataTypes.StringType)).gt(0),
+                opt(types, Canonical.SERVED_INSTANCE, DataTypes.StringType)).as(Canonical.SERVED_INSTANCE),
+            opt(types, Canonical.TTFT_S, DataTypes.DoubleType).as("_ttft"),
+            opt(types, Canonical.E2E_S, DataTypes.DoubleType).as("_e2e"),
+            opt(types, Canonical.FIRST_TOKEN_S, DataTypes.DoubleType).as("_ft"),
+            opt(types, Canonical.FINISH_S, DataTypes.DoubleType).as("_fin"),
+            opt(types, Canonical.OUTCOME, DataTypes.StringType).as(Canonical.OUTCOME),
             col("_row"),
             to_json(struct(Arrays.stream(original).map(c -> col("`" + c + "`")).toArray(Column[]::new))).as("_raw"));
     Column reason =
@@ -115,7 +124,19 @@ final class ParquetInput {
             .when(col("_pin").lt(0).or(col("_pc").lt(0)).or(col("_pw").lt(0)), lit(Reasons.NEGATIVE_VALUE + "|" + Canonical.PROVIDER_CACHED_TOKENS))
             .when(col("_pin").gt(Integer.MAX_VALUE), lit(Reasons.BAD_VALUE + "|" + Canonical.PROVIDER_INPUT_TOKENS))
             .when(col("_pc").gt(col("_pin")), lit(Reasons.BAD_VALUE + "|" + Canonical.PROVIDER_CACHED_TOKENS))
-            .when(coalesce(col("_pw"), lit(0L)).plus(col("_pc")).gt(col("_pin")), lit(Reasons.BAD_VALUE + "|" + Canonical.PROVIDER_CACHE_WRITE_TOKENS));
+            .when(coalesce(col("_pw"), lit(0L)).plus(col("_pc")).gt(col("_pin")), lit(Reasons.BAD_VALUE + "|" + Canonical.PROVIDER_CACHE_WRITE_TOKENS))
+            // the optional recorded routing (trace-model v1.3): the rules of TraceRecord.Recorded
+            .when(notFinite(col("_ft")).or(col("_ft").lt(col(Canonical.ARRIVAL_S))), lit(Reasons.BAD_VALUE + "|" + Canonical.FIRST_TOKEN_S))
+            .when(notFinite(col("_fin")).or(col("_fin").lt(col(Canonical.ARRIVAL_S))), lit(Reasons.BAD_VALUE + "|" + Canonical.FINISH_S))
+            .when(col(Canonical.TTFT_S).lt(0), lit(Reasons.NEGATIVE_VALUE + "|" + Canonical.TTFT_S))
+            .when(col(Canonical.E2E_S).lt(0), lit(Reasons.NEGATIVE_VALUE + "|" + Canonical.E2E_S))
+            .when(notFinite(col(Canonical.TTFT_S)), lit(Reasons.BAD_VALUE + "|" + Canonical.TTFT_S))
+            .when(notFinite(col(Canonical.E2E_S)), lit(Reasons.BAD_VALUE + "|" + Canonical.E2E_S))
+            .when(col(Canonical.TTFT_S).gt(col(Canonical.E2E_S).plus(1e-6)), lit(Reasons.BAD_VALUE + "|" + Canonical.TTFT_S))
+            .when(col(Canonical.OUTCOME).isNotNull().and(col(Canonical.OUTCOME).isin(Canonical.OUTCOMES.toArray()).unary_$bang()),
+                lit(Reasons.BAD_VALUE + "|" + Canonical.OUTCOME));
+    v = v.withColumn(Canonical.TTFT_S, coalesce(col("_ttft"), col("_ft").minus(col(Canonical.ARRIVAL_S))))
+        .withColumn(Canonical.E2E_S, coalesce(col("_e2e"), col("_fin").minus(col(Canonical.ARRIVAL_S))));
     Dataset<Row> checked = v.withColumn("_reason", reason).persist(org.apache.spark.storage.StorageLevel.DISK_ONLY());
     try {
       Dataset<Row> good =
@@ -126,7 +147,8 @@ final class ParquetInput {
                   when(col(Canonical.BLOCKS).isNull(), lit(null).cast("int")).otherwise(col(Canonical.BLOCK_SIZE)).as(Canonical.BLOCK_SIZE),
                   col(Canonical.BLOCKS), col(Canonical.REQUEST_TYPE), col(Canonical.SEQ),
                   col("_pin").cast("int").as(Canonical.PROVIDER_INPUT_TOKENS), col("_pc").cast("int").as(Canonical.PROVIDER_CACHED_TOKENS),
-                  col("_pw").cast("int").as(Canonical.PROVIDER_CACHE_WRITE_TOKENS), col(Canonical.PROVIDER_CACHE));
+                  col("_pw").cast("int").as(Canonical.PROVIDER_CACHE_WRITE_TOKENS), col(Canonical.PROVIDER_CACHE),
+                  col(Canonical.SERVED_INSTANCE), col(Canonical.TTFT_S), col(Canonical.E2E_S), col(Canonical.OUTCOME));
       good.write().mode(SaveMode.Append).parquet(stTrace);
       Column parts = org.apache.spark.sql.functions.split(col("_reason"), "\\|");
       checked.filter(col("_reason").isNotNull())
@@ -163,6 +185,11 @@ final class ParquetInput {
     } finally {
       checked.unpersist();
     }
+  }
+
+  /** NaN or infinite (null stays null, so that a missing value passes). */
+  private static Column notFinite(Column c) {
+    return org.apache.spark.sql.functions.isnan(c).or(c.equalTo(Double.POSITIVE_INFINITY)).or(c.equalTo(Double.NEGATIVE_INFINITY));
   }
 
   private static Column opt(Map<String, DataType> types, String name, DataType t) {

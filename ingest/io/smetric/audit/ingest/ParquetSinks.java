@@ -45,6 +45,10 @@ final class ParquetSinks {
               + "  optional int32 provider_cached_tokens;\n"
               + "  optional int32 provider_cache_write_tokens;\n"
               + "  optional binary provider_cache (STRING);\n"
+              + "  optional binary served_instance (STRING);\n"
+              + "  optional double ttft_s;\n"
+              + "  optional double e2e_s;\n"
+              + "  optional binary outcome (STRING);\n"
               + "}");
 
   static final MessageType QUARANTINE =
@@ -156,6 +160,10 @@ final class ParquetSinks {
       if (s.providerCachedTokens != null) int32(13, Canonical.PROVIDER_CACHED_TOKENS, s.providerCachedTokens);
       if (s.providerCacheWriteTokens != null) int32(14, Canonical.PROVIDER_CACHE_WRITE_TOKENS, s.providerCacheWriteTokens);
       str(15, Canonical.PROVIDER_CACHE, s.providerCache);
+      str(16, Canonical.SERVED_INSTANCE, s.servedInstance);
+      if (s.ttftS != null) dbl(17, Canonical.TTFT_S, s.ttftS);
+      if (s.e2eS != null) dbl(18, Canonical.E2E_S, s.e2eS);
+      str(19, Canonical.OUTCOME, s.outcome);
       rc.endMessage();
     }
 
@@ -169,6 +177,12 @@ final class ParquetSinks {
     private void int32(int i, String name, int v) {
       rc.startField(name, i);
       rc.addInteger(v);
+      rc.endField(name, i);
+    }
+
+    private void dbl(int i, String name, double v) {
+      rc.startField(name, i);
+      rc.addDouble(v);
       rc.endField(name, i);
     }
   }

@@ -8,7 +8,8 @@ import java.util.Map;
  * SMetric-style JSONL (docs/ingest.md): the canonical field names, with {@code hash_ids} or
  * {@code blocks} for the block ids and {@code request_type} or {@code type}, arrival in seconds,
  * sessions and triggers given, the block size from the record (or --block-size), optional
- * provider cache counters.
+ * provider cache counters and recorded routing (served instance, TTFT and end-to-end seconds or
+ * first-token and finish times, outcome).
  */
 final class SmetricRecordParser extends JsonRecordParser {
   static final Fields FIELDS = new Fields(
@@ -29,7 +30,13 @@ final class SmetricRecordParser extends JsonRecordParser {
           Map.entry(Canonical.PROVIDER_INPUT_TOKENS, Slot.PROVIDER_INPUT),
           Map.entry(Canonical.PROVIDER_CACHED_TOKENS, Slot.PROVIDER_CACHED),
           Map.entry(Canonical.PROVIDER_CACHE_WRITE_TOKENS, Slot.PROVIDER_CACHE_WRITE),
-          Map.entry(Canonical.PROVIDER_CACHE, Slot.PROVIDER_CACHE)),
+          Map.entry(Canonical.PROVIDER_CACHE, Slot.PROVIDER_CACHE),
+          Map.entry(Canonical.SERVED_INSTANCE, Slot.SERVED_INSTANCE),
+          Map.entry(Canonical.TTFT_S, Slot.TTFT),
+          Map.entry(Canonical.E2E_S, Slot.E2E),
+          Map.entry(Canonical.FIRST_TOKEN_S, Slot.FIRST_TOKEN),
+          Map.entry(Canonical.FINISH_S, Slot.FINISH),
+          Map.entry(Canonical.OUTCOME, Slot.OUTCOME)),
       EnumSet.of(Slot.REQUEST_ID, Slot.ARRIVAL, Slot.INPUT, Slot.OUTPUT),
       1.0,
       null,

@@ -27,6 +27,17 @@ final class Staged {
   Integer providerCachedTokens;
   Integer providerCacheWriteTokens;
   String providerCache;
+  /**
+   * Optional recorded routing (trace-model v1.3); null when the record has none. The first-token
+   * and finish times are on the arrival's clock and become {@link #ttftS} / {@link #e2eS} in
+   * {@link #checkRecorded}.
+   */
+  String servedInstance;
+  Double ttftS;
+  Double e2eS;
+  String outcome;
+  Double firstTokenS;
+  Double finishS;
   /** Global input order, {@code Canonical.seq(fileIndex, line)}. */
   long seqValue;
 
@@ -52,6 +63,12 @@ final class Staged {
     providerCachedTokens = null;
     providerCacheWriteTokens = null;
     providerCache = null;
+    servedInstance = null;
+    ttftS = null;
+    e2eS = null;
+    outcome = null;
+    firstTokenS = null;
+    finishS = null;
     reason = null;
     field = null;
     detail = null;
@@ -76,6 +93,35 @@ final class Staged {
     }
     if (providerCacheWriteTokens != null && providerCacheWriteTokens + (long) providerCachedTokens > providerInputTokens) {
       return fail(Reasons.BAD_VALUE, Canonical.PROVIDER_CACHE_WRITE_TOKENS, "cached plus written tokens exceed the provider's input tokens");
+    }
+    return true;
+  }
+
+  /**
+   * Checks the optional recorded-routing fields (after the arrival is known): first-token and finish
+   * times become TTFT and end-to-end durations (a duration given as well wins), then every value must
+   * be finite and non-negative, TTFT no larger than end-to-end, the outcome a known one.
+   */
+  boolean checkRecorded() {
+    if (firstTokenS != null) {
+      if (!(firstTokenS >= arrivalS)) {
+        return fail(Reasons.BAD_VALUE, Canonical.FIRST_TOKEN_S, "first token at " + firstTokenS + " s is before the arrival " + arrivalS + " s");
+      }
+      if (ttftS == null) ttftS = firstTokenS - arrivalS;
+    }
+    if (finishS != null) {
+      if (!(finishS >= arrivalS)) {
+        return fail(Reasons.BAD_VALUE, Canonical.FINISH_S, "finish at " + finishS + " s is before the arrival " + arrivalS + " s");
+      }
+      if (e2eS == null) e2eS = finishS - arrivalS;
+    }
+    if (servedInstance != null && servedInstance.isEmpty()) servedInstance = null;
+    if (ttftS != null && ttftS < 0) return fail(Reasons.NEGATIVE_VALUE, Canonical.TTFT_S, "ttft_s " + ttftS + " < 0");
+    if (e2eS != null && e2eS < 0) return fail(Reasons.NEGATIVE_VALUE, Canonical.E2E_S, "e2e_s " + e2eS + " < 0");
+    String bad = io.smetric.audit.contract.TraceRecord.Recorded.problem(servedInstance, ttftS, e2eS, outcome);
+    if (bad != null) {
+      int colon = bad.indexOf(':');
+      return fail(Reasons.BAD_VALUE, bad.substring(0, colon), bad.substring(colon + 2));
     }
     return true;
   }

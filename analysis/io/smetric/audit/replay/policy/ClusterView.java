@@ -13,6 +13,14 @@ public interface ClusterView {
   int blockSize();
 
   // ---- the request being routed ----
+  /**
+   * Index of the request in the trace (replay order), or -1 where the view has none. Only the
+   * as-recorded policy reads it: it replays a routing that was recorded, not one decided now.
+   */
+  default int request() {
+    return -1;
+  }
+
   int inputTokens();
 
   /** Blocks of the prompt (0 when the trace has no block hashes). */

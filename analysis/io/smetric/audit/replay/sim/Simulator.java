@@ -1002,6 +1002,11 @@ public final class Simulator implements ClusterView {
   }
 
   @Override
+  public int request() {
+    return cur;
+  }
+
+  @Override
   public int inputTokens() {
     return t.input[cur];
   }

@@ -25,13 +25,18 @@ import org.apache.spark.sql.functions;
 public final class TraceLoader {
   private TraceLoader() {}
 
-  /** The canonical dataset of {@code dir}: an ingest output folder (its {@code trace/}) or the dataset itself. */
+  /**
+   * The canonical dataset of {@code dir}: an ingest output folder or a {@code replay --record-trace}
+   * folder (its {@code trace/}), or the dataset itself.
+   */
   public static String datasetPath(SparkSession spark, String dir) {
     try {
       org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(dir);
       org.apache.hadoop.fs.FileSystem fs = p.getFileSystem(spark.sparkContext().hadoopConfiguration());
       org.apache.hadoop.fs.Path trace = new org.apache.hadoop.fs.Path(p, AuditLayout.TRACE_DIR);
-      if (fs.exists(new org.apache.hadoop.fs.Path(p, AuditLayout.INGEST_SUMMARY_FILE)) && fs.isDirectory(trace)) return trace.toString();
+      boolean summary = fs.exists(new org.apache.hadoop.fs.Path(p, AuditLayout.INGEST_SUMMARY_FILE))
+          || fs.exists(new org.apache.hadoop.fs.Path(p, AuditLayout.RECORDING_FILE));
+      if (summary && fs.isDirectory(trace)) return trace.toString();
       return dir;
     } catch (java.io.IOException e) {
       throw new BadInputException(dir, "cannot open: " + e.getMessage());

@@ -75,6 +75,15 @@ public final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--executor", defaultValue = "spark", description = "spark (one task per simulation) or local (sequential in the driver). Default: ${DEFAULT-VALUE}.")
   String executor;
 
+  @Option(names = "--record-trace", paramLabel = "DIR", description = {
+      "Also write the replayed trace in canonical form to DIR (DIR/trace/, DIR/recording.json) with its recorded routing",
+      "(trace-model v1.3) filled by one simulation: --record-policy at the first --global-ratio and --rate-scale."})
+  String recordTrace;
+
+  @Option(names = "--record-policy", paramLabel = "NAME",
+      description = "The policy of the --record-trace simulation (default: the first of --policies, else least-load).")
+  String recordPolicy;
+
   @Override
   public Integer call() {
     ReplaySettings s = new ReplaySettings();
@@ -177,7 +186,28 @@ public final class ReplayCommand implements Callable<Integer> {
       }
       o.println("wrote " + out);
     }
+    if (recordTrace != null) record(spark, s, o);
     return 0;
+  }
+
+  /** --record-trace: one simulation, its routing and latencies written into a copy of the trace. */
+  private void record(SparkSession spark, ReplaySettings base, PrintWriter o) {
+    String policy = recordPolicy != null ? recordPolicy
+        : replay.policyList() != null ? replay.policyList().get(0).cliName() : "least-load";
+    io.smetric.audit.replay.policy.Policies.byName(policy); // an unknown name is a usage error before any work
+    ReplaySettings s = base.copy();
+    if (replay.globalRatios != null) s.globalRatio = replay.globalRatios.get(0);
+    if (replay.rates != null) s.rateScale = replay.rates.get(0);
+    s.validate();
+    var t = TraceLoader.load(spark, input, s.kvModel == ReplaySettings.KvModel.REFERENCE);
+    try (OutputDir dir = OutputDir.open(recordTrace, overwrite, spark.sparkContext().hadoopConfiguration())) {
+      var sim = io.smetric.audit.replay.RecordTrace.simulate(t, s, policy);
+      var r = io.smetric.audit.replay.RecordTrace.write(spark, TraceLoader.datasetPath(spark, input), sim, policy, dir);
+      dir.commit();
+      o.printf(Locale.ROOT, "recorded trace: %d requests routed by %s at global ratio %s, rate x%s (%s loop) on %d instances, "
+          + "%d aborted at the agent timeout -> %s%n", r.requests(), policy, r.globalRatio(), r.rateScale(),
+          r.closedLoop() ? "closed" : "open", r.instances(), r.aborted(), recordTrace);
+    }
   }
 
   private static String fmt(Double d) {

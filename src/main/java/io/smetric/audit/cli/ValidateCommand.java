@@ -33,8 +33,27 @@ import picocli.CommandLine.Spec;
 public final class ValidateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Parameters(arity = "0..*", paramLabel = "MEASUREMENTS", description = "Measurement files or folders, or shipped:SET (default: each profile's own).")
+  @Parameters(arity = "0..*", paramLabel = "MEASUREMENTS|TRACE", description = {
+      "Measurement files or folders, or shipped:SET (default: each profile's own); or one canonical trace",
+      "(a Parquet dataset, an ingest output or a replay --record-trace folder) with recorded routing:",
+      "replayed as recorded and compared with its measured TTFT and end-to-end times."})
   List<String> inputs = new ArrayList<>();
+
+  @picocli.CommandLine.Mixin SparkOptions sparkOptions;
+
+  @Option(names = "--out", paramLabel = "DIR", description = "With a TRACE: write validation.json and the chart there.")
+  String out;
+
+  @Option(names = "--overwrite", description = "With --out: replace an existing folder.")
+  boolean overwrite;
+
+  @Option(names = "--instances", paramLabel = "N",
+      description = "With a TRACE: the cluster size (default: the number of distinct recorded instances).")
+  Integer instances;
+
+  @Option(names = "--global-ratio", paramLabel = "G", defaultValue = "0",
+      description = "With a TRACE: the global KV tier of the replayed cluster, as a ratio of the local capacity (default: ${DEFAULT-VALUE}, none).")
+  double globalRatio;
 
   @Option(names = "--profile", paramLabel = "NAME|FILE", description = "Profile(s) to check (default: every shipped one).")
   List<String> profiles = new ArrayList<>();
@@ -55,6 +74,8 @@ public final class ValidateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter w = spec.commandLine().getOut();
+    if (inputs.size() == 1 && isCanonicalTrace(inputs.get(0))) return validateTrace(w, inputs.get(0));
+    if (out != null || instances != null) throw new UsageException("--out and --instances go with a canonical TRACE argument");
     List<String> names = profiles.isEmpty() ? ModelProfile.catalogue() : profiles;
     MeasurementReplay.Options ro = new MeasurementReplay.Options(42, maxStageSeconds);
     int checked = 0;
@@ -112,6 +133,97 @@ public final class ValidateCommand implements Callable<Integer> {
     }
     if (checked == 0) throw new UsageException("no profile with measurements to check");
     return 0;
+  }
+
+  /** A Parquet file, a folder of Parquet files, or an ingest / record-trace folder (its trace/ holds them). */
+  static boolean isCanonicalTrace(String arg) {
+    java.nio.file.Path p = java.nio.file.Path.of(arg.startsWith("file:") ? java.net.URI.create(arg).getPath() : arg);
+    if (java.nio.file.Files.isRegularFile(p)) return p.getFileName().toString().endsWith(".parquet");
+    if (!java.nio.file.Files.isDirectory(p)) return false;
+    java.nio.file.Path t = p.resolve(io.smetric.audit.contract.AuditLayout.TRACE_DIR);
+    if (java.nio.file.Files.isDirectory(t)) p = t;
+    try (var s = java.nio.file.Files.list(p)) {
+      return s.anyMatch(f -> f.getFileName().toString().endsWith(".parquet"));
+    } catch (java.io.IOException e) {
+      return false;
+    }
+  }
+
+  /** validate TRACE: the recorded assignment replayed (as-recorded) against the measured latencies. */
+  private int validateTrace(PrintWriter w, String trace) {
+    if (profiles.size() > 1) throw new UsageException("with a TRACE, give one --profile");
+    io.smetric.audit.replay.ReplaySettings s = new io.smetric.audit.replay.ReplaySettings();
+    if (!profiles.isEmpty()) s.profile = ModelProfile.resolve(profiles.get(0));
+    s.globalRatio = globalRatio;
+    org.apache.spark.sql.SparkSession spark = sparkOptions.session("validate");
+    long t0 = System.nanoTime();
+    String dataset = io.smetric.audit.replay.trace.TraceLoader.datasetPath(spark, trace);
+    var t = io.smetric.audit.replay.trace.TraceLoader.load(spark, trace, false);
+    var rec = io.smetric.audit.replay.TraceValidation.read(spark, dataset, t);
+    double loadS = (System.nanoTime() - t0) / 1e9;
+    var r = io.smetric.audit.replay.TraceValidation.run(t, rec, s, instances, trace);
+    double totalS = (System.nanoTime() - t0) / 1e9;
+    w.printf(java.util.Locale.ROOT, "== %s: %d requests replayed as recorded on %d instances (%d recorded names; %d without one, "
+        + "routed least-load) with profile %s, global ratio %s%n", trace, r.requests(), r.instances(), r.instanceNames().size(),
+        r.fallbackRouted(), s.profile.name, globalRatio);
+    w.printf(java.util.Locale.ROOT, "compared: TTFT %d, end-to-end %d; not compared: %d without TTFT, %d without end-to-end, "
+        + "%d not completed, %d measured as 0 s%n", r.ttftCompared(), r.e2eCompared(), r.withoutTtft(), r.withoutE2e(),
+        r.notCompleted(), r.zeroMeasured());
+    w.println("error = (simulated - measured) / measured        median   median|e|   p90|e|      n");
+    row(w, "TTFT", r.ttft());
+    row(w, "end-to-end", r.e2e());
+    for (int d = 0; d < 10; d++) {
+      row(w, String.format(java.util.Locale.ROOT, "TTFT load decile %d (%.2f-%.2f)", d + 1, r.decileLoad()[d][0], r.decileLoad()[d][1]),
+          r.ttftByDecile()[d]);
+    }
+    for (int d = 0; d < 10; d++) row(w, "end-to-end load decile " + (d + 1), r.e2eByDecile()[d]);
+    row(w, "TTFT cache hit", r.ttftHit());
+    row(w, "TTFT cache miss", r.ttftMiss());
+    row(w, "end-to-end cache hit", r.e2eHit());
+    row(w, "end-to-end cache miss", r.e2eMiss());
+    w.printf(java.util.Locale.ROOT, "(load: measured requests in flight per instance at arrival; hit: the simulation served part "
+        + "of the prompt from a cache) read %.1f s, total %.1f s%n", loadS, totalS);
+    if (out != null) {
+      try (io.smetric.audit.common.OutputDir dir = io.smetric.audit.common.OutputDir.open(out, overwrite,
+          spark.sparkContext().hadoopConfiguration())) {
+        double[][] m = new double[4][10];
+        for (int d = 0; d < 10; d++) {
+          m[0][d] = r.ttftByDecile()[d].median();
+          m[1][d] = r.ttftByDecile()[d].p90Abs();
+          m[2][d] = r.e2eByDecile()[d].median();
+          m[3][d] = r.e2eByDecile()[d].p90Abs();
+        }
+        try (java.io.OutputStream os = dir.create(VALIDATION_CHART)) {
+          os.write(io.smetric.audit.report.ValidationChart.byLoadDecile(m[0], m[1], m[2], m[3]));
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+        r.json().put("chart", VALIDATION_CHART);
+        try {
+          dir.writeString(VALIDATION_JSON, io.smetric.audit.common.Json.MAPPER.writeValueAsString(r.json()));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+          throw new IllegalStateException(e);
+        }
+        dir.commit();
+      }
+      w.println("wrote " + out + "/" + VALIDATION_JSON + " and " + VALIDATION_CHART);
+    }
+    return 0;
+  }
+
+  static final String VALIDATION_JSON = "validation.json";
+  static final String VALIDATION_CHART = "validation-error-by-load.png";
+
+  private static void row(PrintWriter w, String label, io.smetric.audit.replay.TraceValidation.Stat st) {
+    w.printf(java.util.Locale.ROOT, "  %-44s %8s %10s %9s %7d%n", label, pct(st.median()), abs(st.medianAbs()), abs(st.p90Abs()), st.n());
+  }
+
+  private static String abs(double v) {
+    return Double.isNaN(v) ? "-" : String.format(java.util.Locale.ROOT, "%.1f%%", 100 * v);
+  }
+
+  private static String pct(double v) {
+    return Double.isNaN(v) ? "-" : String.format(java.util.Locale.ROOT, "%+.1f%%", 100 * v);
   }
 
   private static double nan(Double v) {

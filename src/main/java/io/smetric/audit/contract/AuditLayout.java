@@ -21,6 +21,11 @@ public final class AuditLayout {
   /** Ingest's quarantined records with their reasons. */
   public static final String QUARANTINE_DIR = "quarantine";
   public static final String INGEST_SUMMARY_FILE = "ingest-summary.json";
+  /**
+   * Beside {@link #TRACE_DIR} in a folder {@code replay --record-trace} wrote: which simulation the
+   * recorded routing and latencies come from (policy, global ratio, offered rate, settings).
+   */
+  public static final String RECORDING_FILE = "recording.json";
   public static final String HASH_SUMMARY_FILE = "hash-summary.json";
   public static final String INFERENCE_SUMMARY_FILE = "inference-summary.json";
   public static final String INFERENCE_ACCURACY_FILE = "inference-accuracy.json";

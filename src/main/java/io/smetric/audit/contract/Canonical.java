@@ -52,11 +52,39 @@ public final class Canonical {
   public static final java.util.List<String> CACHE_KINDS = java.util.List.of(CACHE_OPENAI, CACHE_DEEPSEEK, CACHE_ANTHROPIC);
 
   /**
+   * Optional (trace-model v1.3, recorded routing): the instance or endpoint that served the request,
+   * as the log names it (a deployment, an {@code api_base}, a {@code server.address}); null when the
+   * log does not say.
+   */
+  public static final String SERVED_INSTANCE = "served_instance";
+  /** Optional: measured time to first token [s], from the request's arrival ({@link #ARRIVAL_S}). */
+  public static final String TTFT_S = "ttft_s";
+  /** Optional: measured end-to-end time [s], arrival to the last token (or to the error or abort). */
+  public static final String E2E_S = "e2e_s";
+  /** Optional: how the request ended, one of {@link #OUTCOMES}. */
+  public static final String OUTCOME = "outcome";
+  /**
+   * Accepted on input only (JSONL, CSV, Parquet): the first token's and the finish's time on the
+   * trace's clock (the clock of {@link #ARRIVAL_S}, seconds); ingest converts them to {@link #TTFT_S}
+   * and {@link #E2E_S} (time minus arrival) and does not store them.
+   */
+  public static final String FIRST_TOKEN_S = "first_token_s";
+  public static final String FINISH_S = "finish_s";
+
+  public static final String OUTCOME_COMPLETED = "completed";
+  public static final String OUTCOME_ABORTED = "aborted";
+  public static final String OUTCOME_ERROR = "error";
+  public static final java.util.List<String> OUTCOMES = java.util.List.of(OUTCOME_COMPLETED, OUTCOME_ABORTED, OUTCOME_ERROR);
+  /** The recorded-routing columns, in schema order. */
+  public static final java.util.List<String> RECORDED_COLUMNS = java.util.List.of(SERVED_INSTANCE, TTFT_S, E2E_S, OUTCOME);
+
+  /**
    * Columns a canonical dataset may lack (older datasets, other writers): readers add them as
    * typed nulls ({@link #withOptionalColumns}).
    */
   public static final java.util.List<String> OPTIONAL_COLUMNS = java.util.List.of(
-      REQUEST_TYPE, PROVIDER_INPUT_TOKENS, PROVIDER_CACHED_TOKENS, PROVIDER_CACHE_WRITE_TOKENS, PROVIDER_CACHE);
+      REQUEST_TYPE, PROVIDER_INPUT_TOKENS, PROVIDER_CACHED_TOKENS, PROVIDER_CACHE_WRITE_TOKENS, PROVIDER_CACHE,
+      SERVED_INSTANCE, TTFT_S, E2E_S, OUTCOME);
 
   public static final String TRIGGER_USER = "user";
   public static final String TRIGGER_TOOL = "tool";
@@ -88,7 +116,11 @@ public final class Canonical {
             field(PROVIDER_INPUT_TOKENS, DataTypes.IntegerType, true),
             field(PROVIDER_CACHED_TOKENS, DataTypes.IntegerType, true),
             field(PROVIDER_CACHE_WRITE_TOKENS, DataTypes.IntegerType, true),
-            field(PROVIDER_CACHE, DataTypes.StringType, true)
+            field(PROVIDER_CACHE, DataTypes.StringType, true),
+            field(SERVED_INSTANCE, DataTypes.StringType, true),
+            field(TTFT_S, DataTypes.DoubleType, true),
+            field(E2E_S, DataTypes.DoubleType, true),
+            field(OUTCOME, DataTypes.StringType, true)
           });
 
   private static StructField field(String name, org.apache.spark.sql.types.DataType t, boolean nullable) {
@@ -97,7 +129,7 @@ public final class Canonical {
 
   /**
    * The dataset with every optional canonical column it lacks added as a typed null, so that a
-   * dataset written before trace-model v1.2 (or by another tool) reads with {@link #SCHEMA}'s columns.
+   * dataset written before trace-model v1.3 (or by another tool) reads with {@link #SCHEMA}'s columns.
    */
   public static org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> withOptionalColumns(
       org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> d) {

@@ -8,7 +8,8 @@ import org.apache.spark.sql.RowFactory;
  * stages use {@link Canonical#SCHEMA} rows). {@code turn} is null where a format has no sessions;
  * {@code blocks} and {@code blockSize} are null where it has no hashes (Azure CSV);
  * {@code providerCache} is null where the log carries no provider cache accounting (the secondary
- * constructor, which leaves it out, is what most callers use).
+ * constructor, which leaves it out, is what most callers use); {@code recorded} is null where the
+ * log carries no recorded routing (trace-model v1.3).
  */
 public record TraceRecord(
     String requestId,
@@ -23,7 +24,8 @@ public record TraceRecord(
     long[] blocks,
     String requestType,
     long seq,
-    ProviderCache providerCache) {
+    ProviderCache providerCache,
+    Recorded recorded) {
 
   /**
    * The provider's own cache accounting of one request (trace-model v1.2, optional fields):
@@ -41,27 +43,80 @@ public record TraceRecord(
     }
   }
 
+  /**
+   * Recorded routing and measured latency of one request (trace-model v1.3, optional fields), each
+   * part null where the log does not say it: the instance that served it, TTFT and end-to-end time
+   * in seconds from its arrival, and its outcome ({@link Canonical#OUTCOMES}). The constructor
+   * enforces the contract's rules: finite, non-negative, TTFT <= end-to-end, a known outcome.
+   */
+  public record Recorded(String servedInstance, Double ttftS, Double e2eS, String outcome) implements java.io.Serializable {
+    public Recorded {
+      String bad = problem(servedInstance, ttftS, e2eS, outcome);
+      if (bad != null) throw new IllegalArgumentException(bad);
+    }
+
+    /** The first rule a set of values breaks, as "field: why", or null when they are consistent. */
+    public static String problem(String servedInstance, Double ttftS, Double e2eS, String outcome) {
+      if (ttftS != null && !(ttftS >= 0 && ttftS < Double.POSITIVE_INFINITY)) {
+        return Canonical.TTFT_S + ": " + ttftS + " is not a finite number >= 0";
+      }
+      if (e2eS != null && !(e2eS >= 0 && e2eS < Double.POSITIVE_INFINITY)) {
+        return Canonical.E2E_S + ": " + e2eS + " is not a finite number >= 0";
+      }
+      // a microsecond of slack: logs round first-token and finish times separately
+      if (ttftS != null && e2eS != null && ttftS > e2eS + 1e-6) {
+        return Canonical.TTFT_S + ": " + ttftS + " s exceeds " + Canonical.E2E_S + " " + e2eS + " s";
+      }
+      if (outcome != null && !Canonical.OUTCOMES.contains(outcome)) {
+        return Canonical.OUTCOME + ": '" + outcome + "' is not one of " + Canonical.OUTCOMES;
+      }
+      return null;
+    }
+
+    /** Whether any part is set. */
+    public boolean any() {
+      return servedInstance != null || ttftS != null || e2eS != null || outcome != null;
+    }
+  }
+
+  /** A record without recorded routing. */
+  public TraceRecord(String requestId, String sessionId, String parentId, Integer turn, String trigger, double arrivalS,
+      int inputTokens, int outputTokens, Integer blockSize, long[] blocks, String requestType, long seq,
+      ProviderCache providerCache) {
+    this(requestId, sessionId, parentId, turn, trigger, arrivalS, inputTokens, outputTokens, blockSize, blocks,
+        requestType, seq, providerCache, null);
+  }
+
   /** A record without provider cache accounting. */
   public TraceRecord(String requestId, String sessionId, String parentId, Integer turn, String trigger, double arrivalS,
       int inputTokens, int outputTokens, Integer blockSize, long[] blocks, String requestType, long seq) {
     this(requestId, sessionId, parentId, turn, trigger, arrivalS, inputTokens, outputTokens, blockSize, blocks,
-        requestType, seq, null);
+        requestType, seq, null, null);
   }
 
   /** This record with the provider's cache accounting set (null removes it). */
   public TraceRecord withProviderCache(ProviderCache c) {
     return new TraceRecord(requestId, sessionId, parentId, turn, trigger, arrivalS, inputTokens, outputTokens, blockSize,
-        blocks, requestType, seq, c);
+        blocks, requestType, seq, c, recorded);
+  }
+
+  /** This record with its recorded routing set (null removes it). */
+  public TraceRecord withRecorded(Recorded x) {
+    return new TraceRecord(requestId, sessionId, parentId, turn, trigger, arrivalS, inputTokens, outputTokens, blockSize,
+        blocks, requestType, seq, providerCache, x);
   }
 
   /** A row of {@link Canonical#SCHEMA}, in its column order. */
   public Row toRow() {
     ProviderCache c = providerCache;
+    Recorded x = recorded;
     return RowFactory.create(
         requestId, sessionId, parentId, turn, trigger, arrivalS, inputTokens, outputTokens,
         blockSize, blocks, requestType, seq,
         c == null ? null : c.inputTokens(), c == null ? null : c.cachedTokens(),
-        c == null ? null : c.cacheWriteTokens(), c == null ? null : c.kind());
+        c == null ? null : c.cacheWriteTokens(), c == null ? null : c.kind(),
+        x == null ? null : x.servedInstance(), x == null ? null : x.ttftS(), x == null ? null : x.e2eS(),
+        x == null ? null : x.outcome());
   }
 
   /** Reads a row of {@link Canonical#SCHEMA} (any column order; the optional columns may be absent). */
@@ -94,7 +149,14 @@ public record TraceRecord(
         blocks,
         (String) optional(r, Canonical.REQUEST_TYPE),
         r.getLong(r.fieldIndex(Canonical.SEQ)),
-        c);
+        c,
+        recordedOf(r));
+  }
+
+  private static Recorded recordedOf(Row r) {
+    Recorded x = new Recorded((String) optional(r, Canonical.SERVED_INSTANCE), (Double) optional(r, Canonical.TTFT_S),
+        (Double) optional(r, Canonical.E2E_S), (String) optional(r, Canonical.OUTCOME));
+    return x.any() ? x : null;
   }
 
   private static Object optional(Row r, String column) {
