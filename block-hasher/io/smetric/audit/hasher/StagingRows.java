@@ -129,7 +129,7 @@ public final class StagingRows {
     d.put("field", e.field());
     d.put("message", e.getMessage());
     return row(KIND_ERROR, null, null, null, null, null, null, null, null, null, null, null, null,
-        -1L, fileIndex, d.toString(), null, null, null, null);
+        -1L, fileIndex, d.toString(), null, null, null, null, null, null, null, null);
   }
 
   /** The bad input an {@link #error} row's detail describes. */
