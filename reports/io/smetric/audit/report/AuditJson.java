@@ -359,6 +359,12 @@ public final class AuditJson {
           + "90%-attainment rate)";
     }
     if (metric.equals(io.smetric.audit.report.verdict.AuditCriteria.SESSION_TREES)) return "the trace as replayed (its session trees)";
+    if (metric.equals(io.smetric.audit.report.verdict.AuditCriteria.REGIME_HOT_SPOTS)
+        || metric.equals(io.smetric.audit.report.verdict.AuditCriteria.REGIME_STICKINESS)) {
+      // AuditCriteria.precondition reads these at equal load when the replay has it
+      return "equal load at --instances: cache-affinity and least-load at the decision load (else, in a replay "
+          + "without equal-load runs, the maximum-TPS point)";
+    }
     if (metric.startsWith("replay:precondition:")) {
       return "maximum TPS within SLO at --instances (SMetric's headline rate; the cache-first router at its own)";
     }

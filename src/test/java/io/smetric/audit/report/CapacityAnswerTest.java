@@ -85,6 +85,12 @@ class CapacityAnswerTest {
         .startsWith("equal load at --instances"));
     org.junit.jupiter.api.Assertions.assertTrue(AuditJson.operatingPoint(io.smetric.audit.report.verdict.AuditCriteria.REGIME_RPM)
         .startsWith("maximum TPS within SLO at --instances"));
+    // hot spots and stickiness are read at equal load (AuditCriteria.precondition), so they say so
+    for (String m : new String[] {io.smetric.audit.report.verdict.AuditCriteria.REGIME_HOT_SPOTS,
+        io.smetric.audit.report.verdict.AuditCriteria.REGIME_STICKINESS}) {
+      org.junit.jupiter.api.Assertions.assertTrue(AuditJson.operatingPoint(m).startsWith("equal load at --instances: "
+          + "cache-affinity and least-load"), m);
+    }
   }
 
   @Test
