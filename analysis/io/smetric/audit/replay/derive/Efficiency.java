@@ -1,9 +1,6 @@
 package io.smetric.audit.replay.derive;
 
 import io.smetric.audit.replay.ModelProfile;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -49,23 +46,11 @@ public record Efficiency(List<String> from, Map<String, Factor> factors) {
 
   /** The shipped calibrated profiles and their facts, in file order. */
   public static List<Basis> basis() {
-    try (InputStream in = Efficiency.class.getResourceAsStream(BASIS)) {
-      if (in == null) throw new IllegalStateException("missing " + BASIS);
-      List<Basis> out = new ArrayList<>();
-      boolean header = true;
-      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
-        if (line.isBlank() || line.startsWith("#")) continue;
-        if (header) {
-          header = false;
-          continue;
-        }
-        String[] f = line.strip().split(",");
-        out.add(new Basis(f[0], f[1], f[2], Integer.parseInt(f[3]), f[4]));
-      }
-      return out;
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
+    List<Basis> out = new ArrayList<>();
+    for (List<String> f : ResourceTable.rows(BASIS, 5)) {
+      out.add(new Basis(f.get(0), f.get(1), f.get(2), Integer.parseInt(f.get(3)), f.get(4)));
     }
+    return out;
   }
 
   /** Learned from every shipped calibrated profile except those named in {@code leaveOut}. */

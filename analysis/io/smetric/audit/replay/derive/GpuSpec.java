@@ -1,9 +1,6 @@
 package io.smetric.audit.replay.derive;
 
 import io.smetric.audit.common.UsageException;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -19,25 +16,12 @@ public record GpuSpec(String name, List<String> aliases, double memoryGB, double
 
   /** Every GPU of the table, in file order. */
   public static List<GpuSpec> table() {
-    try (InputStream in = GpuSpec.class.getResourceAsStream(TABLE)) {
-      if (in == null) throw new IllegalStateException("GPU table missing from the class path: " + TABLE);
-      List<GpuSpec> out = new ArrayList<>();
-      boolean header = true;
-      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
-        if (line.isBlank() || line.startsWith("#")) continue;
-        if (header) {
-          header = false;
-          continue;
-        }
-        List<String> f = fields(line);
-        if (f.size() != 8) throw new IllegalStateException(TABLE + ": expected 8 fields in " + line);
-        out.add(new GpuSpec(f.get(0), List.of(f.get(1).split("\\|")), Double.parseDouble(f.get(2)), Double.parseDouble(f.get(3)),
-            Double.parseDouble(f.get(4)), f.get(5), Double.parseDouble(f.get(6)), f.get(7)));
-      }
-      return out;
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
+    List<GpuSpec> out = new ArrayList<>();
+    for (List<String> f : ResourceTable.rows(TABLE, 8)) {
+      out.add(new GpuSpec(f.get(0), List.of(f.get(1).split("\\|")), Double.parseDouble(f.get(2)), Double.parseDouble(f.get(3)),
+          Double.parseDouble(f.get(4)), f.get(5), Double.parseDouble(f.get(6)), f.get(7)));
     }
+    return out;
   }
 
   /** A GPU by name or alias, case and separators ignored ("H100", "h100-sxm", "A100 80GB"). */
@@ -61,20 +45,4 @@ public record GpuSpec(String name, List<String> aliases, double memoryGB, double
     return s.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
   }
 
-  /** CSV fields; a field in double quotes may hold commas. */
-  private static List<String> fields(String line) {
-    List<String> out = new ArrayList<>();
-    StringBuilder b = new StringBuilder();
-    boolean quoted = false;
-    for (int i = 0; i < line.length(); i++) {
-      char ch = line.charAt(i);
-      if (ch == '"') quoted = !quoted;
-      else if (ch == ',' && !quoted) {
-        out.add(b.toString());
-        b.setLength(0);
-      } else b.append(ch);
-    }
-    out.add(b.toString());
-    return out;
-  }
 }

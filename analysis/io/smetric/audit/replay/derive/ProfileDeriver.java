@@ -186,7 +186,9 @@ public final class ProfileDeriver {
     p.globalLookupLatencyS = d.globalLookupLatencyS;
     p.globalSaveGBps = d.globalSaveGBps;
     p.globalSaveBlocksStep = d.globalSaveBlocksStep;
-    for (String f : new String[] {"globalReadGBps", "globalLookupLatencyS", "globalSaveGBps", "globalSaveBlocksStep"}) {
+    p.globalAggregateGBpsPerNode = d.globalAggregateGBpsPerNode;
+    for (String f : new String[] {"globalReadGBps", "globalLookupLatencyS", "globalSaveGBps", "globalSaveBlocksStep",
+        "globalAggregateGBpsPerNode"}) {
       Source s = d.sources.get(f);
       p.sources.put(f, new Source(s.kind, "as for " + d.name + ": " + s.ref, s.low, s.high));
     }
