@@ -124,6 +124,15 @@ public final class ReplaySettings implements Serializable {
    * "default is 600s"; openai-node DEFAULT_TIMEOUT = 600000 ms). Infinity = no timeout.
    */
   public double agentTimeoutS = 600;
+  /**
+   * Request timeout [s] of the client (a benchmark's HTTP timeout): a request not complete this
+   * long after it was sent is aborted in the engine wherever it is (queued, fetching, prefilling,
+   * decoding, preempted), its batch slot and KV blocks are freed at the instance's next step
+   * boundary, and it counts as failed (timed out; left out of the TTFT and TPOT percentiles, as
+   * benchmark tools report completed requests only). Unlike {@link #agentTimeoutS}, which only
+   * scores, this changes the engine's load. null or Infinity = off (the default).
+   */
+  public Double requestTimeoutS = null;
   /** Seed of the random policy (every other part is deterministic without one). */
   public long seed = 42;
   /**
@@ -246,6 +255,11 @@ public final class ReplaySettings implements Serializable {
     return profile.globalAggregateGBpsPerNode * nodes();
   }
 
+  /** The request timeout in force [s], Infinity when off. */
+  public double requestTimeout() {
+    return requestTimeoutS == null ? Double.POSITIVE_INFINITY : requestTimeoutS;
+  }
+
   public void validate() {
     req(instances >= 1, "instances must be >= 1, got " + instances);
     req(localBlocks == null || localBlocks == -1 || localBlocks > 0, "localBlocks must be > 0 or -1 (unbounded)");
@@ -256,6 +270,7 @@ public final class ReplaySettings implements Serializable {
     req(nodeNicGBps > 0, "nodeNicGBps must be > 0 (Infinity = no NIC limit)");
     req(rateScale > 0 && Double.isFinite(rateScale), "rateScale must be > 0");
     req(agentTimeoutS > 0, "agentTimeoutS must be > 0 (Infinity = no timeout)");
+    req(requestTimeoutS == null || requestTimeoutS > 0, "requestTimeoutS must be > 0 (null or Infinity = no timeout)");
     req(ttftBaseS >= 0 && ttftPerTokenS >= 0 && tpotS > 0, "SLOs must be >= 0 (TPOT > 0)");
     req(overload >= 0, "overload must be >= 0 (Infinity disables the guard)");
     req(hitRatio >= 0 && hitRatio <= 1, "hitRatio must be in [0, 1]");

@@ -116,10 +116,19 @@ public final class MeasurementReplay {
     return last > first ? sum / (last - first) : 0;
   }
 
-  /** TTFT, TPOT ((E2E - TTFT) / (tokens - 1)), E2E over the selected requests; rates over their span. */
+  /**
+   * TTFT, TPOT ((E2E - TTFT) / (tokens - 1)), E2E over the selected requests the client did not
+   * abort (benchmark tools summarise completed requests); rates over their span; completed and
+   * failed (aborted at the request timeout) counted.
+   */
   static Metrics metricsOf(SimOutcome o, boolean[] in) {
     int n = 0;
-    for (boolean b : in) if (b) n++;
+    int failed = 0;
+    for (int r = 0; r < in.length; r++) {
+      if (!in[r]) continue;
+      if (o.aborted(r)) failed++;
+      else n++;
+    }
     double[] ttft = new double[n];
     double[] e2e = new double[n];
     double[] tpot = new double[n];
@@ -130,7 +139,7 @@ public final class MeasurementReplay {
     double first = Double.POSITIVE_INFINITY;
     double last = Double.NEGATIVE_INFINITY;
     for (int r = 0; r < in.length; r++) {
-      if (!in[r]) continue;
+      if (!in[r] || o.aborted(r)) continue;
       ttft[k] = o.ttft(r);
       e2e[k] = o.finish[r] - o.arrival[r];
       k++;
@@ -144,7 +153,7 @@ public final class MeasurementReplay {
     double span = last - first;
     return new Metrics(stat(ttft, n), stat(tpot, kt), Stat.NONE, stat(e2e, n),
         span > 0 ? n / span : Double.NaN, span > 0 ? outTok / span : Double.NaN,
-        span > 0 ? allTok / span : Double.NaN, n, 0);
+        span > 0 ? allTok / span : Double.NaN, n, failed);
   }
 
   private static Stat stat(double[] v, int n) {
