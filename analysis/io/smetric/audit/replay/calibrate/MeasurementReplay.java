@@ -27,9 +27,15 @@ public final class MeasurementReplay {
    * @param maxStageS replay only the first this many seconds of arrivals of every stage (Infinity =
    *     all, the default: a stage's first requests miss the prefix cache, and a shortened replay
    *     weighs these misses more than the run did)
+   * @param requestTimeouts apply the measurement's client request timeout (true, the default) or
+   *     let the replay's clients wait forever (false: the replay before client timeouts)
    */
-  public record Options(long seed, double maxStageS) {
-    public static final Options DEFAULT = new Options(42, Double.POSITIVE_INFINITY);
+  public record Options(long seed, double maxStageS, boolean requestTimeouts) {
+    public static final Options DEFAULT = new Options(42, Double.POSITIVE_INFINITY, true);
+
+    public Options(long seed, double maxStageS) {
+      this(seed, maxStageS, true);
+    }
   }
 
   /** What the replay gives for a measurement, in the measurement's own terms. */
@@ -64,6 +70,9 @@ public final class MeasurementReplay {
     s.profile = engineProfile(base, m.engine());
     s.instances = 1;
     s.agentTimeoutS = Double.POSITIVE_INFINITY;
+    // the benchmark client's timeout: a request it gave up on is aborted in the engine and left out
+    // of the summary, as the tool's report leaves it out (Metrics.failed counts it)
+    if (o.requestTimeouts()) s.requestTimeoutS = m.requestTimeoutS();
     if (Boolean.FALSE.equals(m.engine().prefixCaching())) s.prefixCaching = false;
     Integer clients = w.concurrency();
     if (clients != null) { // closed-loop clients: each sends its next request when the last is done
