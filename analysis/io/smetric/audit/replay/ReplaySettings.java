@@ -130,6 +130,15 @@ public final class ReplaySettings implements Serializable {
    * the SLO (Simulator.decide), and reports only that.
    */
   public double decideAttainment = 0;
+  /**
+   * Request timeout [s] of the client (a benchmark's HTTP timeout): a request not complete this
+   * long after it was sent is aborted in the engine wherever it is (queued, fetching, prefilling,
+   * decoding, preempted), its batch slot and KV blocks are freed at the instance's next step
+   * boundary, and it counts as failed (timed out; left out of the TTFT and TPOT percentiles, as
+   * benchmark tools report completed requests only). Unlike {@link #agentTimeoutS}, which only
+   * scores, this changes the engine's load. null or Infinity = off (the default).
+   */
+  public Double requestTimeoutS = null;
   /** Seed of the random policy (every other part is deterministic without one). */
   public long seed = 42;
   /**
@@ -252,6 +261,11 @@ public final class ReplaySettings implements Serializable {
     return profile.globalAggregateGBpsPerNode * nodes();
   }
 
+  /** The request timeout in force [s], Infinity when off. */
+  public double requestTimeout() {
+    return requestTimeoutS == null ? Double.POSITIVE_INFINITY : requestTimeoutS;
+  }
+
   public void validate() {
     req(instances >= 1, "instances must be >= 1, got " + instances);
     req(localBlocks == null || localBlocks == -1 || localBlocks > 0, "localBlocks must be > 0 or -1 (unbounded)");
@@ -263,6 +277,7 @@ public final class ReplaySettings implements Serializable {
     req(rateScale > 0 && Double.isFinite(rateScale), "rateScale must be > 0");
     req(decideAttainment >= 0 && decideAttainment <= 1, "decideAttainment must be in [0, 1] (0 = run the whole trace)");
     req(agentTimeoutS > 0, "agentTimeoutS must be > 0 (Infinity = no timeout)");
+    req(requestTimeoutS == null || requestTimeoutS > 0, "requestTimeoutS must be > 0 (null or Infinity = no timeout)");
     req(ttftBaseS >= 0 && ttftPerTokenS >= 0 && tpotS > 0, "SLOs must be >= 0 (TPOT > 0)");
     req(overload >= 0, "overload must be >= 0 (Infinity disables the guard)");
     req(hitRatio >= 0 && hitRatio <= 1, "hitRatio must be in [0, 1]");

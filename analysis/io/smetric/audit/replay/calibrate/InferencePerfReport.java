@@ -128,8 +128,25 @@ final class InferencePerfReport {
     String group = (model == null ? "unknown-model" : VllmBenchJson.lastPart(model).toLowerCase(Locale.ROOT))
         + "/unknown-hardware" + (engine.tensorParallel() == null ? "" : "/tp" + engine.tensorParallel())
         + (engine.engine() == null ? "" : "/" + engine.engine());
-    return new Measurement(file, file, group, Kind.LOAD_STAGE, engine, workload, m, null, model, null, notes);
+    return new Measurement(file, file, group, Kind.LOAD_STAGE, engine, workload, m, null, model, null, notes,
+        requestTimeout(config, c, notes));
   }
+
+  /**
+   * The client's request timeout [s]: {@code load.request_timeout} when set; without it (absent, or
+   * null as in builds since b81afa4) inference-perf gives aiohttp's ClientSession no timeout, which
+   * then applies its default of 300 s total (docs/validation.md, "Client timeouts").
+   */
+  static double requestTimeout(JsonNode config, JsonIn c, List<String> notes) {
+    JsonNode load = config.path("load");
+    Double set = load.isObject() ? c.optPositive(load, "request_timeout", "load.") : null;
+    if (set != null) return set;
+    notes.add("request timeout 300 s: load.request_timeout not set, so aiohttp's default ClientTimeout(total=300) applies");
+    return AIOHTTP_DEFAULT_TIMEOUT_S;
+  }
+
+  /** aiohttp's ClientSession default total timeout (aio-libs/aiohttp, aiohttp/client.py DEFAULT_TIMEOUT). */
+  static final double AIOHTTP_DEFAULT_TIMEOUT_S = 300;
 
   private static WorkloadSpec workload(JsonNode report, JsonIn j, JsonNode config, JsonIn c, JsonNode data, JsonNode shared,
       int k, Path dir, SharedPrefixWorkload.MultiTurn override, List<String> notes) {

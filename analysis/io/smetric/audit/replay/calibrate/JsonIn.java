@@ -39,6 +39,14 @@ final class JsonIn {
     return d;
   }
 
+  /** A number > 0 (Infinity not allowed), null when absent or null. */
+  Double optPositive(JsonNode n, String field, String path) {
+    double d = num(n, field, path);
+    if (Double.isNaN(d)) return null;
+    if (d <= 0) throw bad(path + field, "must be > 0, got " + d);
+    return d;
+  }
+
   double requiredNum(JsonNode n, String field, String path) {
     double d = num(n, field, path);
     if (Double.isNaN(d)) throw bad(path + field, "missing");

@@ -27,9 +27,15 @@ public final class MeasurementReplay {
    * @param maxStageS replay only the first this many seconds of arrivals of every stage (Infinity =
    *     all, the default: a stage's first requests miss the prefix cache, and a shortened replay
    *     weighs these misses more than the run did)
+   * @param requestTimeouts apply the measurement's client request timeout (true, the default) or
+   *     let the replay's clients wait forever (false: the replay before client timeouts)
    */
-  public record Options(long seed, double maxStageS) {
-    public static final Options DEFAULT = new Options(42, Double.POSITIVE_INFINITY);
+  public record Options(long seed, double maxStageS, boolean requestTimeouts) {
+    public static final Options DEFAULT = new Options(42, Double.POSITIVE_INFINITY, true);
+
+    public Options(long seed, double maxStageS) {
+      this(seed, maxStageS, true);
+    }
   }
 
   /** What the replay gives for a measurement, in the measurement's own terms. */
@@ -64,6 +70,9 @@ public final class MeasurementReplay {
     s.profile = engineProfile(base, m.engine());
     s.instances = 1;
     s.agentTimeoutS = Double.POSITIVE_INFINITY;
+    // the benchmark client's timeout: a request it gave up on is aborted in the engine and left out
+    // of the summary, as the tool's report leaves it out (Metrics.failed counts it)
+    if (o.requestTimeouts()) s.requestTimeoutS = m.requestTimeoutS();
     if (Boolean.FALSE.equals(m.engine().prefixCaching())) s.prefixCaching = false;
     Integer clients = w.concurrency();
     if (clients != null) { // closed-loop clients: each sends its next request when the last is done
@@ -116,10 +125,19 @@ public final class MeasurementReplay {
     return last > first ? sum / (last - first) : 0;
   }
 
-  /** TTFT, TPOT ((E2E - TTFT) / (tokens - 1)), E2E over the selected requests; rates over their span. */
+  /**
+   * TTFT, TPOT ((E2E - TTFT) / (tokens - 1)), E2E over the selected requests the client did not
+   * abort (benchmark tools summarise completed requests); rates over their span; completed and
+   * failed (aborted at the request timeout) counted.
+   */
   static Metrics metricsOf(SimOutcome o, boolean[] in) {
     int n = 0;
-    for (boolean b : in) if (b) n++;
+    int failed = 0;
+    for (int r = 0; r < in.length; r++) {
+      if (!in[r]) continue;
+      if (o.aborted(r)) failed++;
+      else n++;
+    }
     double[] ttft = new double[n];
     double[] e2e = new double[n];
     double[] tpot = new double[n];
@@ -130,7 +148,7 @@ public final class MeasurementReplay {
     double first = Double.POSITIVE_INFINITY;
     double last = Double.NEGATIVE_INFINITY;
     for (int r = 0; r < in.length; r++) {
-      if (!in[r]) continue;
+      if (!in[r] || o.aborted(r)) continue;
       ttft[k] = o.ttft(r);
       e2e[k] = o.finish[r] - o.arrival[r];
       k++;
@@ -144,7 +162,7 @@ public final class MeasurementReplay {
     double span = last - first;
     return new Metrics(stat(ttft, n), stat(tpot, kt), Stat.NONE, stat(e2e, n),
         span > 0 ? n / span : Double.NaN, span > 0 ? outTok / span : Double.NaN,
-        span > 0 ? allTok / span : Double.NaN, n, 0);
+        span > 0 ? allTok / span : Double.NaN, n, failed);
   }
 
   private static Stat stat(double[] v, int n) {

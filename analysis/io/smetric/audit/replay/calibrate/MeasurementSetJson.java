@@ -72,7 +72,8 @@ final class MeasurementSetJson {
     JsonNode n = m.get("notes");
     if (n != null && n.isArray()) n.forEach(x -> notes.add(x.asText()));
     return new Measurement(j.requiredText(m, "id", p), j.optText(m, "source"), j.requiredText(m, "group", p), kind, engine,
-        workload, metrics, step, j.optText(m, "model"), j.optText(m, "hardware"), notes);
+        workload, metrics, step, j.optText(m, "model"), j.optText(m, "hardware"), notes,
+        j.optPositive(m, "requestTimeoutS", p));
   }
 
   private static WorkloadSpec workload(JsonIn j, JsonNode w, String p) {
@@ -149,6 +150,7 @@ final class MeasurementSetJson {
       o.put("kind", m.kind().name());
       o.put("model", m.model());
       o.put("hardware", m.hardware());
+      if (m.requestTimeoutS() != null) o.put("requestTimeoutS", m.requestTimeoutS());
       ArrayNode notes = o.putArray("notes");
       m.notes().forEach(notes::add);
       EngineConfig e = m.engine();

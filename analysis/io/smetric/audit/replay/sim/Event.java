@@ -22,4 +22,6 @@ final class Event {
   static final int TIMEOUT = 5;
   /** A sent request reaches the engine's scheduler (after the profile's frontend latency): a = request. */
   static final int ENGINE_ARRIVE = 6;
+  /** ReplaySettings.requestTimeoutS after request a was sent: the client aborts it if not complete. */
+  static final int ABORT = 7;
 }

@@ -32,6 +32,12 @@ public final class SimOutcome {
   public final double end;
   /** When each request was first admitted to a batch (NaN = never): arrival to here is its queue wait. */
   public final double[] admitted;
+  /**
+   * Requests the client aborted at its request timeout (ReplaySettings.requestTimeoutS); an empty
+   * array without one. Their finish is the abort (send + timeout) and their first token NaN unless
+   * one came before it.
+   */
+  private final boolean[] aborted;
 
   public final Map<String, Object> metrics = new LinkedHashMap<>();
   public final Map<String, String> notApplicable = new TreeMap<>();
@@ -43,9 +49,11 @@ public final class SimOutcome {
 
   SimOutcome(ReplayTrace trace, ReplaySettings settings, double[] arrival, int[] instance,
       int[] localHitBlocks, int[] globalHitBlocks, double[] firstToken, double[] finish,
-      double[][] loadWindows, double[] bandwidthWindows, long steps, double end, long preemptions, double[] admitted) {
+      double[][] loadWindows, double[] bandwidthWindows, long steps, double end, long preemptions, double[] admitted,
+      boolean[] aborted) {
     this.trace = trace;
     this.admitted = admitted;
+    this.aborted = aborted == null ? new boolean[0] : aborted;
     this.settings = settings;
     this.arrival = arrival;
     this.instance = instance;
@@ -76,9 +84,17 @@ public final class SimOutcome {
     return settings.architecture == Architecture.COLOCATED || settings.decodeInstances > 0;
   }
 
-  /** Whether r's response was not complete within the agent timeout of its sending: a failed request. */
+  /**
+   * Whether r failed: its client aborted it at the request timeout, or its response was not complete
+   * within the agent timeout of its sending.
+   */
   public boolean timedOut(int r) {
-    return !(finish[r] - arrival[r] <= settings.agentTimeoutS);
+    return aborted(r) || !(finish[r] - arrival[r] <= settings.agentTimeoutS);
+  }
+
+  /** Whether the client aborted r at the request timeout (the engine dropped it unfinished). */
+  public boolean aborted(int r) {
+    return aborted.length > 0 && aborted[r];
   }
 
   public boolean metSlo(int r) {
@@ -119,6 +135,8 @@ public final class SimOutcome {
     double[] ttfts = new double[n];
     double[] tpots = new double[n];
     int nt = 0;
+    int nf = 0;
+    int nAborted = 0;
     for (int r = 0; r < n; r++) {
       inTok += t.input[r];
       outTok += t.output[r];
@@ -136,11 +154,16 @@ public final class SimOutcome {
       localTok += lt;
       globalTok += t.tokensOf(r, localHitBlocks[r] + globalHitBlocks[r]) - lt;
       globalBlocks += globalHitBlocks[r];
-      ttfts[r] = ttft(r);
+      if (aborted(r)) { // as benchmark tools report: the percentiles are over completed requests
+        nAborted++;
+        continue;
+      }
+      ttfts[nf++] = ttft(r);
       double tp = tpot(r);
       if (!Double.isNaN(tp)) tpots[nt++] = tp;
     }
     tpots = Arrays.copyOf(tpots, nt);
+    if (nf < n) ttfts = Arrays.copyOf(ttfts, nf);
     // radix: the same order as Arrays.sort (Double.compare's), about twice as fast on 10^5 values
     it.unimi.dsi.fastutil.doubles.DoubleArrays.radixSort(ttfts);
     it.unimi.dsi.fastutil.doubles.DoubleArrays.radixSort(tpots);
@@ -150,6 +173,7 @@ public final class SimOutcome {
     metrics.put("slo_attainment", n == 0 ? 0.0 : (double) met / n);
     metrics.put("timed_out_requests", (long) failed);
     metrics.put("timed_out_share", n == 0 ? 0.0 : (double) failed / n);
+    if (aborted.length > 0) metrics.put("aborted_requests", (long) nAborted);
     int missed = n - met;
     if (missed > 0) {
       // exclusive causes of the misses: timed out, TTFT over its SLO, only TPOT over its SLO

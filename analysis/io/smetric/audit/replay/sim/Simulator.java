@@ -40,6 +40,8 @@ public final class Simulator implements ClusterView {
   private static final byte PREFILL = 2;
   private static final byte DECODE = 3;
   private static final byte DONE = 4;
+  /** Sent, not yet at the engine (only with a request timeout: otherwise nothing reads it). */
+  private static final byte SENT = 5;
 
   private final ReplayTrace t;
   private final ReplaySettings s;
@@ -175,6 +177,20 @@ public final class Simulator implements ClusterView {
   /** Instances probed for the current request so far (the walk pays off from the second). */
   private int probes;
 
+  /**
+   * Request timeout (ReplaySettings.requestTimeoutS): whether it is on, its length, which requests
+   * the client aborted, and per instance the running ones whose slot and blocks are freed at the
+   * instance's next step boundary (the engine handles an abort between steps). Off: empty arrays,
+   * and the hot loop never reads them.
+   */
+  private final boolean aborts;
+  private final double timeoutS;
+  private final boolean[] aborted;
+  private final IntArrayList[] abortPending;
+  private final IntArrayList unqueueBuf = new IntArrayList();
+  /** Decode-pool instance of a handed-off request (PD with a decode pool and a timeout only). */
+  private final int[] poolInst;
+
   private final EventQueue ev = new EventQueue();
   private long totalSteps;
   private long stepEvents;
@@ -292,6 +308,13 @@ public final class Simulator implements ClusterView {
     hitMemoFor = new int[nInst];
     allHits = holders == null ? null : new int[nInst];
     java.util.Arrays.fill(hitMemoFor, -1);
+    timeoutS = settings.requestTimeout();
+    aborts = Double.isFinite(timeoutS);
+    aborted = new boolean[aborts ? n : 0];
+    abortPending = new IntArrayList[aborts ? nAll : 0];
+    for (int i = 0; i < abortPending.length; i++) abortPending[i] = new IntArrayList();
+    poolInst = new int[aborts && decodePool ? n : 0];
+    if (aborts) java.util.Arrays.fill(state, SENT);
   }
 
   /** The scaled open-loop arrivals ({@link Arrivals#scaledArrivals}), for callers outside the package. */
@@ -374,7 +397,10 @@ public final class Simulator implements ClusterView {
           case Event.LINK -> links.onLinkEvent(ev.evB, now);
           case Event.FETCH_DONE -> fetchDone(ev.evA, ev.evB, now);
           case Event.RELEASE -> send(ev.evA, now);
-          case Event.ENGINE_ARRIVE -> arrive(ev.evA, now);
+          case Event.ENGINE_ARRIVE -> {
+            if (!aborts || !aborted[ev.evA]) arrive(ev.evA, now);
+          }
+          case Event.ABORT -> abort(ev.evA, now);
           case Event.TIMEOUT -> {
             if (!responseComplete(ev.evA)) arrivals.responded(ev.evA, now); // the agent gives up waiting
           }
@@ -397,8 +423,14 @@ public final class Simulator implements ClusterView {
     loop();
     int n = t.n;
     double end = t0;
+    double[] sentAt = arrivals.sendTimes();
     for (int r = 0; r < n; r++) {
       if (state[r] != DONE) throw new IllegalStateException("request " + t.requestIds[r] + " never finished");
+      if (aborts && aborted[r]) {
+        // the client's view: it ended at the timeout, and saw no first token unless one came before
+        finish[r] = sentAt[r] + timeoutS;
+        if (!started[r] || firstTok[r] > finish[r]) firstTok[r] = Double.NaN;
+      }
       end = Math.max(end, finish[r]);
     }
     for (int i = 0; i < nInst; i++) accumulateLoad(i, end);
@@ -412,20 +444,21 @@ public final class Simulator implements ClusterView {
       for (int w = 0; w < loadWindows[i].size(); w++) windows[i][w] = loadWindows[i].getDouble(w);
     }
     return new SimOutcome(t, s, arrivals.sendTimes(), inst, hitLocal, hitGlobal, firstTok, finish, windows,
-        links.bandwidthWindows(), totalSteps, end, preemptions, admitted);
+        links.bandwidthWindows(), totalSteps, end, preemptions, admitted, aborted);
   }
 
   // ---------------------------------------------------------------- routing
 
   private void send(int r, double now) {
     arrivals.sent(r, now);
+    if (aborts) ev.push(now + timeoutS, Event.ABORT, r, 0);
     // the client's clock starts now; the engine sees the request after the frontend's latency
     if (p.frontendLatencyS > 0) ev.push(now + p.frontendLatencyS, Event.ENGINE_ARRIVE, r, 0);
     else arrive(r, now);
   }
 
   private boolean responseComplete(int p) {
-    return state[p] == DONE && !Double.isNaN(finish[p]);
+    return (state[p] == DONE && !Double.isNaN(finish[p])) || (aborts && aborted[p]);
   }
 
   private void arrive(int r, double now) {
@@ -789,6 +822,7 @@ public final class Simulator implements ClusterView {
     }
     decodeRr = (best - nInst + 1) % (nAll - nInst);
     if (busy[best]) cutRun(best, now); // steps[best] must count the steps ended by now
+    if (poolInst.length > 0) poolInst[r] = best;
     state[r] = DECODE;
     decodeN[best]++;
     decodeCtx[best] += t.input[r] + 1L;
@@ -868,6 +902,7 @@ public final class Simulator implements ClusterView {
       }
     }
     if (i >= nInst) {
+      if (aborts && !abortPending[i].isEmpty()) releasePending(i, now);
       startStep(i, now);
       return;
     }
@@ -883,6 +918,7 @@ public final class Simulator implements ClusterView {
       if (remaining[r] == 0) prefillDone(i, r, now);
     }
     plan.clear();
+    if (aborts && !abortPending[i].isEmpty()) releasePending(i, now);
     startStep(i, now);
   }
 
@@ -904,7 +940,7 @@ public final class Simulator implements ClusterView {
     long left = t.output[r] - 1L - resumeGen[r]; // decode steps after the token this step samples
     if (!colocated || left <= 0) {
       finish(i, r, now);
-      if (decodePool && t.output[r] > 1) {
+      if (decodePool && t.output[r] > 1 && !(aborts && aborted[r])) { // an aborted one is not handed off
         finish[r] = Double.NaN; // set by the decode pool
         toDecodePool(r, now);
       }
@@ -949,10 +985,120 @@ public final class Simulator implements ClusterView {
       if (--stepFetches[i] == 0) scheduleSteps(i, now + stalledDt[i], 1, stalledNd[i]);
       return;
     }
+    if (aborts && state[r] != FETCHING) return; // aborted while fetching: its blocks are already freed
     state[r] = PREFILL;
     prefilling[i].add(r);
     if (!busy[i]) startStep(i, now);
     else cutRun(i, now);
+  }
+
+  // ---------------------------------------------------------------- request timeouts
+
+  /**
+   * Request r's timeout has passed: unless its response is complete, the client aborts it. The
+   * client stops waiting now (closed-loop follow-ups are sent); the engine drops it wherever it is.
+   * A request not yet at the engine or in the waiting queue (a preempted one included) leaves at
+   * once; one fetching global-tier KV (outside the batch) frees its slot and blocks at once, its
+   * transfer runs to its end; a running one (prefilling, decoding) is freed at its instance's next
+   * step boundary, as vLLM's engine core handles aborts between steps. A decode run fast-forwarded
+   * past now is cut back to the step in progress, so the step-by-step replay gives the same result.
+   */
+  private void abort(int r, double now) {
+    if (state[r] == DONE || aborted[r]) return;
+    aborted[r] = true;
+    arrivals.responded(r, now);
+    switch (state[r]) {
+      case SENT -> state[r] = DONE; // its ENGINE_ARRIVE is skipped
+      case QUEUED -> {
+        int i = inst[r];
+        unqueue(i, r);
+        requests[i]--;
+        unprefilled[i] -= contrib[r];
+        addLoad(i, now, colocated ? -((long) t.input[r] + t.output[r]) : -contrib[r]);
+        contrib[r] = 0;
+        state[r] = DONE;
+        // the new head may fit where the old one did not: the next step boundary admits it
+        if (busy[i]) cutRun(i, now);
+      }
+      case FETCHING -> {
+        int i = inst[r];
+        release(i, r, now);
+        if (busy[i]) cutRun(i, now);
+        else startStep(i, now);
+      }
+      default -> { // PREFILL or DECODE: at the step boundary
+        int i = !colocated && state[r] == DECODE ? poolInst[r] : inst[r];
+        abortPending[i].add(r);
+        if (busy[i]) cutRun(i, now);
+        else {
+          releasePending(i, now);
+          startStep(i, now);
+        }
+      }
+    }
+  }
+
+  /** Removes r from instance i's waiting queue (the queue's order otherwise kept). */
+  private void unqueue(int i, int r) {
+    IntArrayFIFOQueue q = queue[i];
+    IntArrayList ahead = unqueueBuf;
+    ahead.clear();
+    // timeouts leave in about arrival order, so r is usually at or near the head
+    while (q.firstInt() != r) ahead.add(q.dequeueInt());
+    q.dequeueInt();
+    for (int k = ahead.size() - 1; k >= 0; k--) q.enqueueFirst(ahead.getInt(k));
+  }
+
+  /** Frees the aborted running requests of instance i at a step boundary (finished ones are left). */
+  private void releasePending(int i, double now) {
+    IntArrayList pend = abortPending[i];
+    for (int k = 0; k < pend.size(); k++) {
+      int r = pend.getInt(k);
+      if (state[r] != DONE) release(i, r, now);
+    }
+    pend.clear();
+  }
+
+  /**
+   * Frees aborted request r on instance i (at a step boundary, or outside the batch while it
+   * fetches): its batch slot, its reserved and decode blocks; its prompt blocks are unpinned. A
+   * prompt whose prefill ended is in the prefix cache and stays there, evictable, as vLLM keeps a
+   * freed request's computed blocks cached (KVCacheManager.free returns them to the free queue with
+   * their hashes); a prefill cut short leaves nothing cached (the tier inserts whole prompts only).
+   */
+  private void release(int i, int r, double now) {
+    if (i >= nInst) { // decode pool
+      decoders[i].remove(r);
+      decodeN[i]--;
+      decodeCtx[i] -= (long) t.input[r] + t.output[r] + steps[i] - finishStep[r];
+      state[r] = DONE;
+      return;
+    }
+    if (memLimited) {
+      reserved[i] -= heldDecodeBlocks(i, r);
+      if (state[r] == DECODE) phaseAdd(i, r, -1);
+    }
+    if (state[r] == DECODE) {
+      decoders[i].remove(r);
+      decodeN[i]--;
+      // its context now: prompt + generated tokens (finishStep - steps still to go)
+      decodeCtx[i] -= (long) t.input[r] + t.output[r] + steps[i] - finishStep[r];
+    } else { // PREFILL or FETCHING: its prompt's uncached blocks were reserved, not yet in the tier
+      if (state[r] == PREFILL) prefilling[i].rem(r);
+      if (t.hasBlocks) reserved[i] -= t.blocks[r] - admHit[r];
+    }
+    unprefilled[i] -= contrib[r];
+    addLoad(i, now, colocated ? -((long) t.input[r] + t.output[r]) : -contrib[r]);
+    contrib[r] = 0;
+    state[r] = DONE;
+    requests[i]--;
+    runningN[i]--;
+    runOrder[i].rem(r);
+    activeBlocks[i] -= t.blocks[r] + outBlocks(r);
+    if (t.hasBlocks) {
+      local[i].unpin(r);
+      evictToFit(i);
+    }
   }
 
   // ---------------------------------------------------------------- time series

@@ -66,6 +66,13 @@ public final class ReplayOptions {
           + "${bundle:default.rateGrid}.")
   String rateGrid;
 
+  @Option(names = "--request-timeout", paramLabel = "S", description =
+      "Request timeout of the clients [s], as benchmark tools have one: a request not complete S "
+          + "after it was sent is aborted in the engine (queued, fetching, prefilling, decoding or "
+          + "preempted; its batch slot and KV blocks freed) and counts as failed. Infinity = none, the "
+          + "default (the agent timeout then only scores late responses).")
+  Double requestTimeout;
+
   @Option(names = "--global-load", description =
       "How an instance waits for a global-tier fetch: async (the request waits outside the batch, the "
           + "instance keeps stepping) or in-step (the step that schedules it waits for the fetch, as "
@@ -151,6 +158,9 @@ public final class ReplayOptions {
       throw new UsageException("--gpu-hour-usd must be > 0, got " + gpuHourUsd);
     }
     if (closedLoop && openLoop) throw new UsageException("--closed-loop and --open-loop exclude each other");
+    if (requestTimeout != null && !(requestTimeout > 0)) {
+      throw new UsageException("--request-timeout must be > 0 seconds (Infinity = none), got " + requestTimeout);
+    }
     if (bootstrap != null && bootstrap < 0) throw new UsageException("--bootstrap must be >= 0, got " + bootstrap);
     rateScalingMode();
     globalLoadMode();
@@ -229,6 +239,7 @@ public final class ReplayOptions {
     if (globalAggregateGBps != null) s.globalAggregateGBps = globalAggregateGBps;
     if (instancesPerNode != null) s.instancesPerNode = instancesPerNode;
     if (nodeNicGBps != null) s.nodeNicGBps = nodeNicGBps;
+    if (requestTimeout != null) s.requestTimeoutS = requestTimeout;
     ReplaySettings.RateScaling scaling = rateScalingMode();
     if (scaling != null) s.rateScaling = scaling;
     if (closedLoop) s.followUpsWaitForPrevious = true;

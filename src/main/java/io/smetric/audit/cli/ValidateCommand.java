@@ -71,13 +71,17 @@ public final class ValidateCommand implements Callable<Integer> {
       description = "Replay only the first S seconds of arrivals of each load stage (default: the whole stage).")
   double maxStageSeconds;
 
+  @Option(names = "--no-request-timeouts", description = "Replay clients that never give up, ignoring the measurements' "
+      + "request timeouts (the replay before client timeouts; for comparison).")
+  boolean noRequestTimeouts;
+
   @Override
   public Integer call() {
     PrintWriter w = spec.commandLine().getOut();
     if (inputs.size() == 1 && isCanonicalTrace(inputs.get(0))) return validateTrace(w, inputs.get(0));
     if (out != null || instances != null) throw new UsageException("--out and --instances go with a canonical TRACE argument");
     List<String> names = profiles.isEmpty() ? ModelProfile.catalogue() : profiles;
-    MeasurementReplay.Options ro = new MeasurementReplay.Options(42, maxStageSeconds);
+    MeasurementReplay.Options ro = new MeasurementReplay.Options(42, maxStageSeconds, !noRequestTimeouts);
     int checked = 0;
     for (String n : names) {
       ModelProfile p = ModelProfile.resolve(n);

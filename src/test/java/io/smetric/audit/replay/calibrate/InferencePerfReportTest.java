@@ -67,6 +67,23 @@ class InferencePerfReportTest {
     assertEquals(shipped.measured().e2e(), fromReport.measured().e2e());
     assertEquals(shipped.measured().tpot().mean(), fromReport.measured().tpot().mean(), 1e-15);
     assertEquals(shipped.workload(), fromReport.workload());
+    // config.yaml: load.request_timeout null -> aiohttp's default session timeout, as shipped
+    assertEquals(300.0, fromReport.requestTimeoutS());
+    assertEquals(shipped.requestTimeoutS(), fromReport.requestTimeoutS());
+  }
+
+  /** A timeout the run set is taken as it is; a non-positive one names its field. */
+  @Test
+  void requestTimeout_setInConfig_orBad() {
+    JsonIn c = new JsonIn("config.yaml");
+    java.util.List<String> notes = new java.util.ArrayList<>();
+    com.fasterxml.jackson.databind.node.ObjectNode cfg = io.smetric.audit.common.Json.object();
+    cfg.putObject("load").put("request_timeout", 45.5);
+    assertEquals(45.5, InferencePerfReport.requestTimeout(cfg, c, notes));
+    assertEquals(List.of(), notes);
+    ((com.fasterxml.jackson.databind.node.ObjectNode) cfg.get("load")).put("request_timeout", 0);
+    BadInputException e = assertThrows(BadInputException.class, () -> InferencePerfReport.requestTimeout(cfg, c, notes));
+    assertEquals("load.request_timeout", e.field());
   }
 
   @Test

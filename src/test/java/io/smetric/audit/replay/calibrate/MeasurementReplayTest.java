@@ -74,4 +74,28 @@ class MeasurementReplayTest {
     assertEquals(e2e0, m.e2e().p90(), 1e-9); // nearest rank of two: the slower
     assertEquals(2, m.completed());
   }
+
+  /**
+   * The same two requests under a 0.205 s client timeout: request 1 completes at e2e1 = 0.200054 s
+   * (above) and stays; request 0 would complete at 0.213157 s, so the client aborts it at 0.205 s.
+   * The summary is the completed request's alone, and the aborted one counts as failed.
+   */
+  @Test
+  void clientTimeout_abortsTheLateRequest_andTheSummaryKeepsTheCompletedOne() {
+    SampledWorkload w = new SampledWorkload(new int[] {1000, 500}, new int[] {4, 2}, 0,
+        SampledWorkload.Arrival.ALL_AT_ONCE, Double.NaN, 1, null, 0, 16);
+    Measurement m = new Measurement("hand", "hand", "g", Kind.LOAD_STAGE, EngineConfig.UNKNOWN, w, Metrics.NONE, null,
+        null, null, java.util.List.of(), 0.205);
+    Metrics got = MeasurementReplay.replay(m, handProfile(F), MeasurementReplay.Options.DEFAULT).metrics();
+    double ttft1 = F + 0.115 + 0.064351;
+    double e2e1 = ttft1 + 0.015703;
+    assertEquals(1, got.completed());
+    assertEquals(1, got.failed());
+    assertEquals(ttft1, got.ttft().mean(), 1e-9);
+    assertEquals(e2e1, got.e2e().mean(), 1e-9);
+    // without the timeout (the replay before): both complete
+    Metrics off = MeasurementReplay.replay(m, handProfile(F), new MeasurementReplay.Options(42, Double.POSITIVE_INFINITY, false)).metrics();
+    assertEquals(2, off.completed());
+    assertEquals(0, off.failed());
+  }
 }

@@ -41,6 +41,9 @@ class MeasurementSetJsonTest {
     ms.add(new Measurement("v", "src", "g", Kind.LOAD_STAGE, EngineConfig.named("vllm", "0.9"),
         new SampledWorkload(new int[] {5, 6}, new int[] {1, 0}, 2, SampledWorkload.Arrival.GAMMA, 3.0, 0.5, 4, 10.0, 16),
         Metrics.NONE, null));
+    ms.add(new Measurement("t", "src", "g", Kind.LOAD_STAGE, null, ms.get(ms.size() - 1).workload(), Metrics.NONE, null,
+        null, null, List.of(), 21600.0));
+    assertEquals(300.0, ms.get(0).requestTimeoutS());
     Path f = dir.resolve("set.json");
     MeasurementReader.write(ms, f);
     assertEquals(MeasurementReader.Format.MEASUREMENT_SET, MeasurementReader.detect(f));

@@ -112,7 +112,9 @@ class ShippedProfilesTest {
    * cost d with the labelled validation records). These are regression bounds from the values at
    * this commit, not accuracy goals: within 2 percentage points of these values, 5 for the reasoning
    * stages (past saturation: queues of minutes amplify any change; three of them are overloaded, i.e.
-   * the client gave up on requests, which the replay cannot do, hence TTFT errors of -41% to +845%).
+   * the client gave up on 34-85% of the requests at its 300 s timeout, which the replay now does too:
+   * Llama-2-7B's TTFT error went from +845% to -6% with it; Mixtral-8x7B's replay, 34% fast per token,
+   * never reaches the timeout and stays at -41%).
    * The unsaturated stages must also stay within the issue's goal (TTFT 20%, TPOT and E2E 10%).
    */
   private static final String[][] HELD_OUT = {
@@ -120,15 +122,15 @@ class ShippedProfilesTest {
     {"llama-2-7b-h100-tp1", "llama-2-7b-tp1-codegen/stage0", "+4.3", "-2.3", "-2.3"},
     {"llama-2-7b-h100-tp1", "llama-2-7b-tp1-codegen/stage1", "-3.7", "-0.3", "-0.4"},
     {"llama-2-7b-h100-tp1", "llama-2-7b-tp1-roleplay/stage0", "+0.6", "-1.7", "-1.8"},
-    {"llama-2-7b-h100-tp1", "llama-2-7b-tp1-reasoning/stage0", "+844.8", "+40.6", "+576.4"},
+    {"llama-2-7b-h100-tp1", "llama-2-7b-tp1-reasoning/stage0", "-6.1", "+13.2", "+0.3"},
     {"llama-2-70b-h100-tp4", "llama-2-70b-hf-tp4-codegen/stage0", "+6.8", "+2.2", "+2.2"},
     {"llama-2-70b-h100-tp4", "llama-2-70b-hf-tp4-codegen/stage1", "+1.2", "+0.2", "+0.2"},
-    {"llama-2-70b-h100-tp4", "llama-2-70b-hf-tp4-reasoning/stage0", "+173.5", "+16.2", "+132.0"},
+    {"llama-2-70b-h100-tp4", "llama-2-70b-hf-tp4-reasoning/stage0", "+5.2", "+16.3", "+8.2"},
     {"llama-2-70b-h100-tp4", "llama-2-70b-tp4-roleplay/stage0", "+5.1", "+2.7", "+2.7"},
     {"codellama-34b-h100-tp2", "codellama-34b-tp2-codegen/stage0", "+8.9", "-0.4", "-0.3"},
     {"codellama-34b-h100-tp2", "codellama-34b-tp2-codegen/stage1", "+4.6", "+0.0", "+0.0"},
     {"codellama-34b-h100-tp2", "codellama-34b-tp2-roleplay/stage0", "+6.5", "+2.7", "+2.7"},
-    {"codellama-34b-h100-tp2", "codellama-34b-tp2-reasoning/stage0", "+12.2", "+1.2", "+9.5"},
+    {"codellama-34b-h100-tp2", "codellama-34b-tp2-reasoning/stage0", "+6.7", "+1.3", "+5.3"},
     {"mixtral-8x7b-h100-tp2", "mixtral-8x7b-v0-1-tp2-codegen/stage0", "+1.1", "+3.8", "+3.8"},
     {"mixtral-8x7b-h100-tp2", "mixtral-8x7b-v0-1-tp2-codegen/stage1", "+13.6", "+1.5", "+1.6"},
     {"mixtral-8x7b-h100-tp2", "mixtral-8x7b-v0-1-tp2-reasoning/stage0", "-40.6", "-34.2", "-38.4"},
