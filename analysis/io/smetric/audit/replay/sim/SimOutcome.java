@@ -98,7 +98,8 @@ public final class SimOutcome {
   }
 
   public boolean metSlo(int r) {
-    return metSlo(trace, settings, r, arrival[r], firstToken[r], finish[r]);
+    // an aborted request (client timeout) failed whatever its times say
+    return !aborted(r) && metSlo(trace, settings, r, arrival[r], firstToken[r], finish[r]);
   }
 
   /**

@@ -369,7 +369,7 @@ public final class Simulator implements ClusterView {
 
   /** A response is complete: its SLO outcome is final (only counted under {@link #decide}). */
   private void completed(int r, double at) {
-    if (need < 0) return;
+    if (need < 0 || (aborts && aborted[r])) return; // an aborted one was counted as a miss when it aborted
     decidedN++;
     stopAt = at;
     if (SimOutcome.metSlo(t, s, r, arrivals.sendTimes()[r], firstTok[r], at)) metN++;
@@ -1006,6 +1006,11 @@ public final class Simulator implements ClusterView {
   private void abort(int r, double now) {
     if (state[r] == DONE || aborted[r]) return;
     aborted[r] = true;
+    if (need >= 0) { // under decide: a timed-out request is a miss, final now
+      decidedN++;
+      stopAt = now;
+      if (decidedN - metN > t.n - need) stop = true;
+    }
     arrivals.responded(r, now);
     switch (state[r]) {
       case SENT -> state[r] = DONE; // its ENGINE_ARRIVE is skipped

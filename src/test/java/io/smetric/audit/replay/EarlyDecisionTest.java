@@ -26,7 +26,8 @@ class EarlyDecisionTest {
 
   /**
    * An agent trace on 1-6 instances, three routers, open and closed loop, four targets and the
-   * two edges of each run's own share (exactly it, and one request more): every early decision equals the full run's; both outcomes occur, and runs stop early
+   * two edges of each run's own share (exactly it, and one request more), without and with a client
+   * request timeout: every early decision equals the full run's; both outcomes occur, and runs stop early
    * on a pass and on a fail (the test would pass vacuously otherwise).
    */
   @Test
@@ -36,6 +37,8 @@ class EarlyDecisionTest {
     int fails = 0;
     int earlyPass = 0;
     int earlyFail = 0;
+    long abortedRuns = 0;
+    for (Double timeout : new Double[] {null, 0.2}) {
     for (boolean closed : new boolean[] {false, true}) {
       for (int inst = 1; inst <= 6; inst++) {
         for (Policies p : new Policies[] {Policies.SMETRIC, Policies.LEAST_LOAD, Policies.CACHE_AFFINITY}) {
@@ -43,7 +46,9 @@ class EarlyDecisionTest {
           s.followUpsWaitForPrevious = closed;
           s.ttftBaseS = 0.05;
           s.ttftPerTokenS = 1e-5;
+          s.requestTimeoutS = timeout; // a timed-out request is a miss, decided when it aborts
           SimOutcome full = ReplayFixtures.run(t, s, p);
+          if (((Number) full.metrics.getOrDefault("aborted_requests", 0L)).longValue() > 0) abortedRuns++;
           double att = (double) full.metrics.get("slo_attainment");
           long met = Math.round(att * t.n);
           // the edges: exactly the run's own share (passes), one request more (fails)
@@ -65,6 +70,8 @@ class EarlyDecisionTest {
         }
       }
     }
+    }
+    assertTrue(abortedRuns > 0, "no run had a request time out: the timeout case tests nothing");
     assertTrue(passes > 10 && fails > 10, "passes " + passes + ", fails " + fails);
     assertTrue(earlyPass > 0 && earlyFail > 0, "stopped early: " + earlyPass + " passes, " + earlyFail + " fails");
   }
