@@ -105,7 +105,12 @@ public final class ShadowRouting {
    */
   public static Result run(ReplayTrace t, TraceValidation.Recorded rec, ReplaySettings base, Integer instances,
       String policyName, String traceLabel) {
-    Policies shadowKind = Policies.byName(policyName);
+    Policies shadowKind;
+    try {
+      shadowKind = Policies.byName(policyName);
+    } catch (IllegalArgumentException e) {
+      throw new io.smetric.audit.common.UsageException("--shadow: " + e.getMessage());
+    }
     TreeSet<String> names = new TreeSet<>();
     for (String s : rec.instance()) if (s != null) names.add(s);
     if (names.isEmpty()) {

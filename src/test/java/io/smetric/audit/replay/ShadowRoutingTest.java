@@ -30,6 +30,8 @@ import org.junit.jupiter.api.Test;
  */
 class ShadowRoutingTest {
   private static ShadowRouting.Result r;
+  private static ReplayTrace trace;
+  private static TraceValidation.Recorded recorded;
 
   @BeforeAll
   static void run() {
@@ -46,9 +48,24 @@ class ShadowRoutingTest {
     double[] ttft = {0.10, 0.05, 0.30, 0.07, 0.50, 9.0, 0.80};
     double[] e2e = {1, 1, 1, 1, 1, 9, 1};
     String[] outcome = {"completed", "completed", null, "completed", "completed", "aborted", "completed"};
+    trace = t;
+    recorded = new TraceValidation.Recorded(inst, ttft, e2e, outcome);
+    r = ShadowRouting.run(t, recorded, settings(), null, "smetric", "hand-made");
+  }
+
+  private static ReplaySettings settings() {
     ReplaySettings s = ReplayFixtures.settings(2, 10);
     s.profile.kvBytesPerToken = 1000;
-    r = ShadowRouting.run(t, new TraceValidation.Recorded(inst, ttft, e2e, outcome), s, null, "smetric", "hand-made");
+    return s;
+  }
+
+  @Test
+  void shadowPolicy_notSmetricOrUnknown_isAUsageErrorNamingIt() {
+    for (String p : new String[] {"least-load", "no-such-router"}) {
+      io.smetric.audit.common.UsageException e = org.junit.jupiter.api.Assertions.assertThrows(
+          io.smetric.audit.common.UsageException.class, () -> ShadowRouting.run(trace, recorded, settings(), null, p, "hand-made"));
+      org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains(p), e.getMessage());
+    }
   }
 
   @Test
