@@ -62,6 +62,14 @@ public final class ValidateCommand implements Callable<Integer> {
           "and with --out writes shadow.json."})
   String shadow;
 
+  @Option(names = "--overload", paramLabel = "X",
+      description = "With --shadow: SMetric's OVERLOAD, not_overloaded(s, l) = l[s] <= X x mean(l) (default: replay's --overload default).")
+  Double overload;
+
+  @Option(names = "--hit-ratio", paramLabel = "H",
+      description = "With --shadow: SMetric's HIT_RATIO, session_not_evicted = c[s] >= H x est_hit(r) (default: replay's --hit-ratio default).")
+  Double hitRatio;
+
   @Option(names = "--profile", paramLabel = "NAME|FILE", description = "Profile(s) to check (default: every shipped one).")
   List<String> profiles = new ArrayList<>();
 
@@ -82,8 +90,8 @@ public final class ValidateCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter w = spec.commandLine().getOut();
     if (inputs.size() == 1 && isCanonicalTrace(inputs.get(0))) return validateTrace(w, inputs.get(0));
-    if (out != null || instances != null || shadow != null) {
-      throw new UsageException("--out, --instances and --shadow go with a canonical TRACE argument");
+    if (out != null || instances != null || shadow != null || overload != null || hitRatio != null) {
+      throw new UsageException("--out, --instances, --shadow, --overload and --hit-ratio go with a canonical TRACE argument");
     }
     List<String> names = profiles.isEmpty() ? ModelProfile.catalogue() : profiles;
     MeasurementReplay.Options ro = new MeasurementReplay.Options(42, maxStageSeconds);
@@ -161,9 +169,12 @@ public final class ValidateCommand implements Callable<Integer> {
   /** validate TRACE: the recorded assignment replayed (as-recorded) against the measured latencies. */
   private int validateTrace(PrintWriter w, String trace) {
     if (profiles.size() > 1) throw new UsageException("with a TRACE, give one --profile");
+    if (shadow == null && (overload != null || hitRatio != null)) throw new UsageException("--overload and --hit-ratio go with --shadow");
     io.smetric.audit.replay.ReplaySettings s = new io.smetric.audit.replay.ReplaySettings();
     if (!profiles.isEmpty()) s.profile = ModelProfile.resolve(profiles.get(0));
     s.globalRatio = globalRatio;
+    if (overload != null) s.overload = overload;
+    if (hitRatio != null) s.hitRatio = hitRatio;
     org.apache.spark.sql.SparkSession spark = sparkOptions.session("validate");
     long t0 = System.nanoTime();
     String dataset = io.smetric.audit.replay.trace.TraceLoader.datasetPath(spark, trace);
