@@ -107,6 +107,24 @@ class ShadowRoutingTest {
   }
 
   @Test
+  void globalTier_b1FetchesItsSessionsFourBlocks_andThePeakRateIsThatFetch() {
+    // global tier 2 x 2 x 10 = 40 blocks: the 20 prompt blocks of the trace all stay; b1 misses
+    // locally (d0 evicted B on gpu-b) and reads 101-104 from it: 4 x 16 x 1000 B = 64,000 B, in
+    // 0.5 s at 128 kB/s, inside one 1-s window; the decisions do not change
+    ReplaySettings s = settings();
+    s.globalRatio = 2;
+    s.profile.globalReadGBps = 128e-6;
+    s.profile.globalLookupLatencyS = 0;
+    s.globalAggregateGBps = Double.POSITIVE_INFINITY;
+    ShadowRouting.Result g = ShadowRouting.run(trace, recorded, s, null, "smetric", "hand-made");
+    assertArrayEquals(r.choice(), g.choice());
+    assertArrayEquals(r.reason(), g.reason());
+    assertEquals(14L * 16 * 1000, g.localHitBytes());
+    assertEquals(4L * 16 * 1000, g.globalHitBytes());
+    assertEquals(64_000.0, g.globalPeakReadBytesPerS(), 1e-6);
+  }
+
+  @Test
   void classes_countsAgreementAndMeasuredTtftTail() {
     ShadowRouting.ClassRow[] c = r.classes();
     assertEquals(Reason.FIRST_TURN, c[0].reason());
