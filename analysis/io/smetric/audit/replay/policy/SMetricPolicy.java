@@ -18,6 +18,30 @@ public final class SMetricPolicy implements Policy {
   private final double hitRatio;
   private final Tiebreak tie = new Tiebreak();
   private long[] l = new long[0];
+  private Reason reason = Reason.NONE;
+
+  /**
+   * Why {@link #route} chose what it chose for the last request (read by the shadow-routing report;
+   * it never feeds back into a decision). Guards are tested in the paper's order, so a request
+   * failing both counts as OVERLOADED.
+   */
+  public enum Reason {
+    /** No request routed yet. */
+    NONE,
+    /** turn == 0: balanced by round_robin_argmin(l), hits not consulted. */
+    FIRST_TURN,
+    /** A follow-up routed to s = argmax c (both enabled guards passed). */
+    STUCK,
+    /** A follow-up rebalanced because not_overloaded(s, l) failed. */
+    OVERLOADED,
+    /** A follow-up rebalanced because session_not_evicted(r, s, c) failed (s was not overloaded). */
+    EVICTED
+  }
+
+  /** The reason behind the last decision of {@link #route}. */
+  public Reason lastReason() {
+    return reason;
+  }
 
   public SMetricPolicy(boolean overloadGuard, boolean evictionGuard, double overload, double hitRatio) {
     this.overloadGuard = overloadGuard;
@@ -44,7 +68,10 @@ public final class SMetricPolicy implements Policy {
     }
     // a first request is balanced whatever the hits, so no tier is probed for it (a probe only
     // brings the instance's memory up to the clock, as its next event does anyway)
-    if (v.turn() == 0) return tie.roundRobinArgmin(l, n);
+    if (v.turn() == 0) {
+      reason = Reason.FIRST_TURN;
+      return tie.roundRobinArgmin(l, n);
+    }
     for (int i = 0; i < n; i++) {
       long c = v.localHitTokens(i);
       if (c > best || (c == best && l[i] < l[s])) {
@@ -52,9 +79,10 @@ public final class SMetricPolicy implements Policy {
         s = i;
       }
     }
-    boolean stick = (!overloadGuard || notOverloaded(l[s], sum, n))
-        && (!evictionGuard || best >= hitRatio * v.estHitTokens());
-    return stick ? s : tie.roundRobinArgmin(l, n);
+    boolean fresh = !overloadGuard || notOverloaded(l[s], sum, n);
+    boolean kept = fresh && (!evictionGuard || best >= hitRatio * v.estHitTokens());
+    reason = kept ? Reason.STUCK : fresh ? Reason.EVICTED : Reason.OVERLOADED;
+    return kept ? s : tie.roundRobinArgmin(l, n);
   }
 
   private boolean notOverloaded(long ls, long sum, int n) {

@@ -55,6 +55,21 @@ public final class ValidateCommand implements Callable<Integer> {
       description = "With a TRACE: the global KV tier of the replayed cluster, as a ratio of the local capacity (default: ${DEFAULT-VALUE}, none).")
   double globalRatio;
 
+  @Option(names = "--shadow", paramLabel = "POLICY",
+      description = {"With a TRACE: instead of the error report, the shadow-routing report: the trace replayed as recorded,",
+          "and at each request's routing moment POLICY (smetric or a variant) asked what it would choose (not executed);",
+          "prints agreement, first-turn inference, migrations, hit bytes and the measured TTFT tail by decision class,",
+          "and with --out writes shadow.json."})
+  String shadow;
+
+  @Option(names = "--overload", paramLabel = "X",
+      description = "With --shadow: SMetric's OVERLOAD, not_overloaded(s, l) = l[s] <= X x mean(l) (default: replay's --overload default).")
+  Double overload;
+
+  @Option(names = "--hit-ratio", paramLabel = "H",
+      description = "With --shadow: SMetric's HIT_RATIO, session_not_evicted = c[s] >= H x est_hit(r) (default: replay's --hit-ratio default).")
+  Double hitRatio;
+
   @Option(names = "--profile", paramLabel = "NAME|FILE", description = "Profile(s) to check (default: every shipped one).")
   List<String> profiles = new ArrayList<>();
 
@@ -79,7 +94,9 @@ public final class ValidateCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter w = spec.commandLine().getOut();
     if (inputs.size() == 1 && isCanonicalTrace(inputs.get(0))) return validateTrace(w, inputs.get(0));
-    if (out != null || instances != null) throw new UsageException("--out and --instances go with a canonical TRACE argument");
+    if (out != null || instances != null || shadow != null || overload != null || hitRatio != null) {
+      throw new UsageException("--out, --instances, --shadow, --overload and --hit-ratio go with a canonical TRACE argument");
+    }
     List<String> names = profiles.isEmpty() ? ModelProfile.catalogue() : profiles;
     MeasurementReplay.Options ro = new MeasurementReplay.Options(42, maxStageSeconds, !noRequestTimeouts);
     int checked = 0;
@@ -156,15 +173,19 @@ public final class ValidateCommand implements Callable<Integer> {
   /** validate TRACE: the recorded assignment replayed (as-recorded) against the measured latencies. */
   private int validateTrace(PrintWriter w, String trace) {
     if (profiles.size() > 1) throw new UsageException("with a TRACE, give one --profile");
+    if (shadow == null && (overload != null || hitRatio != null)) throw new UsageException("--overload and --hit-ratio go with --shadow");
     io.smetric.audit.replay.ReplaySettings s = new io.smetric.audit.replay.ReplaySettings();
     if (!profiles.isEmpty()) s.profile = ModelProfile.resolve(profiles.get(0));
     s.globalRatio = globalRatio;
+    if (overload != null) s.overload = overload;
+    if (hitRatio != null) s.hitRatio = hitRatio;
     org.apache.spark.sql.SparkSession spark = sparkOptions.session("validate");
     long t0 = System.nanoTime();
     String dataset = io.smetric.audit.replay.trace.TraceLoader.datasetPath(spark, trace);
     var t = io.smetric.audit.replay.trace.TraceLoader.load(spark, trace, false);
     var rec = io.smetric.audit.replay.TraceValidation.read(spark, dataset, t);
     double loadS = (System.nanoTime() - t0) / 1e9;
+    if (shadow != null) return shadowReport(w, spark, trace, t, rec, s);
     var r = io.smetric.audit.replay.TraceValidation.run(t, rec, s, instances, trace);
     double totalS = (System.nanoTime() - t0) / 1e9;
     w.printf(java.util.Locale.ROOT, "== %s: %d requests replayed as recorded on %d instances (%d recorded names; %d without one, "
@@ -213,6 +234,52 @@ public final class ValidateCommand implements Callable<Integer> {
       w.println("wrote " + out + "/" + VALIDATION_JSON + " and " + VALIDATION_CHART);
     }
     return 0;
+  }
+
+  /** validate TRACE --shadow POLICY: the recorded routing replayed, POLICY asked at each routing moment. */
+  private int shadowReport(PrintWriter w, org.apache.spark.sql.SparkSession spark, String trace,
+      io.smetric.audit.replay.trace.ReplayTrace t, io.smetric.audit.replay.TraceValidation.Recorded rec,
+      io.smetric.audit.replay.ReplaySettings s) {
+    var r = io.smetric.audit.replay.ShadowRouting.run(t, rec, s, instances, shadow, trace);
+    java.util.Locale L = java.util.Locale.ROOT;
+    w.printf(L, "== %s: %d requests replayed as recorded on %d instances; %s asked at each routing moment "
+        + "(overload %s, hit ratio %s), not executed; profile %s, global ratio %s%n", trace, r.requests(), r.instances(),
+        shadow, s.overload, s.hitRatio, s.profile.name, globalRatio);
+    w.printf(L, "agreement with the recorded instance: %d of %d (%s)%n", r.agreed(), r.compared(), share(r.agreed(), r.compared()));
+    w.printf(L, "first-turn inference (its turn == 0 vs the trace's): %d of %d right (%s); %d first turns seen as follow-ups, "
+        + "%d follow-ups seen as first turns%n", r.turnInferredRight(), r.turnKnown(), share(r.turnInferredRight(), r.turnKnown()),
+        r.firstTurnAsFollowUp(), r.followUpAsFirstTurn());
+    w.printf(L, "migrations off the instance holding the session's KV: %s would move %d of %d follow-ups (%s); "
+        + "the recorded routing moved %d (%s)%n", shadow, r.shadowMigrations(), r.followUps(),
+        share(r.shadowMigrations(), r.followUps()), r.recordedMigrations(), share(r.recordedMigrations(), r.followUps()));
+    w.printf(L, "hits under the recorded routing: local %d B, global %d B; peak global-tier read %.0f B/s (%s s windows)%n",
+        r.localHitBytes(), r.globalHitBytes(), r.globalPeakReadBytesPerS(), r.bandwidthWindowS());
+    w.println("decision class                      requests   share  agreed   measured TTFT p50      p90      p99 (s)");
+    for (var c : r.classes()) {
+      w.printf(L, "  %-32s %8d %7s %7d %14s %8s %8s%n", io.smetric.audit.replay.ShadowRouting.label(c.reason()), c.requests(),
+          share(c.requests(), r.requests()), c.agreed(), sec(c.ttft().p50()), sec(c.ttft().p90()), sec(c.ttft().p99()));
+    }
+    if (out != null) {
+      try (io.smetric.audit.common.OutputDir dir = io.smetric.audit.common.OutputDir.open(out, overwrite,
+          spark.sparkContext().hadoopConfiguration())) {
+        dir.writeString(SHADOW_JSON, io.smetric.audit.common.Json.MAPPER.writeValueAsString(r.json()));
+        dir.commit();
+      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        throw new IllegalStateException(e);
+      }
+      w.println("wrote " + out + "/" + SHADOW_JSON);
+    }
+    return 0;
+  }
+
+  static final String SHADOW_JSON = "shadow.json";
+
+  private static String share(long a, long b) {
+    return b == 0 ? "-" : String.format(java.util.Locale.ROOT, "%.1f%%", 100.0 * a / b);
+  }
+
+  private static String sec(double v) {
+    return Double.isNaN(v) ? "-" : String.format(java.util.Locale.ROOT, "%.3f", v);
   }
 
   static final String VALIDATION_JSON = "validation.json";
