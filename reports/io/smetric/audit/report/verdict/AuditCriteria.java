@@ -304,8 +304,10 @@ public final class AuditCriteria {
       m.putJudgement(GAIN_WITH_GLOBAL, new Metrics.Judgement(CriterionResult.Status.NOT_APPLICABLE,
           "not applicable: too close to call over the documented range: no point clears " + c.format(c.threshold())
               + " over " + vs + at + " outside the noise, and the gain at the defaults is within the noise of it: " + summary
-              + ". What would decide it: a longer trace (more session trees narrow the interval) or more replicates "
-              + "(--bootstrap)", null));
+              + ". What would decide it: a longer trace, or several of the same workload (more session trees narrow the "
+              + "interval: its width is the spread between session trees, not the replicates' count; more replicates "
+              + "(--bootstrap) help only while the interval still moves with them, docs/replay.md \"Uncertainty\"), or "
+              + "your own cluster's recorded traffic (validate TRACE, --shadow smetric)", null));
     }
   }
 
