@@ -28,8 +28,8 @@ public final class OwnTrafficReport {
     h.tag("h2", null, "The replay's error on your own requests");
     h.tag("p", null, String.format(Locale.ROOT, "The trace records which instance served each request and how long it took."
         + " Replayed as recorded (%s, %d instances, profile %s, at the recorded send times), the simulated times differ from the"
-        + " measured ones by the per-request error (simulated - measured) / measured below; the verdict's numbers carry at least"
-        + " this error. Measured: TTFT %d, end-to-end %d requests; not measured: %d without TTFT, %d without end-to-end, %d not"
+        + " measured ones by the per-request error (simulated - measured) / measured below: how far the model behind the"
+        + " verdict's replay is from your cluster on your own requests. Measured: TTFT %d, end-to-end %d requests; not measured: %d without TTFT, %d without end-to-end, %d not"
         + " completed, %d measured as 0 s. The same numbers as validate TRACE (docs/replay.md).",
         v.path("policy").asText(), v.path("instances").path("simulated").asInt(), v.path("profile").asText(),
         n.path("ttft_compared").asInt(), n.path("e2e_compared").asInt(), n.path("without_ttft").asInt(),

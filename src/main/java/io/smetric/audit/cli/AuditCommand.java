@@ -366,14 +366,15 @@ public final class AuditCommand implements Callable<Integer> {
       progress.note(String.format(Locale.ROOT, "replay as recorded against the measured latencies: TTFT median |error| %s (%d"
           + " compared), end-to-end %s (%d compared)", pct(v.ttft().medianAbs()), v.ttftCompared(), pct(v.e2e().medianAbs()),
           v.e2eCompared()));
-      if (asRecorded) s.recordedRouting = new RecordedRouting(loaded, TraceValidation.instanceOf(rec));
+      // as-recorded can run as a curve even when --current-router names another judged router
+      s.recordedRouting = new RecordedRouting(loaded, TraceValidation.instanceOf(rec));
     }
     boolean custom = replay.customAxes();
     // the audit sweep unless the user chose axes; a policy or ratio axis left out is the audit
     // sweep's (as --policies' help says); without --rate-scale each curve's rates are found by
     // the rate grid (--rate-grid), with it they are exactly those
     List<Policies> pol = replay.policies != null ? replay.policyList() : AuditPlan.POLICIES;
-    if (asRecorded && replay.policies == null) {
+    if (recorded != null && replay.policies == null) {
       pol = new ArrayList<>(pol);
       pol.add(Policies.AS_RECORDED);
     }
