@@ -44,7 +44,7 @@ public final class RecordTrace {
 
   /** Runs the one simulation of the recording. */
   public static SimOutcome simulate(ReplayTrace t, ReplaySettings s, String policy) {
-    return new Simulator(t, s, Policies.byName(policy).create(s)).run();
+    return new Simulator(t, s, Policies.byName(policy).create(s, t)).run();
   }
 
   /**

@@ -147,7 +147,7 @@ public final class ReplayJob {
      */
     public static Options grid(ReplaySettings s, List<Policies> policies, List<Double> globalRatios, List<Double> rates,
         List<Double> overloads, List<Double> hitRatios) {
-      return new Options(s, Plan.GRID, null, policies != null ? policies : List.of(Policies.values()),
+      return new Options(s, Plan.GRID, null, policies != null ? policies : Policies.defaults(),
           globalRatios != null ? globalRatios : List.of(s.globalRatio), rates != null ? rates : List.of(s.rateScale),
           overloads != null ? overloads : List.of(s.overload), hitRatios != null ? hitRatios : List.of(s.hitRatio),
           "", null, 0, null, true, null);
@@ -157,6 +157,7 @@ public final class ReplayJob {
     public static Options audit(ReplaySettings s, AuditPlan.RateGrid grid) {
       List<Policies> pol = new ArrayList<>(AuditPlan.POLICIES);
       pol.addAll(AuditPlan.ABLATION);
+      if (s.recordedRouting != null) pol.add(Policies.AS_RECORDED); // the trace's own router, judged by default
       List<Double> os = new ArrayList<>(AuditPlan.OVERLOADS);
       os.add(0, s.overload);
       List<Double> hs = new ArrayList<>(AuditPlan.HIT_RATIOS);
@@ -421,7 +422,7 @@ public final class ReplayJob {
     List<Policies> runnable = new ArrayList<>();
     List<String> skipped = new ArrayList<>();
     for (Policies p : policies) {
-      List<String> why = p.unmet(trace);
+      List<String> why = p.unmet(trace, base);
       if (why.isEmpty()) runnable.add(p);
       else skipped.add(p.cliName() + ": not applicable: " + String.join("; ", why));
     }
@@ -433,7 +434,7 @@ public final class ReplayJob {
       }
       if (!runnable.contains(cr)) {
         throw new UsageException("--current-router " + currentRouter + " is not replayed"
-            + (policies.contains(cr) ? " (not applicable to this trace: " + String.join("; ", cr.unmet(trace)) + ")" : "; add it to --policies"));
+            + (policies.contains(cr) ? " (not applicable to this trace: " + String.join("; ", cr.unmet(trace, base)) + ")" : "; add it to --policies"));
       }
     }
     java.util.Set<String> ok = new java.util.HashSet<>();

@@ -210,6 +210,12 @@ public final class ReplaySettings implements Serializable {
    */
   @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
   public java.util.List<RouterKnob> currentRouterConfig = null;
+  /**
+   * The trace's recorded routing, which the policy as-recorded replays; set by the caller from the
+   * trace (never read from a settings file, never written to replay.json); null when none.
+   */
+  @com.fasterxml.jackson.annotation.JsonIgnore
+  public RecordedRouting recordedRouting = null;
 
   // ---- metrics ----
   /** Imbalance window [s] (paper Figure 11 heatmaps: per-window max/mean token load). */

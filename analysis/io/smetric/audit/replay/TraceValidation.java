@@ -122,15 +122,9 @@ public final class TraceValidation {
           "the trace names " + names.size() + " distinct instances, more than --instances " + n);
     }
     List<String> list = new ArrayList<>(names);
-    Map<String, Integer> id = new HashMap<>();
-    for (int i = 0; i < list.size(); i++) id.put(list.get(i), i);
-    int[] instanceOf = new int[t.n];
+    int[] instanceOf = instanceOf(rec);
     int fallback = 0;
-    for (int r = 0; r < t.n; r++) {
-      String s = rec.instance()[r];
-      instanceOf[r] = s == null ? -1 : id.get(s);
-      if (s == null) fallback++;
-    }
+    for (int r = 0; r < t.n; r++) if (instanceOf[r] < 0) fallback++;
     ReplaySettings s = base.copy();
     s.instances = n;
     // the recorded arrivals are when each request was sent: replay them as they are
@@ -249,6 +243,17 @@ public final class TraceValidation {
     cm.set("e2e", em.json());
     return new Result(t.n, list, n, fallback, nt, ne, withoutT, withoutE, notCompleted, zero, st, se, td, tdE,
         decileLoad, th, tm, eh, em, o, j);
+  }
+
+  /** Per request: its recorded instance numbered by the sorted distinct names, or -1 when not recorded. */
+  public static int[] instanceOf(Recorded rec) {
+    TreeSet<String> names = new TreeSet<>();
+    for (String x : rec.instance()) if (x != null) names.add(x);
+    Map<String, Integer> id = new HashMap<>();
+    for (String x : names) id.put(x, id.size());
+    int[] out = new int[rec.instance().length];
+    for (int r = 0; r < out.length; r++) out[r] = rec.instance()[r] == null ? -1 : id.get(rec.instance()[r]);
+    return out;
   }
 
   private static Stat group(double[] err, int[] req, int n, java.util.function.IntPredicate in) {

@@ -132,6 +132,8 @@ public final class AuditJson {
     if (replay != null && replay.path("preconditions").isObject()) a.set("preconditions", replay.path("preconditions").deepCopy());
     JsonNode measured = MeasuredCacheReport.summary(in.folder());
     if (measured != null) a.set("measured_cache", measured);
+    JsonNode own = OwnTrafficReport.summary(in.folder());
+    if (own != null) a.set("own_traffic_validation", own);
     ObjectNode replayProfile = ReplayProfileSection.json(replay);
     if (replayProfile != null) a.set("replay_profile", replayProfile);
     // the sweep under its own name: "conditions" is the verdict's list of conditions in words (above)

@@ -90,6 +90,7 @@ final class AuditPage {
         + " against the SMetric paper (arXiv 2607.08565); audit folder " + in.folder().label() + ".");
     Answers.capacityHtml(h, c.answers());
     verdict(h, v, c, in.replay());
+    OwnTrafficReport.html(h, OwnTrafficReport.summary(in.folder()));
     evidence(h, v);
     charts(h, m.charts(), m.focusRatio(), m.topSessions());
     MeasuredCacheReport.html(h, m.measured());

@@ -7,6 +7,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -52,13 +53,25 @@ public enum Policies {
       s -> new SglangCacheAwarePolicy(s.sglangBalanceAbs, s.sglangBalanceRel, s.sglangCacheThreshold)),
   SESSION_HASH("session-hash", "consistent hash of the session id (vllm-project/production-stack session router)",
       "virtual nodes=settings.sessionHashVnodes (160)", EnumSet.of(Need.SESSIONS),
-      s -> new SessionHashPolicy(s.sessionHashVnodes));
+      s -> new SessionHashPolicy(s.sessionHashVnodes)),
+  AS_RECORDED("as-recorded", "the trace's own recorded routing (trace-model v1.3 served_instance; AsRecordedPolicy)",
+      "requests without a recorded instance: least-load", EnumSet.noneOf(Need.class), (s, t) -> {
+        if (s.recordedRouting == null || t == null) {
+          throw new io.smetric.audit.common.UsageException("as-recorded needs a trace with recorded routing (served_instance)");
+        }
+        return new AsRecordedPolicy(s.recordedRouting.forTrace(t));
+      });
 
   private final String cliName;
   private final PolicyInfo info;
-  private final Function<ReplaySettings, Policy> factory;
+  private final BiFunction<ReplaySettings, ReplayTrace, Policy> factory;
 
   Policies(String name, String source, String defaults, Set<Need> needs, Function<ReplaySettings, Policy> factory) {
+    this(name, source, defaults, needs, (s, t) -> factory.apply(s));
+  }
+
+  // as-recorded is built per trace: it looks each replayed request up by id
+  Policies(String name, String source, String defaults, Set<Need> needs, BiFunction<ReplaySettings, ReplayTrace, Policy> factory) {
     this.cliName = name;
     this.info = new PolicyInfo(name, source, defaults, Set.copyOf(needs));
     this.factory = factory;
@@ -73,7 +86,12 @@ public enum Policies {
   }
 
   public Policy create(ReplaySettings s) {
-    return factory.apply(s);
+    return factory.apply(s, null);
+  }
+
+  /** A fresh policy for a replay of {@code t} (as-recorded needs the trace). */
+  public Policy create(ReplaySettings s, ReplayTrace t) {
+    return factory.apply(s, t);
   }
 
   public static Policies byName(String name) {
@@ -95,5 +113,19 @@ public enum Policies {
     if (info.needs().contains(Need.SESSIONS) && !t.hasSessions) why.add("the trace has no session ids");
     if (info.needs().contains(Need.TURNS) && !t.hasTurns) why.add("the trace has no turn numbers");
     return why;
+  }
+
+  /** {@link #unmet(ReplayTrace)}, and as-recorded's need of the trace's recorded routing (carried by the settings). */
+  public List<String> unmet(ReplayTrace t, ReplaySettings s) {
+    List<String> why = unmet(t);
+    if (this == AS_RECORDED && s.recordedRouting == null) why.add("the trace records no routing (served_instance)");
+    return why;
+  }
+
+  /** Every policy a replay runs by default: all but as-recorded, which replays a recording rather than deciding. */
+  public static List<Policies> defaults() {
+    List<Policies> out = new ArrayList<>(List.of(values()));
+    out.remove(AS_RECORDED);
+    return out;
   }
 }

@@ -97,7 +97,7 @@ public final class Sweep {
     java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
     long c0 = mx.getCurrentThreadCpuTime();
     long t0 = System.nanoTime();
-    Simulator sim = new Simulator(trace, s, Policies.byName(spec.policy()).create(s));
+    Simulator sim = new Simulator(trace, s, Policies.byName(spec.policy()).create(s, trace));
     if (s.decideAttainment > 0) {
       Simulator.Decision d = sim.decide(s.decideAttainment);
       return RunResult.of(spec, d, (System.nanoTime() - t0) / 1e9, (mx.getCurrentThreadCpuTime() - c0) / 1e9);

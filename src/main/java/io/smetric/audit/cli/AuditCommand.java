@@ -32,7 +32,9 @@ import io.smetric.audit.ingest.InputFiles;
 import io.smetric.audit.ingest.TraceFormat;
 import io.smetric.audit.measured.MeasuredCache;
 import io.smetric.audit.measured.MeasuredCacheJob;
+import io.smetric.audit.replay.RecordedRouting;
 import io.smetric.audit.replay.ReplayJob;
+import io.smetric.audit.replay.TraceValidation;
 import io.smetric.audit.replay.ReplaySettings;
 import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.sweep.AuditPlan;
@@ -93,9 +95,16 @@ public final class AuditCommand implements Callable<Integer> {
   @Option(names = "--overwrite", description = "Replace an existing audit folder.")
   boolean overwrite;
 
-  @Option(names = "--instances", defaultValue = "" + ReplaySettings.DEFAULT_INSTANCES, paramLabel = "N",
-      description = "Serving instances of the cluster the trace came from (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--instances", paramLabel = "N",
+      description = {"Serving instances of the cluster the trace came from (default: the distinct recorded instances when",
+          "the trace records its routing, else " + ReplaySettings.DEFAULT_INSTANCES + "; fewer than recorded is an error)."})
+  Integer instancesOption;
+
+  /** The cluster size: --instances, else the recorded instances, else the default (set in call()). */
   int instances;
+
+  /** The trace's recorded routing when more than half of its requests name their instance; else null. */
+  RecordedScan recorded;
 
   @Option(names = "--input-kind", defaultValue = "auto",
       description = "trace, logs (raw chat/agent logs for the block-hasher) or auto: from the first file's first record (default).")
@@ -210,6 +219,19 @@ public final class AuditCommand implements Callable<Integer> {
         }
       }
 
+      recorded = RecordedScan.of(spark, TraceLoader.datasetPath(spark, canonical));
+      instances = instancesOption != null ? instancesOption
+          : recorded != null ? recorded.distinct() : ReplaySettings.DEFAULT_INSTANCES;
+      if (recorded != null) {
+        if (instances < recorded.distinct()) {
+          throw new UsageException("--instances " + instances + ": the trace records " + recorded.distinct()
+              + " distinct serving instances (served_instance); give at least that many, or leave --instances out");
+        }
+        progress.note(String.format(Locale.ROOT, "the trace records its routing (%d of %d requests name their instance, %d distinct):"
+            + " %d instances, the judged router is %s", recorded.withInstance(), recorded.requests(), recorded.distinct(), instances,
+            replay.currentRouter != null ? replay.currentRouter + " (--current-router)" : Policies.AS_RECORDED.cliName()));
+      }
+
       progress.step("characterize");
       // outputs record where the trace will be once the audit folder is committed, not its staging path
       String temp = dir.tempPath().toString();
@@ -236,7 +258,7 @@ public final class AuditCommand implements Callable<Integer> {
 
       if (!noReplay) {
         progress.step("replay");
-        replay(spark, canonical, label, dir.child(REPLAY), progress);
+        replay(spark, canonical, label, dir.child(REPLAY), dir.child(AuditLayout.OWN_TRAFFIC), progress);
       }
 
       ObjectNode prov = provenance(started, fileNodes, logs, sessionsMode);
@@ -260,7 +282,7 @@ public final class AuditCommand implements Callable<Integer> {
   }
 
   private void validate() {
-    if (instances < 1) throw new UsageException("--instances must be >= 1, got " + instances);
+    if (instancesOption != null && instancesOption < 1) throw new UsageException("--instances must be >= 1, got " + instancesOption);
     replay.validate();
     if (!List.of("auto", "trace", "logs").contains(inputKind)) {
       throw new UsageException("--input-kind must be auto, trace or logs, got '" + inputKind + "'");
@@ -316,7 +338,7 @@ public final class AuditCommand implements Callable<Integer> {
     return hashing.job(inputs, key, conf, blockSize == null ? HashSettings.DEFAULT_BLOCK_SIZE : blockSize, false, false);
   }
 
-  private void replay(SparkSession spark, String canonical, String label, String replayOut, AuditProgress progress) {
+  private void replay(SparkSession spark, String canonical, String label, String replayOut, String ownOut, AuditProgress progress) {
     ReplaySettings s = new ReplaySettings();
     AuditPlan.applyPace(s); // the audit's pace: session trees + closed loop, unless a file or an option says otherwise
     if (replayConfig != null) s = ReplaySettings.load(replayConfig, s);
@@ -329,16 +351,40 @@ public final class AuditCommand implements Callable<Integer> {
       progress.note("skipped: SMetric cannot run on this trace: " + String.join("; ", unmet));
       return;
     }
+    boolean asRecorded = recorded != null && replay.currentRouter == null
+        && (replay.policies == null || replay.policies.contains(Policies.AS_RECORDED.cliName()));
+    if (recorded != null) {
+      // validate TRACE's comparison on the user's own requests, shown beside the verdict
+      var rec = TraceValidation.read(spark, TraceLoader.datasetPath(spark, canonical), loaded);
+      var v = TraceValidation.run(loaded, rec, s, instances, label);
+      try (OutputDir od = OutputDir.open(ownOut, false, spark.sparkContext().hadoopConfiguration())) {
+        od.writeString("validation.json", Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(v.json()) + "\n");
+        od.commit();
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      progress.note(String.format(Locale.ROOT, "replay as recorded against the measured latencies: TTFT median |error| %s (%d"
+          + " compared), end-to-end %s (%d compared)", pct(v.ttft().medianAbs()), v.ttftCompared(), pct(v.e2e().medianAbs()),
+          v.e2eCompared()));
+      // as-recorded can run as a curve even when --current-router names another judged router
+      s.recordedRouting = new RecordedRouting(loaded, TraceValidation.instanceOf(rec));
+    }
     boolean custom = replay.customAxes();
     // the audit sweep unless the user chose axes; a policy or ratio axis left out is the audit
     // sweep's (as --policies' help says); without --rate-scale each curve's rates are found by
     // the rate grid (--rate-grid), with it they are exactly those
     List<Policies> pol = replay.policies != null ? replay.policyList() : AuditPlan.POLICIES;
+    if (recorded != null && replay.policies == null) {
+      pol = new ArrayList<>(pol);
+      pol.add(Policies.AS_RECORDED);
+    }
     List<Double> gs = replay.globalRatios != null ? replay.globalRatios : AuditPlan.GLOBAL_RATIOS;
     ReplayJob.Options options = !custom ? ReplayJob.Options.audit(s, replay.rateGridMode())
         : replay.rates == null ? ReplayJob.Options.custom(s, replay.rateGridMode(), pol, gs)
         : ReplayJob.Options.grid(s, pol, gs, replay.rates, null, null);
-    ReplayJob job = new ReplayJob(spark, loaded, replay.judging(options.withTraceLabel(label), true)).onProgress(progress::sweep);
+    ReplayJob.Options judged = replay.judging(options.withTraceLabel(label), true);
+    if (asRecorded) judged = judged.withCurrentRouter(Policies.AS_RECORDED.cliName());
+    ReplayJob job = new ReplayJob(spark, loaded, judged).onProgress(progress::sweep);
     loaded = null; // the job drops the trace once the sweep's tasks can read it from storage
     ReplayJob.TraceSummary ts = job.traceSummary();
     progress.note(String.format(Locale.ROOT, "trace loaded: %d requests, %d sessions, %d segments%s", ts.requests(),
@@ -348,6 +394,25 @@ public final class AuditCommand implements Callable<Integer> {
       rd.commit();
       for (String sk : r.skipped()) progress.note("skipped " + sk);
       progress.done(String.format(Locale.ROOT, "%d simulations in %.1f s", r.runs(), r.wallSeconds()));
+    }
+  }
+
+  private static String pct(double v) {
+    return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * v);
+  }
+
+  /**
+   * Whether the trace records its routing (trace-model v1.3): more than half of its requests name
+   * the instance that served them. One Spark job over the served_instance column.
+   */
+  record RecordedScan(long requests, long withInstance, int distinct) {
+    static RecordedScan of(SparkSession spark, String dataset) {
+      org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> d = Canonical.withOptionalColumns(spark.read().parquet(dataset));
+      org.apache.spark.sql.Row r = d.agg(org.apache.spark.sql.functions.count(org.apache.spark.sql.functions.lit(1)),
+          org.apache.spark.sql.functions.count(Canonical.SERVED_INSTANCE),
+          org.apache.spark.sql.functions.countDistinct(org.apache.spark.sql.functions.col(Canonical.SERVED_INSTANCE))).first();
+      RecordedScan s = new RecordedScan(r.getLong(0), r.getLong(1), (int) r.getLong(2));
+      return 2 * s.withInstance() > s.requests() ? s : null;
     }
   }
 
@@ -386,6 +451,8 @@ public final class AuditCommand implements Callable<Integer> {
     p.set("inputs", fileNodes);
     ObjectNode par = p.putObject("parameters");
     par.put("instances", instances);
+    if (recorded != null && instancesOption == null) par.put("instances_from", "recorded served_instance");
+    if (recorded != null && replay.currentRouter == null && !noReplay) par.put("judged_router_default", Policies.AS_RECORDED.cliName());
     par.put("format", format);
     if (blockSize != null) par.put("block_size", blockSize);
     if (logs) par.put("tokenizer", hashing.tokenizer).put("log_format", hashing.logFormat);

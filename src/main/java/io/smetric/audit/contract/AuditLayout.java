@@ -57,6 +57,9 @@ public final class AuditLayout {
   public static final String CHARACTERIZATION = "characterization";
   public static final String REPLAY = "replay";
   public static final String MEASURED_CACHE = "measured-cache";
+  /** validate TRACE's per-request comparison, run by the audit when the trace records its routing. */
+  public static final String OWN_TRAFFIC = "own-traffic";
+  public static final String OWN_TRAFFIC_VALIDATION = OWN_TRAFFIC + "/validation.json";
   public static final String PROVENANCE = "provenance.json";
   public static final String AUDIT_JSON = "audit.json";
   public static final String INDEX_HTML = "index.html";
