@@ -967,6 +967,12 @@ public final class Simulator implements ClusterView {
       arrivals.responded(r, now);
       completed(r, now);
     }
+    leaveBatch(i, r);
+    if (colocated) addLoad(i, now, -((long) t.input[r] + t.output[r]));
+  }
+
+  /** Request r leaves instance i's running batch (finished or aborted): its slot, blocks and pins go. */
+  private void leaveBatch(int i, int r) {
     requests[i]--;
     runningN[i]--;
     runOrder[i].rem(r);
@@ -975,7 +981,6 @@ public final class Simulator implements ClusterView {
       local[i].unpin(r);
       evictToFit(i);
     }
-    if (colocated) addLoad(i, now, -((long) t.input[r] + t.output[r]));
   }
 
   // ---------------------------------------------------------------- global-tier fetches
@@ -1096,14 +1101,7 @@ public final class Simulator implements ClusterView {
     addLoad(i, now, colocated ? -((long) t.input[r] + t.output[r]) : -contrib[r]);
     contrib[r] = 0;
     state[r] = DONE;
-    requests[i]--;
-    runningN[i]--;
-    runOrder[i].rem(r);
-    activeBlocks[i] -= t.blocks[r] + outBlocks(r);
-    if (t.hasBlocks) {
-      local[i].unpin(r);
-      evictToFit(i);
-    }
+    leaveBatch(i, r);
   }
 
   // ---------------------------------------------------------------- time series
