@@ -21,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 class AuditRecordedRoutingTest {
   @TempDir static Path tmp;
 
-  static RecordAndValidateTraceTest.Run run(String... args) {
-    return RecordAndValidateTraceTest.run(args);
+  static CliTest.Run run(String... args) {
+    return CliTest.run(args);
   }
 
   @Test

@@ -9,8 +9,6 @@ import io.smetric.audit.common.Json;
 import io.smetric.audit.contract.Canonical;
 import io.smetric.audit.contract.TraceRecord;
 import io.smetric.audit.testing.TestSpark;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -39,24 +37,19 @@ class RecordAndValidateTraceTest {
   private static final SparkSession spark = TestSpark.get();
   private static Path rec;
 
-  record Run(int code, String out, String err) {}
-
-  static Run run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
-    return new Run(code, out.toString(), err.toString());
+  static CliTest.Run run(String... args) {
+    return CliTest.run(args);
   }
 
   @BeforeAll
   static void record() {
     Path gen = tmp.resolve("agent.jsonl");
-    Run g = run("generate", "--preset", "agent", "--requests", "600", "--seed", "11", "--out", gen.toString());
+    CliTest.Run g = run("generate", "--preset", "agent", "--requests", "600", "--seed", "11", "--out", gen.toString());
     assertEquals(ExitCodes.OK, g.code(), g.err());
-    Run i = run("ingest", gen.toString(), "--out", tmp.resolve("ing").toString());
+    CliTest.Run i = run("ingest", gen.toString(), "--out", tmp.resolve("ing").toString());
     assertEquals(ExitCodes.OK, i.code(), i.err());
     rec = tmp.resolve("rec");
-    Run r = run("replay", tmp.resolve("ing").toString(), "--instances", "3", "--policies", "lmetric", "--rate-scale", "1",
+    CliTest.Run r = run("replay", tmp.resolve("ing").toString(), "--instances", "3", "--policies", "lmetric", "--rate-scale", "1",
         "--closed-loop", "--executor", "local", "--out", tmp.resolve("rp").toString(), "--record-trace", rec.toString());
     assertEquals(ExitCodes.OK, r.code(), r.err());
     assertTrue(r.out().contains("recorded trace: 600 requests routed by lmetric at global ratio 0.0, rate x1.0 (closed loop) on 3 instances"), r.out());
@@ -78,7 +71,7 @@ class RecordAndValidateTraceTest {
       assertTrue(List.of("instance-0", "instance-1", "instance-2").contains(x.recorded().servedInstance()), x.toString());
       assertTrue(x.recorded().e2eS() != null && x.recorded().ttftS() != null && x.recorded().ttftS() <= x.recorded().e2eS(), x.toString());
     }
-    Run i = run("ingest", rec.resolve("trace").toString(), "--out", tmp.resolve("again").toString());
+    CliTest.Run i = run("ingest", rec.resolve("trace").toString(), "--out", tmp.resolve("again").toString());
     assertEquals(ExitCodes.OK, i.code(), i.err());
     Map<String, TraceRecord> back = records(tmp.resolve("again/trace").toString()).stream()
         .collect(Collectors.toMap(TraceRecord::requestId, x -> x));
@@ -96,7 +89,7 @@ class RecordAndValidateTraceTest {
   @Test
   void validate_asRecordedWithTheSameProfile_reproducesEveryRequest() throws Exception {
     Path out = tmp.resolve("val");
-    Run v = run("validate", rec.toString(), "--out", out.toString());
+    CliTest.Run v = run("validate", rec.toString(), "--out", out.toString());
     assertEquals(ExitCodes.OK, v.code(), v.err());
     JsonNode j = Json.MAPPER.readTree(out.resolve("validation.json").toFile());
     assertEquals(3, j.get("instances").get("simulated").asInt());
@@ -122,7 +115,7 @@ class RecordAndValidateTraceTest {
     d.coalesce(1).write().parquet(perturbed.toString());
     long missing = d.filter(functions.col(Canonical.TTFT_S).isNull()
         .and(functions.col(Canonical.OUTCOME).equalTo(Canonical.OUTCOME_COMPLETED))).count();
-    Run v = run("validate", perturbed.toString(), "--out", tmp.resolve("val2").toString());
+    CliTest.Run v = run("validate", perturbed.toString(), "--out", tmp.resolve("val2").toString());
     assertEquals(ExitCodes.OK, v.code(), v.err());
     JsonNode j = Json.MAPPER.readTree(tmp.resolve("val2/validation.json").toFile());
     assertEquals(missing, j.get("counted").get("without_ttft").asLong());

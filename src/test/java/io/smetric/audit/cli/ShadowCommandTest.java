@@ -22,18 +22,18 @@ class ShadowCommandTest {
   @Test
   void shadowOfATraceRecordedUnderSmetric_agreesOnEveryRequest() throws Exception {
     Path gen = tmp.resolve("agent.jsonl");
-    RecordAndValidateTraceTest.Run g = RecordAndValidateTraceTest.run("generate", "--preset", "agent", "--requests", "400",
+    CliTest.Run g = CliTest.run("generate", "--preset", "agent", "--requests", "400",
         "--seed", "5", "--out", gen.toString());
     assertEquals(ExitCodes.OK, g.code(), g.err());
-    RecordAndValidateTraceTest.Run i = RecordAndValidateTraceTest.run("ingest", gen.toString(), "--out", tmp.resolve("ing").toString());
+    CliTest.Run i = CliTest.run("ingest", gen.toString(), "--out", tmp.resolve("ing").toString());
     assertEquals(ExitCodes.OK, i.code(), i.err());
     Path rec = tmp.resolve("rec");
-    RecordAndValidateTraceTest.Run r = RecordAndValidateTraceTest.run("replay", tmp.resolve("ing").toString(), "--instances", "3",
+    CliTest.Run r = CliTest.run("replay", tmp.resolve("ing").toString(), "--instances", "3",
         "--policies", "smetric", "--rate-scale", "1", "--executor", "local", "--out", tmp.resolve("rp").toString(),
         "--record-trace", rec.toString());
     assertEquals(ExitCodes.OK, r.code(), r.err());
     Path out = tmp.resolve("shadow");
-    RecordAndValidateTraceTest.Run v = RecordAndValidateTraceTest.run("validate", rec.toString(), "--shadow", "smetric", "--out", out.toString());
+    CliTest.Run v = CliTest.run("validate", rec.toString(), "--shadow", "smetric", "--out", out.toString());
     assertEquals(ExitCodes.OK, v.code(), v.err());
     JsonNode j = Json.MAPPER.readTree(out.resolve("shadow.json").toFile());
     assertEquals(400, j.get("agreement").get("requests_with_recorded_instance").asInt());
@@ -45,7 +45,7 @@ class ShadowCommandTest {
     assertEquals(400, classes);
     assertTrue(v.out().contains("agreement with the recorded instance: 400 of 400 (100.0%)"), v.out());
     // the check can fail: SMetric with a stricter overload guard than the recording's disagrees somewhere
-    RecordAndValidateTraceTest.Run strict = RecordAndValidateTraceTest.run("validate", rec.toString(), "--shadow", "smetric",
+    CliTest.Run strict = CliTest.run("validate", rec.toString(), "--shadow", "smetric",
         "--overload", "0.5");
     assertEquals(ExitCodes.OK, strict.code(), strict.err());
     assertTrue(!strict.out().contains("400 of 400 (100.0%)"), strict.out());
