@@ -56,7 +56,11 @@ class ScheduleTest {
     @Override
     public CompletableFuture<List<RunResult>> submit(List<SimSpec> numbered) {
       CompletableFuture<List<RunResult>> f = new CompletableFuture<>();
-      held.push(new Object[] {numbered, f});
+      // the push shares the lock of releaseOne's poll: an ArrayDeque written by two threads at once
+      // can lose a batch, whose future then never completes (a CI run hung here until its limit)
+      synchronized (held) {
+        held.push(new Object[] {numbered, f});
+      }
       for (SimSpec s : numbered) submitted.add(s.policy());
       // complete the newest held batch from another thread once the scheduler has submitted this one
       CompletableFuture.runAsync(this::releaseOne);
