@@ -13,9 +13,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -54,6 +56,9 @@ class StandaloneClusterIT {
    * Mooncake audit.
    */
   @Test
+  // the two submissions have limits of their own (30 and 20 min, below); the suite's default of 15
+  // min per test (junit-platform.properties) cut this one at 15 min on a machine at load 45
+  @Timeout(value = 55, unit = TimeUnit.MINUTES)
   void auditOnStandaloneCluster_equalsLocalMode() throws Exception {
     List<Long> pids;
     Path mcLocal;
