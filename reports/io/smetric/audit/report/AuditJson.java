@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.BuildInfo;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.common.Numbers;
+import io.smetric.audit.contract.Metric;
 import io.smetric.audit.report.verdict.AuditCriteria;
 import io.smetric.audit.report.verdict.Criterion;
 import io.smetric.audit.report.verdict.CriterionResult;
@@ -186,12 +187,9 @@ public final class AuditJson {
     else h.putNull(key);
   }
 
-  /** A characterization metric (a number, or {"value": x}) as its value; null where it has none. */
+  /** A stage's metric (a number, or {"value": x}) as its value; null where it has none. */
   private static Double metricValue(JsonNode n) {
-    if (n == null || n.isMissingNode() || n.isNull()) return null;
-    if (n.isNumber()) return n.asDouble();
-    JsonNode v = n.path("value");
-    return v.isNumber() ? v.asDouble() : null;
+    return Metric.read(n, "").value();
   }
 
   /** A headline number as the pages print it: shares and gains as percentages, seconds with a unit. */
@@ -235,8 +233,8 @@ public final class AuditJson {
 
   private static void walkNotApplicable(JsonNode n, String path, List<String[]> out) {
     if (!n.isObject()) return;
-    if (n.has("not_applicable") && n.path("value").isNull()) {
-      out.add(new String[] {path.isEmpty() ? "/" : path, n.path("not_applicable").asText()});
+    if (n.has(Metric.NOT_APPLICABLE) && n.path(Metric.VALUE).isNull()) {
+      out.add(new String[] {path.isEmpty() ? "/" : path, n.path(Metric.NOT_APPLICABLE).asText()});
       return;
     }
     Iterator<Map.Entry<String, JsonNode>> it = n.fields();
