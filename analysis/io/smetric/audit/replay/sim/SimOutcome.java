@@ -196,7 +196,7 @@ public final class SimOutcome {
     if (t.hasBlocks) {
       metrics.put(RunMetrics.LOCAL_HIT_RATIO, inTok == 0 ? 0.0 : (double) localTok / inTok);
       metrics.put(RunMetrics.GLOBAL_HIT_RATIO, inTok == 0 ? 0.0 : (double) globalTok / inTok);
-      metrics.put("total_hit_ratio", inTok == 0 ? 0.0 : (double) (localTok + globalTok) / inTok);
+      metrics.put(RunMetrics.TOTAL_HIT_RATIO, inTok == 0 ? 0.0 : (double) (localTok + globalTok) / inTok);
       long bytes = globalBlocks * t.blockSize * settings.profile.kvBytesPerToken;
       metrics.put("global_bytes_read", bytes);
       double peak = 0;
@@ -204,7 +204,7 @@ public final class SimOutcome {
       metrics.put("global_peak_read_bytes_per_s", peak / settings.bandwidthWindowS);
       metrics.put("global_mean_read_bytes_per_s", bytes / duration);
     } else {
-      for (String m : new String[] {RunMetrics.LOCAL_HIT_RATIO, RunMetrics.GLOBAL_HIT_RATIO, "total_hit_ratio", "global_bytes_read",
+      for (String m : new String[] {RunMetrics.LOCAL_HIT_RATIO, RunMetrics.GLOBAL_HIT_RATIO, RunMetrics.TOTAL_HIT_RATIO, "global_bytes_read",
           "global_peak_read_bytes_per_s", "global_mean_read_bytes_per_s"}) {
         notApplicable.put(m, "the trace has no block hashes");
       }

@@ -64,7 +64,7 @@ public final class ReplayTables {
     return t;
   }
 
-  /** Names of the run metrics the report reads from the runs table (the simulator writes them). */
+  /** Names of the run metrics the report and the notebooks read from the runs table (the simulator writes them). */
   public static final class RunMetrics {
     private RunMetrics() {}
 
@@ -72,6 +72,7 @@ public final class ReplayTables {
     public static final String TPS_WITHIN_SLO = "tps_within_slo";
     public static final String LOCAL_HIT_RATIO = "local_hit_ratio";
     public static final String GLOBAL_HIT_RATIO = "global_hit_ratio";
+    public static final String TOTAL_HIT_RATIO = "total_hit_ratio";
     /** Share of follow-ups routed to the instance that served their session's turn 0. */
     public static final String STICKINESS = "stickiness";
     public static final String SESSION_MIGRATIONS = "session_migrations";
