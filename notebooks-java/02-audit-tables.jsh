@@ -8,6 +8,11 @@ import org.apache.spark.sql.*;
 import static org.apache.spark.sql.functions.*;
 import com.fasterxml.jackson.databind.*;
 import io.smetric.audit.cli.Main;
+import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.contract.CharacterizationTables;
+import io.smetric.audit.contract.Cols;
+import io.smetric.audit.contract.Source;
+import io.smetric.audit.contract.ReplayTables;
 import org.knowm.xchart.*;
 import java.io.*;
 import java.nio.file.*;
@@ -42,8 +47,8 @@ for (JsonNode c : verdict.get("criteria")) {
 //    minutes partition the requests, so summing numerators and denominators must give the
 //    characterization's overall numbers exactly (a ratio of sums, not a mean of ratios).
 JsonNode ch = json.readTree(new File(audit, "characterization/characterization.json"));
-Row s = spark.read().parquet(audit + "/characterization/reuse_by_minute").
-    agg(sum("hit_tokens"), sum("prefill_tokens"), sum("hit_tokens_intra_session")).first();
+Row s = spark.read().parquet(audit + "/" + AuditLayout.characterizationTable(CharacterizationTables.T_REUSE_MINUTE)).
+    agg(sum(Cols.HIT_TOKENS), sum(Cols.PREFILL_TOKENS), sum(Cols.hitTokens(Source.INTRA_SESSION))).first();
 double reuse = (double) s.getLong(0) / s.getLong(1);
 double intra = (double) s.getLong(2) / s.getLong(0);
 double reuseJson = ch.at("/reuse/token_weighted/value").asDouble();
@@ -56,10 +61,12 @@ if (Math.abs(reuse - reuseJson) > 1e-9 || Math.abs(intra - intraJson) > 1e-9) th
 //    policy, at the offered rate where each policy had its best TPS within SLO.
 Path replay = Path.of(audit, "replay");
 if (Files.exists(replay)) {
-  Dataset<Row> runs = spark.read().parquet(replay.resolve("runs").toString());
-  Dataset<Row> best = spark.read().parquet(replay.resolve("headline").toString()).select("run_id");
-  List<Row> rows = runs.join(best, "run_id").orderBy("policy", "global_ratio").
-      select("policy", "global_ratio", "total_hit_ratio", "local_hit_ratio").collectAsList();
+  // table and column names from the contract, as the report reads them
+  Dataset<Row> runs = spark.read().parquet(replay.resolve(AuditLayout.REPLAY_RUNS_DIR).toString());
+  Dataset<Row> best = spark.read().parquet(replay.resolve(AuditLayout.REPLAY_HEADLINE_DIR).toString()).select(ReplayTables.RUN_ID);
+  List<Row> rows = runs.join(best, ReplayTables.RUN_ID).orderBy(ReplayTables.POLICY, ReplayTables.GLOBAL_RATIO).
+      select(ReplayTables.POLICY, ReplayTables.GLOBAL_RATIO, ReplayTables.RunMetrics.TOTAL_HIT_RATIO,
+          ReplayTables.RunMetrics.LOCAL_HIT_RATIO).collectAsList();
   XYChart chart = new XYChartBuilder().width(800).height(450).title("Hit ratio by global-tier capacity (best rate per policy)").
       xAxisTitle("global / local capacity").yAxisTitle("hit tokens / input tokens").build();
   Map<String, List<double[]>> byPolicy = new TreeMap<>();

@@ -27,6 +27,7 @@ import io.smetric.audit.characterize.Characterization.Result;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.contract.AuditLayout;
 import io.smetric.audit.contract.Cols;
+import io.smetric.audit.contract.Metric;
 import io.smetric.audit.contract.Source;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

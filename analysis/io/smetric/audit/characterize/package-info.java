@@ -4,6 +4,6 @@
  * ratio. Each Spark job is a small class with options, {@code execute()} under a named job group
  * and an immutable result; {@link io.smetric.audit.characterize.Characterization} runs them all
  * and {@code CharacterizationJson} assembles characterization.json, whose metrics that a trace cannot support are
- * {@link io.smetric.audit.characterize.Metric} values carrying the reason instead of a number.
+ * {@link io.smetric.audit.contract.Metric} values carrying the reason instead of a number.
  */
 package io.smetric.audit.characterize;

@@ -6,6 +6,7 @@ import io.smetric.audit.common.Json;
 import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.common.UsageException;
 import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.contract.ReplayTables;
 import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.sweep.AuditPlan;
 import io.smetric.audit.replay.sweep.Conditions;
@@ -34,7 +35,6 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -725,24 +725,16 @@ public final class ReplayJob {
 
   // ------------------------------------------------------------------ series tables (written by the tasks' side)
 
-  static final StructType CDF_SCHEMA = new StructType().add("run_id", DataTypes.IntegerType, false)
-      .add("metric", DataTypes.StringType, false).add("quantile", DataTypes.DoubleType, false)
-      .add("value_s", DataTypes.DoubleType, false);
-  static final StructType WINDOW_SCHEMA = new StructType().add("run_id", DataTypes.IntegerType, false)
-      .add("window", DataTypes.IntegerType, false).add("window_start_s", DataTypes.DoubleType, false)
-      .add("max_over_mean", DataTypes.DoubleType, true);
-  static final StructType INSTANCE_SCHEMA = new StructType().add("run_id", DataTypes.IntegerType, false)
-      .add("window", DataTypes.IntegerType, false).add("instance", DataTypes.IntegerType, false)
-      .add("token_load", DataTypes.DoubleType, false);
-
   private void writeSeries(OutputDir out, JavaRDD<Row> cdf, JavaRDD<Row> windows, JavaRDD<Row> instances) {
     // one file per table (small), sorted by run for the reader; the instance series can be large
     // (instances x windows per run) and is written in parallel, sorted within each file
-    spark.createDataFrame(cdf, CDF_SCHEMA).coalesce(1).sortWithinPartitions("run_id", "metric", "quantile")
+    spark.createDataFrame(cdf, ReplayTables.LATENCY_CDF).coalesce(1)
+        .sortWithinPartitions(ReplayTables.RUN_ID, ReplayTables.METRIC, ReplayTables.QUANTILE)
         .write().mode(SaveMode.ErrorIfExists).parquet(out.child(AuditLayout.REPLAY_LATENCY_CDF_DIR));
-    spark.createDataFrame(windows, WINDOW_SCHEMA).coalesce(1).sortWithinPartitions("run_id", "window")
+    spark.createDataFrame(windows, ReplayTables.IMBALANCE_WINDOWS).coalesce(1)
+        .sortWithinPartitions(ReplayTables.RUN_ID, ReplayTables.WINDOW)
         .write().mode(SaveMode.ErrorIfExists).parquet(out.child(AuditLayout.REPLAY_IMBALANCE_WINDOWS_DIR));
-    spark.createDataFrame(instances, INSTANCE_SCHEMA).write().mode(SaveMode.ErrorIfExists)
+    spark.createDataFrame(instances, ReplayTables.INSTANCE_LOAD).write().mode(SaveMode.ErrorIfExists)
         .parquet(out.child(AuditLayout.REPLAY_INSTANCE_LOAD_DIR));
   }
 
@@ -752,8 +744,8 @@ public final class ReplayJob {
     @Override
     public java.util.Iterator<Row> call(RunResult r) {
       List<Row> rows = new ArrayList<>();
-      addCdf(rows, r.spec().runId(), "ttft", r.ttftCdf());
-      addCdf(rows, r.spec().runId(), "tpot", r.tpotCdf());
+      addCdf(rows, r.spec().runId(), ReplayTables.TTFT, r.ttftCdf());
+      addCdf(rows, r.spec().runId(), ReplayTables.TPOT, r.tpotCdf());
       return rows.iterator();
     }
   }
@@ -816,20 +808,10 @@ public final class ReplayJob {
       Map<Integer, Integer> sameAs) {
     TreeSet<String> metricNames = new TreeSet<>();
     for (RunResult r : results) metricNames.addAll(r.metrics().keySet());
-    metricNames.addAll(List.of("stickiness", "session_migrations", "local_hit_ratio", "tpot_p50_s"));
-
-    StructType runs = new StructType()
-        .add("run_id", DataTypes.IntegerType, false).add("policy", DataTypes.StringType, false)
-        .add("architecture", DataTypes.StringType, false).add("instances", DataTypes.IntegerType, false)
-        .add("local_blocks", DataTypes.LongType, true).add("global_ratio", DataTypes.DoubleType, false)
-        .add("rate_scale", DataTypes.DoubleType, false).add("overload", DataTypes.DoubleType, true)
-        .add("hit_ratio", DataTypes.DoubleType, true).add("wall_s", DataTypes.DoubleType, false)
-        .add("cpu_s", DataTypes.DoubleType, false)
-        .add("not_applicable", DataTypes.StringType, true)
-        .add("replicate", DataTypes.IntegerType, false).add("variant", DataTypes.StringType, true)
-        .add("overrides", DataTypes.StringType, true)
-        .add("same_simulation_as", DataTypes.IntegerType, true);
-    for (String m : metricNames) runs = runs.add(m, DataTypes.DoubleType, true);
+    // columns every runs table has, even when no run computed them (a reader can rely on them)
+    metricNames.addAll(List.of(ReplayTables.RunMetrics.STICKINESS, ReplayTables.RunMetrics.SESSION_MIGRATIONS,
+        ReplayTables.RunMetrics.LOCAL_HIT_RATIO, ReplayTables.RunMetrics.TPOT_P50_S));
+    StructType runs = ReplayTables.runs(metricNames);
     long localCap = base.localCapacity(Math.max(1, summary.blockSize()));
     List<Row> runRows = new ArrayList<>();
     for (RunResult r : results) {
@@ -858,10 +840,7 @@ public final class ReplayJob {
 
     // headline: max TPS within SLO over the offered-rate sweep, per (policy, global ratio, O, H)
     SweepSummary sum = new SweepSummary(results, referenceOverload(), referenceHitRatio());
-    StructType head = new StructType().add("policy", DataTypes.StringType, false)
-        .add("global_ratio", DataTypes.DoubleType, false).add("overload", DataTypes.DoubleType, true)
-        .add("hit_ratio", DataTypes.DoubleType, true).add("max_tps_within_slo", DataTypes.DoubleType, false)
-        .add("at_rate_scale", DataTypes.DoubleType, false).add("run_id", DataTypes.IntegerType, false);
+    StructType head = ReplayTables.HEADLINE;
     List<Row> headRows = new ArrayList<>();
     ArrayNode headJson = Json.MAPPER.createArrayNode();
     for (SweepSummary.Headline hl : sum.headlines()) {

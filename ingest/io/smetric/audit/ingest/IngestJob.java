@@ -7,13 +7,12 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.when;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.BadInputException;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.common.SerializableConf;
 import io.smetric.audit.contract.Canonical;
+import io.smetric.audit.contract.IngestSummary;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -93,7 +92,7 @@ public final class IngestJob {
    * @param summary ingest-summary.json
    * @param read records read, over all files: {@code accepted + quarantined}
    */
-  public record Result(ObjectNode summary, long read, long accepted, long quarantined) {}
+  public record Result(IngestSummary summary, long read, long accepted, long quarantined) {}
 
   /** The Spark job group the stage's jobs run under (the Spark UI names them by it). */
   public static final String JOB_GROUP = "smetric-ingest";
@@ -241,15 +240,14 @@ public final class IngestJob {
       progress("wrote the canonical trace (%s) in %.1f s", rewrite ? "rewritten and sorted" : "staged parts kept", secondsSince(t1));
       long t2 = System.nanoTime();
       Dataset<Row> fin = rewrite ? spark.read().parquet(finalTrace) : null;
-      ObjectNode summary = Summaries.build(fin, stats, fx, originUs, o, rewrite ? null : ids[1]);
+      IngestSummary summary = Summaries.build(fin, stats, fx, originUs, o, rewrite ? null : ids[1]);
       if (!skipped.isEmpty()) {
-        ArrayNode sk = summary.putArray("skipped_files");
-        for (Path p : skipped) sk.addObject().put("path", p.toString()).put("reason", "documentation, not trace data");
-        ((ArrayNode) summary.get("findings")).add(skipped.size()
-            + " file(s) of the input folders left out as documentation, not trace data: "
-            + String.join(", ", skipped.stream().map(Path::getName).toList()) + " (name a file to read it)");
+        summary = summary.withSkipped(
+            skipped.stream().map(p -> new IngestSummary.SkippedFile(p.toString(), "documentation, not trace data")).toList(),
+            List.of(skipped.size() + " file(s) of the input folders left out as documentation, not trace data: "
+                + String.join(", ", skipped.stream().map(Path::getName).toList()) + " (name a file to read it)"));
       }
-      out.writeString(INGEST_SUMMARY_FILE, Json.MAPPER.writeValueAsString(summary));
+      out.writeString(INGEST_SUMMARY_FILE, Json.MAPPER.writeValueAsString(summary.toJson()));
       progress("summarised in %.1f s", secondsSince(t2));
       long read = stats.stream().mapToLong(s -> s.read).sum();
       long acc = stats.stream().mapToLong(s -> s.accepted).sum();
@@ -379,12 +377,6 @@ public final class IngestJob {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  static ArrayNode strings(List<String> xs) {
-    ArrayNode a = Json.MAPPER.createArrayNode();
-    xs.forEach(a::add);
-    return a;
   }
 
   /** The input file index encoded in a seq column. */

@@ -11,12 +11,10 @@ import static org.apache.spark.sql.functions.size;
 import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.when;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.BuildInfo;
-import io.smetric.audit.common.Json;
 import io.smetric.audit.contract.AuditLayout;
 import io.smetric.audit.contract.Canonical;
+import io.smetric.audit.contract.IngestSummary;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,50 +34,28 @@ final class Summaries {
    *     session ids counted with the duplicate check. Every other dataset number is then exact in
    *     the tasks' own counts, so the trace is not scanned again. Null: aggregate {@code fin}.
    */
-  static ObjectNode build(Dataset<Row> fin, List<FileStats> stats, Fixups fx, long originUs, IngestJob.Options o,
+  static IngestSummary build(Dataset<Row> fin, List<FileStats> stats, Fixups fx, long originUs, IngestJob.Options o,
       Long sessionsFromIds) {
-    ObjectNode root = Json.object();
-    root.put("tool", "smetric-audit");
-    root.put("version", BuildInfo.version());
-    root.put("contract", "trace-model v1.2");
-    ObjectNode params = root.putObject("parameters");
-    params.put("format", o.format() == null ? "auto" : o.format().id());
-    if (o.blockSize() == null) params.putNull("block_size");
-    else params.put("block_size", o.blockSize());
-    params.put("max_line_bytes", o.maxLineBytes());
+    IngestSummary.Parameters params = new IngestSummary.Parameters(o.format() == null ? "auto" : o.format().id(),
+        o.blockSize(), (long) o.maxLineBytes());
 
-    ArrayNode files = root.putArray("files");
+    List<IngestSummary.FileEntry> files = new ArrayList<>();
     long read = 0, acc = 0, blank = 0, ooo = 0;
     Map<String, Long> byReason = new TreeMap<>();
     TreeSet<String> modes = new TreeSet<>();
     List<String> findings = new ArrayList<>();
     for (FileStats s : stats) {
-      ObjectNode f = files.addObject();
-      f.put("path", s.path);
-      f.put("format", s.format);
       TraceFormat fmt = formatOf(s.format);
+      String mode = null;
       if (fmt != null) {
         // a CSV is canonical (sessions given) or Azure (none): judge by what was read
-        String mode = fmt == TraceFormat.CSV && s.withSession == 0 ? "absent" : fmt.sessions();
-        f.put("sessions", mode);
+        mode = fmt == TraceFormat.CSV && s.withSession == 0 ? "absent" : fmt.sessions();
         if (s.accepted > 0) modes.add(mode);
       }
-      f.put("read", s.read);
-      f.put("accepted", s.accepted);
-      f.put("quarantined", s.quarantinedTotal());
-      ObjectNode qr = f.putObject("quarantined_by_reason");
-      s.quarantined.forEach(qr::put);
-      f.put("blank_lines", s.blankLines);
-      if (fmt == TraceFormat.PARQUET) f.putNull("out_of_order");
-      else f.put("out_of_order", s.outOfOrder);
-      f.put("block_count_mismatch", s.blockCountMismatch);
-      ArrayNode bs = f.putArray("block_sizes");
-      s.blockSizes.forEach(bs::add);
-      if (s.accepted > 0) {
-        f.put("first_arrival_s", s.minArrival);
-        f.put("last_arrival_s", s.maxArrival);
-      }
-      f.set("findings", IngestJob.strings(s.findings));
+      files.add(new IngestSummary.FileEntry(s.path, s.format, mode, s.read, s.accepted, s.quarantinedTotal(),
+          new TreeMap<>(s.quarantined), s.blankLines, fmt == TraceFormat.PARQUET ? null : s.outOfOrder,
+          s.blockCountMismatch, List.copyOf(s.blockSizes), s.accepted > 0 ? s.minArrival : null,
+          s.accepted > 0 ? s.maxArrival : null, List.copyOf(s.findings)));
       for (String x : s.findings) findings.add(s.path + ": " + x);
       read += s.read;
       acc += s.accepted;
@@ -88,49 +64,22 @@ final class Summaries {
       s.quarantined.forEach((k, v) -> byReason.merge(k, v, Long::sum));
     }
     long quar = byReason.values().stream().mapToLong(Long::longValue).sum();
-    ObjectNode tot = root.putObject("totals");
-    tot.put("files", stats.size());
-    tot.put("read", read);
-    tot.put("accepted", acc);
-    tot.put("quarantined", quar);
-    ObjectNode tq = tot.putObject("quarantined_by_reason");
-    byReason.forEach(tq::put);
-    tot.put("blank_lines", blank);
-    tot.put("out_of_order", ooo);
-    tot.put("files_overlapping_earlier_files", fx.filesOverlapping);
-    tot.put("sorted_on_output", true);
+    IngestSummary.Totals tot = new IngestSummary.Totals(stats.size(), read, acc, quar, byReason, blank, ooo,
+        fx.filesOverlapping, true);
 
     Agg a = sessionsFromIds != null ? Agg.fromTasks(stats, sessionsFromIds) : Agg.fromData(fin);
-    ObjectNode ds = root.putObject("dataset");
-    ds.put("requests", a.requests);
-    ds.put("sessions_mode", modes.size() == 1 ? modes.first() : modes.isEmpty() ? "absent" : "mixed");
-    if (a.withSession == 0) ds.putNull("sessions");
-    else ds.put("sessions", a.sessions);
-    ds.put("requests_with_session", a.withSession);
-    ds.put("requests_with_turn", a.withTurn);
-    ds.put("requests_turn_0", a.turnZero);
-    ds.put("requests_with_blocks", a.withBlocks);
-    ds.put("blocks", a.blocks);
-    ds.put("block_count_mismatch", a.mismatch);
-    ds.put("input_tokens", a.inputTokens);
-    ds.put("output_tokens", a.outputTokens);
-    ds.put("first_arrival_s", a.first);
-    ds.put("last_arrival_s", a.last);
-    ds.put("span_s", a.last - a.first);
-    ArrayNode bsz = ds.putArray("block_sizes");
-    a.blockSizes.forEach(bsz::add);
-    if (originUs != 0) {
-      ObjectNode t = ds.putObject("time_origin");
-      t.put("utc", Instant.ofEpochSecond(originUs / 1_000_000L).toString());
-      t.put("rule", "wall-clock timestamps are re-based to the start of the minute of the earliest first record");
-    }
+    IngestSummary.TimeOrigin origin = originUs == 0 ? null : new IngestSummary.TimeOrigin(
+        Instant.ofEpochSecond(originUs / 1_000_000L).toString(),
+        "wall-clock timestamps are re-based to the start of the minute of the earliest first record");
+    IngestSummary.DatasetPart ds = new IngestSummary.DatasetPart(a.requests,
+        modes.size() == 1 ? modes.first() : modes.isEmpty() ? "absent" : "mixed", a.withSession == 0 ? null : a.sessions,
+        a.withSession, a.withTurn, a.turnZero, a.withBlocks, a.blocks, a.mismatch, a.inputTokens, a.outputTokens,
+        a.first, a.last, a.last - a.first, List.copyOf(a.blockSizes), origin);
+    IngestSummary.BailianSessions bailian = null;
     if (fx.hasBailian()) {
-      ObjectNode b = root.putObject("bailian_sessions");
-      b.put("rule", "session = root of the parent chain; a link counts only if the parent is in the trace and arrived earlier");
-      b.put("orphan_parents", fx.orphanParents);
-      b.put("parent_not_earlier", fx.parentNotEarlier);
-      b.put("turns_shifted_by_minus_1", fx.turnShift);
-      b.put("pointer_jumping_rounds", fx.chainRounds);
+      bailian = new IngestSummary.BailianSessions(
+          "session = root of the parent chain; a link counts only if the parent is in the trace and arrived earlier",
+          fx.orphanParents, fx.parentNotEarlier, fx.turnShift, fx.chainRounds);
       if (fx.orphanParents > 0) findings.add(fx.orphanParents + " requests name a parent that is not in the trace; each starts its own session");
       if (fx.parentNotEarlier > 0) findings.add(fx.parentNotEarlier + " requests name a parent that did not arrive earlier (a cycle or a clock problem); each starts its own session");
     }
@@ -140,11 +89,9 @@ final class Summaries {
     if (mismatch > 0) findings.add(mismatch + " records have a block count other than ceil(input_tokens / block_size); analyses use the first min(count, ceil) blocks");
     if (a.withBlocks == 0) findings.add("no block hashes: block-level analyses are not applicable");
     if (a.withSession == 0) findings.add("no session ids: session metrics need session inference");
-    root.set("findings", IngestJob.strings(findings));
-    ObjectNode outs = root.putObject("outputs");
-    outs.put("trace", AuditLayout.TRACE_DIR + "/");
-    outs.put("quarantine", AuditLayout.QUARANTINE_DIR + "/");
-    return root;
+    return new IngestSummary("smetric-audit", BuildInfo.version(), "trace-model v1.2", params, files, tot, ds, bailian,
+        List.copyOf(findings), new IngestSummary.Outputs(AuditLayout.TRACE_DIR + "/", AuditLayout.QUARANTINE_DIR + "/"),
+        null);
   }
 
   /** The dataset section's numbers. */

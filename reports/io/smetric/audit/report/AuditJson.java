@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.BuildInfo;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.common.Numbers;
+import io.smetric.audit.contract.IngestSummary;
+import io.smetric.audit.contract.Metric;
 import io.smetric.audit.report.verdict.AuditCriteria;
 import io.smetric.audit.report.verdict.Criterion;
 import io.smetric.audit.report.verdict.CriterionResult;
@@ -186,12 +188,9 @@ public final class AuditJson {
     else h.putNull(key);
   }
 
-  /** A characterization metric (a number, or {"value": x}) as its value; null where it has none. */
+  /** A stage's metric (a number, or {"value": x}) as its value; null where it has none. */
   private static Double metricValue(JsonNode n) {
-    if (n == null || n.isMissingNode() || n.isNull()) return null;
-    if (n.isNumber()) return n.asDouble();
-    JsonNode v = n.path("value");
-    return v.isNumber() ? v.asDouble() : null;
+    return Metric.read(n, "").value();
   }
 
   /** A headline number as the pages print it: shares and gains as percentages, seconds with a unit. */
@@ -235,8 +234,8 @@ public final class AuditJson {
 
   private static void walkNotApplicable(JsonNode n, String path, List<String[]> out) {
     if (!n.isObject()) return;
-    if (n.has("not_applicable") && n.path("value").isNull()) {
-      out.add(new String[] {path.isEmpty() ? "/" : path, n.path("not_applicable").asText()});
+    if (n.has(Metric.NOT_APPLICABLE) && n.path(Metric.VALUE).isNull()) {
+      out.add(new String[] {path.isEmpty() ? "/" : path, n.path(Metric.NOT_APPLICABLE).asText()});
       return;
     }
     Iterator<Map.Entry<String, JsonNode>> it = n.fields();
@@ -248,7 +247,7 @@ public final class AuditJson {
   }
 
   /** Data-quality findings in plain sentences: ingest, quarantine, analysis counters, inference. */
-  static List<String> findings(JsonNode ch, JsonNode ingest, JsonNode inferred, boolean isInferred) {
+  static List<String> findings(JsonNode ch, IngestSummary ingest, JsonNode inferred, boolean isInferred) {
     List<String> out = new ArrayList<>();
     if (isInferred) {
       String s = "Sessions were inferred from prompt content (no session ids in the trace)";
@@ -260,17 +259,16 @@ public final class AuditJson {
       out.add(s + ". Every session-based number rests on the inference (docs/session-inference.md).");
     }
     if (ingest != null) {
-      JsonNode t = ingest.path("totals");
-      if (t.path("quarantined").asLong(0) > 0) {
+      IngestSummary.Totals t = ingest.totals();
+      if (t != null && t.quarantined() > 0) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%d of %d records were quarantined", t.path("quarantined").asLong(),
-            t.path("read").asLong()));
+        sb.append(String.format(Locale.ROOT, "%d of %d records were quarantined", t.quarantined(), t.read()));
         List<String> parts = new ArrayList<>();
-        t.path("quarantined_by_reason").fields().forEachRemaining(e -> parts.add(e.getKey() + " " + e.getValue().asText()));
+        if (t.quarantinedByReason() != null) t.quarantinedByReason().forEach((k, n) -> parts.add(k + " " + n));
         if (!parts.isEmpty()) sb.append(" (").append(String.join(", ", parts)).append(")");
         out.add(sb.append("; they are in ingest/quarantine/ with their reasons.").toString());
       }
-      for (JsonNode x : ingest.path("findings")) out.add("ingest: " + x.asText());
+      if (ingest.findings() != null) for (String x : ingest.findings()) out.add("ingest: " + x);
     } else {
       out.add("No ingest summary: the input was already canonical (or ingest ran elsewhere), so quarantine counts are unknown here.");
     }

@@ -2,6 +2,7 @@ package io.smetric.audit.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.BuildInfo;
+import io.smetric.audit.common.Json;
 import io.smetric.audit.common.Numbers;
 import io.smetric.audit.contract.AuditLayout;
 import io.smetric.audit.contract.CharacterizationTables;
@@ -277,7 +278,7 @@ final class AuditPage {
       parameterTable(h, "Replay settings", in.replay().path("settings"));
       h.raw("</details>\n");
     }
-    if (in.ingest() != null) parameterTable(h, "Ingest parameters", in.ingest().path("parameters"));
+    if (in.ingest() != null) parameterTable(h, "Ingest parameters", Json.MAPPER.valueToTree(in.ingest().parameters()));
     h.raw("</section>\n");
   }
 

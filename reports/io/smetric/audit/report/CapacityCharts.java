@@ -4,6 +4,8 @@ import static org.apache.spark.sql.functions.col;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.Numbers;
+import io.smetric.audit.contract.ReplayTables;
+import io.smetric.audit.contract.ReplayTables.RunMetrics;
 import java.awt.Color;
 import java.util.ArrayList;
 import java.util.List;
@@ -90,9 +92,9 @@ final class CapacityCharts {
       for (double g : runs.globalRatios()) {
         ReplayRuns.Run b = runs.best(p, g);
         if (b == null) continue;
-        Double l = b.metric("local_hit_ratio");
-        Double gl = b.metric("global_hit_ratio");
-        if (l == null) why = ReportCharts.naReason(b, "local_hit_ratio");
+        Double l = b.metric(RunMetrics.LOCAL_HIT_RATIO);
+        Double gl = b.metric(RunMetrics.GLOBAL_HIT_RATIO);
+        if (l == null) why = ReportCharts.naReason(b, RunMetrics.LOCAL_HIT_RATIO);
         if (l != null) local.add(new double[] {g, l});
         if (gl != null) global.add(new double[] {g, gl});
       }
@@ -131,7 +133,7 @@ final class CapacityCharts {
       List<double[]> pts = new ArrayList<>();
       for (double g : runs.globalRatios()) {
         ReplayRuns.Run b = runs.best(p, g);
-        if (b != null && b.metric("tps_within_slo") != null) pts.add(new double[] {g, b.metric("tps_within_slo")});
+        if (b != null && b.metric(RunMetrics.TPS_WITHIN_SLO) != null) pts.add(new double[] {g, b.metric(RunMetrics.TPS_WITHIN_SLO)});
       }
       if (!pts.isEmpty()) {
         boolean judged = currentRouter != null ? p.equals(currentRouter)
@@ -149,7 +151,7 @@ final class CapacityCharts {
       List<double[]> pts = new ArrayList<>();
       for (Map.Entry<Double, String> e : judgedAt.entrySet()) {
         ReplayRuns.Run b = runs.best(e.getValue(), e.getKey());
-        if (b != null && b.metric("tps_within_slo") != null) pts.add(new double[] {e.getKey(), b.metric("tps_within_slo")});
+        if (b != null && b.metric(RunMetrics.TPS_WITHIN_SLO) != null) pts.add(new double[] {e.getKey(), b.metric(RunMetrics.TPS_WITHIN_SLO)});
       }
       if (!pts.isEmpty()) {
         Charts.series(c, "judged: best paper baseline", pts, Color.DARK_GRAY, SeriesLines.DASH_DASH);
@@ -188,8 +190,8 @@ final class CapacityCharts {
         boolean hasDefault = runs.all().stream().anyMatch(r -> r.policy().equals(p) && r.globalRatio() == g && runs.atDefaults(r));
         for (ReplayRuns.Run r : runs.all()) {
           if (!r.policy().equals(p) || r.globalRatio() != g || (hasDefault && !runs.atDefaults(r))) continue;
-          Double v = r.metric("tps_within_slo");
-          Double offered = sessions ? r.metric("offered_sessions_per_min") : null;
+          Double v = r.metric(RunMetrics.TPS_WITHIN_SLO);
+          Double offered = sessions ? r.metric(RunMetrics.OFFERED_SESSIONS_PER_MIN) : null;
           if (v != null) best.merge(offered != null ? offered : r.rateScale(), v, Math::max);
         }
         if (best.isEmpty()) continue;

@@ -4,6 +4,8 @@ import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.contract.AuditLayout;
 import io.smetric.audit.contract.CharacterizationTables;
 import io.smetric.audit.contract.Cols;
+import io.smetric.audit.contract.ReplayTables;
+import io.smetric.audit.contract.ReplayTables.RunMetrics;
 import io.smetric.audit.contract.Source;
 import java.awt.Color;
 import java.io.IOException;
@@ -171,12 +173,12 @@ final class CompareCharts {
       List<double[]> base = new ArrayList<>();
       for (double g : runs.globalRatios()) {
         ReplayRuns.Run s = runs.best("smetric", g);
-        if (s != null && s.metric("tps_within_slo") != null) sm.add(new double[] {g, s.metric("tps_within_slo")});
+        if (s != null && s.metric(RunMetrics.TPS_WITHIN_SLO) != null) sm.add(new double[] {g, s.metric(RunMetrics.TPS_WITHIN_SLO)});
         double best = Double.NaN;
         for (String p : runs.policies()) {
           if (ReplayRuns.SMETRIC_FAMILY.contains(p)) continue;
           ReplayRuns.Run b = runs.best(p, g);
-          if (b != null && b.metric("tps_within_slo") != null) best = Double.isNaN(best) ? b.metric("tps_within_slo") : Math.max(best, b.metric("tps_within_slo"));
+          if (b != null && b.metric(RunMetrics.TPS_WITHIN_SLO) != null) best = Double.isNaN(best) ? b.metric(RunMetrics.TPS_WITHIN_SLO) : Math.max(best, b.metric(RunMetrics.TPS_WITHIN_SLO));
         }
         if (!Double.isNaN(best)) base.add(new double[] {g, best});
       }

@@ -1,6 +1,8 @@
 package io.smetric.audit.report;
 
 import io.smetric.audit.common.Numbers;
+import io.smetric.audit.contract.ReplayTables;
+import io.smetric.audit.contract.ReplayTables.RunMetrics;
 import java.awt.Color;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,7 +83,7 @@ final class GuardCharts {
   /** A policy's best TPS within SLO at a capacity (ReplayRuns#best), NaN without one. */
   private double tps(String policy, double g) {
     ReplayRuns.Run b = runs.best(policy, g);
-    return b == null || b.metric("tps_within_slo") == null ? Double.NaN : b.metric("tps_within_slo");
+    return b == null || b.metric(RunMetrics.TPS_WITHIN_SLO) == null ? Double.NaN : b.metric(RunMetrics.TPS_WITHIN_SLO);
   }
 
   private void sensitivity() {
@@ -123,7 +125,7 @@ final class GuardCharts {
           if (!r.policy().equals("smetric") || r.globalRatio() != g) continue;
           Double mine = column.equals("overload") ? r.overload() : r.hitRatio();
           Double other = column.equals("overload") ? r.hitRatio() : r.overload();
-          Double t = r.metric("tps_within_slo");
+          Double t = r.metric(RunMetrics.TPS_WITHIN_SLO);
           if (mine == null || mine != v || t == null) continue;
           bestAny = Double.isNaN(bestAny) ? t : Math.max(bestAny, t);
           if (other == null || other == otherDefault) best = Double.isNaN(best) ? t : Math.max(best, t);

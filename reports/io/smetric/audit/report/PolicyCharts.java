@@ -5,6 +5,8 @@ import static org.apache.spark.sql.functions.col;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.Numbers;
 import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.contract.ReplayTables;
+import io.smetric.audit.contract.ReplayTables.RunMetrics;
 import io.smetric.audit.report.verdict.StageJson;
 import java.awt.Color;
 import java.util.ArrayList;
@@ -52,8 +54,8 @@ final class PolicyCharts {
   void render() {
     heatmaps();
     stickiness();
-    latencyCdf("ttft", "TTFT");
-    latencyCdf("tpot", "TPOT");
+    latencyCdf(ReplayTables.TTFT, "TTFT");
+    latencyCdf(ReplayTables.TPOT, "TPOT");
   }
 
   private void heatmaps() {
@@ -62,13 +64,13 @@ final class PolicyCharts {
     if (charts.replayMissing(title, fig)) return;
     Map<String, ReplayRuns.Run> best = runs.bestByPolicy(focusRatio);
     List<Integer> ids = best.values().stream().map(ReplayRuns.Run::runId).toList();
-    List<Row> rows = folder.table(AuditLayout.REPLAY_INSTANCE_LOAD, col("run_id").isin(ids.toArray()));
+    List<Row> rows = folder.table(AuditLayout.REPLAY_INSTANCE_LOAD, col(ReplayTables.RUN_ID).isin(ids.toArray()));
     if (rows == null || rows.isEmpty()) {
       charts.missing(ReportCharts.REPLAY, title, fig, rows == null ? "the replay has no instance_load table" : "no run recorded a window with load");
       return;
     }
     Map<Integer, List<Row>> byRun = new TreeMap<>();
-    for (Row r : rows) byRun.computeIfAbsent(r.getInt(r.fieldIndex("run_id")), k -> new ArrayList<>()).add(r);
+    for (Row r : rows) byRun.computeIfAbsent(r.getInt(r.fieldIndex(ReplayTables.RUN_ID)), k -> new ArrayList<>()).add(r);
     double windowS = replay == null ? 60 : replay.path("settings").path("imbalanceWindowS").asDouble(60);
     int k = 0;
     for (Map.Entry<String, ReplayRuns.Run> e : best.entrySet()) {
@@ -94,7 +96,7 @@ final class PolicyCharts {
               + "(1 = even). Colour scale 0 to " + Numbers.sig4(top) + " for this chart alone (its legend): compare policies by "
               + "the numbers, not the shades. " + trimNote(span, windows, windowS) + " Mean max/mean over the windows shown: "
               + Numbers.sig4(h.meanImbalance()) + " (the replay's imbalance_mean, over every window with load: "
-              + Numbers.sig4(run.metric("imbalance_mean")) + "). Run " + run.runId() + ", offered rate " + charts.rate(run.rateScale())
+              + Numbers.sig4(run.metric(RunMetrics.IMBALANCE_MEAN)) + "). Run " + run.runId() + ", offered rate " + charts.rate(run.rateScale())
               + ".", c);
     }
   }
@@ -104,12 +106,12 @@ final class PolicyCharts {
     int instances = 0;
     int windows = 0;
     for (Row r : rs) {
-      instances = Math.max(instances, r.getInt(r.fieldIndex("instance")) + 1);
-      windows = Math.max(windows, r.getInt(r.fieldIndex("window")) + 1);
+      instances = Math.max(instances, r.getInt(r.fieldIndex(ReplayTables.INSTANCE)) + 1);
+      windows = Math.max(windows, r.getInt(r.fieldIndex(ReplayTables.WINDOW)) + 1);
     }
     double[][] load = new double[instances][windows];
     for (double[] l : load) java.util.Arrays.fill(l, Double.NaN);
-    for (Row r : rs) load[r.getInt(r.fieldIndex("instance"))][r.getInt(r.fieldIndex("window"))] = Rows.nan(r, "token_load");
+    for (Row r : rs) load[r.getInt(r.fieldIndex(ReplayTables.INSTANCE))][r.getInt(r.fieldIndex(ReplayTables.WINDOW))] = Rows.nan(r, ReplayTables.TOKEN_LOAD);
     return load;
   }
 
@@ -215,9 +217,9 @@ final class PolicyCharts {
     Map<Double, List<String>> byRate = new TreeMap<>();
     String why = null;
     for (Map.Entry<String, ReplayRuns.Run> e : runs.bestByPolicy(focusRatio).entrySet()) {
-      Double s = e.getValue().metric("stickiness");
+      Double s = e.getValue().metric(RunMetrics.STICKINESS);
       if (s == null) {
-        why = ReportCharts.naReason(e.getValue(), "stickiness");
+        why = ReportCharts.naReason(e.getValue(), RunMetrics.STICKINESS);
         continue;
       }
       cats.add(e.getKey());
@@ -297,17 +299,17 @@ final class PolicyCharts {
     boolean equal = rateSet.size() == 1;
     List<Integer> ids = chosen.values().stream().map(ReplayRuns.Run::runId).toList();
     List<Row> rows = folder.table(AuditLayout.REPLAY_LATENCY_CDF,
-        col("run_id").isin(ids.toArray()).and(col("metric").equalTo(metric)));
+        col(ReplayTables.RUN_ID).isin(ids.toArray()).and(col(ReplayTables.METRIC).equalTo(metric)));
     if (rows == null || rows.isEmpty()) {
       charts.missing(ReportCharts.REPLAY, title, fig, rows == null ? "the replay has no latency_cdf table"
-          : metric.equals("tpot") ? "no run has a TPOT (disaggregated prefill without a decode pool, or outputs of one token)"
+          : metric.equals(ReplayTables.TPOT) ? "no run has a TPOT (disaggregated prefill without a decode pool, or outputs of one token)"
           : "no run completed a request");
       return;
     }
     Map<Integer, List<double[]>> byRun = new TreeMap<>();
     for (Row r : rows) {
-      byRun.computeIfAbsent(r.getInt(r.fieldIndex("run_id")), k -> new ArrayList<>())
-          .add(new double[] {Rows.nan(r, "value_s"), Rows.nan(r, "quantile")});
+      byRun.computeIfAbsent(r.getInt(r.fieldIndex(ReplayTables.RUN_ID)), k -> new ArrayList<>())
+          .add(new double[] {Rows.nan(r, ReplayTables.VALUE_S), Rows.nan(r, ReplayTables.QUANTILE)});
     }
     XYChart c = Charts.xy(title + ", global tier " + Numbers.sig4(focusRatio) + "x" + (equal ? ", offered rate x"
         + Numbers.sig4(rateSet.iterator().next()) : ""), name + " (s)", "share of requests");
@@ -337,14 +339,14 @@ final class PolicyCharts {
     if (!Double.isNaN(slo)) {
       lo = Math.min(lo, slo);
       hi = Math.max(hi, slo);
-      String label = metric.equals("tpot") ? "TPOT SLO " + Numbers.sig4(slo * 1000) + " ms" : "TTFT SLO at the mean prompt " + Numbers.sig4(slo) + " s";
+      String label = metric.equals(ReplayTables.TPOT) ? "TPOT SLO " + Numbers.sig4(slo * 1000) + " ms" : "TTFT SLO at the mean prompt " + Numbers.sig4(slo) + " s";
       // a middle point off the quantiles' 0.01 grid: on equally spaced y values XChart puts a tick at every
       // few of them (26 labels on a 0-1 axis)
       XYSeries t = c.addSeries(label, new double[] {slo, slo, slo}, new double[] {0, 1.0 / 3, 1});
       t.setLineStyle(SeriesLines.DASH_DASH);
       t.setLineColor(Color.GRAY);
       t.setMarker(SeriesMarkers.NONE);
-      sloNote = metric.equals("tpot") ? " Dashed: the TPOT SLO, " + Numbers.sig4(slo * 1000) + " ms."
+      sloNote = metric.equals(ReplayTables.TPOT) ? " Dashed: the TPOT SLO, " + Numbers.sig4(slo * 1000) + " ms."
           : " Dashed: the TTFT SLO of a request with the trace's mean prompt (" + Numbers.count(Math.round(meanPrompt()))
               + " tokens): " + Numbers.sig4(ttftBase()) + " s + " + Numbers.sig4(ttftPerToken() * 1000) + " ms per input token = "
               + Numbers.sig4(slo) + " s; each request is judged at its own prompt's SLO.";
@@ -378,7 +380,7 @@ final class PolicyCharts {
   /** Where the SLO line goes: TPOT's fixed SLO; TTFT's at the trace's mean prompt. NaN when unknown. */
   private double sloMarker(String metric) {
     if (replay == null) return Double.NaN;
-    if (metric.equals("tpot")) return replay.path("settings").path("tpotS").asDouble(Double.NaN);
+    if (metric.equals(ReplayTables.TPOT)) return replay.path("settings").path("tpotS").asDouble(Double.NaN);
     return ttftBase() + ttftPerToken() * meanPrompt();
   }
 

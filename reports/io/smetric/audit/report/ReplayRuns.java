@@ -1,6 +1,8 @@
 package io.smetric.audit.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.smetric.audit.contract.ReplayTables;
+import io.smetric.audit.contract.ReplayTables.RunMetrics;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -27,7 +29,7 @@ public final class ReplayRuns {
     }
 
     double tps() {
-      Double t = metric("tps_within_slo");
+      Double t = metric(RunMetrics.TPS_WITHIN_SLO);
       return t == null ? Double.NEGATIVE_INFINITY : t;
     }
   }
@@ -40,11 +42,12 @@ public final class ReplayRuns {
     List<Run> rs = new ArrayList<>();
     for (Row r : rows) {
       // the main sweep only: bootstrap replicates and condition variants have their own blocks
-      boolean hasRep = java.util.Arrays.asList(r.schema().fieldNames()).contains("replicate");
-      if (hasRep && !r.isNullAt(r.fieldIndex("replicate")) && r.getInt(r.fieldIndex("replicate")) != 0) continue;
-      if (hasRep && Rows.s(r, "variant") != null) continue;
-      rs.add(new Run(r.getInt(r.fieldIndex("run_id")), Rows.s(r, "policy"), Rows.d(r, "global_ratio"),
-          Rows.d(r, "rate_scale"), Rows.d(r, "overload"), Rows.d(r, "hit_ratio"), r, Rows.s(r, "not_applicable")));
+      boolean hasRep = java.util.Arrays.asList(r.schema().fieldNames()).contains(ReplayTables.REPLICATE);
+      if (hasRep && !r.isNullAt(r.fieldIndex(ReplayTables.REPLICATE)) && r.getInt(r.fieldIndex(ReplayTables.REPLICATE)) != 0) continue;
+      if (hasRep && Rows.s(r, ReplayTables.VARIANT) != null) continue;
+      rs.add(new Run(r.getInt(r.fieldIndex(ReplayTables.RUN_ID)), Rows.s(r, ReplayTables.POLICY),
+          Rows.d(r, ReplayTables.GLOBAL_RATIO), Rows.d(r, ReplayTables.RATE_SCALE), Rows.d(r, ReplayTables.OVERLOAD),
+          Rows.d(r, ReplayTables.HIT_RATIO), r, Rows.s(r, ReplayTables.NOT_APPLICABLE)));
     }
     rs.sort(Comparator.comparingInt(Run::runId));
     this.runs = rs;

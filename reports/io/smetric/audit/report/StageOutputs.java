@@ -2,6 +2,7 @@ package io.smetric.audit.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.contract.IngestSummary;
 import io.smetric.audit.report.verdict.StageJson;
 import java.util.List;
 import org.apache.spark.sql.Row;
@@ -21,7 +22,7 @@ import org.apache.spark.sql.Row;
  * @param hashed hashed/hash-summary.json when the audit started from raw chat logs
  */
 public record StageOutputs(AuditFolder folder, JsonNode characterization, JsonNode replay, JsonNode provenance,
-    JsonNode ingest, JsonNode inferred, boolean sessionsInferred, JsonNode hashed) {
+    IngestSummary ingest, JsonNode inferred, boolean sessionsInferred, JsonNode hashed) {
 
   /** The block-hasher's summary when the audit started from raw chat logs. */
   static final String HASH_SUMMARY = "hashed/hash-summary.json";
@@ -29,9 +30,11 @@ public record StageOutputs(AuditFolder folder, JsonNode characterization, JsonNo
   /** Reads every stage output the report uses from {@code f}. */
   public static StageOutputs read(AuditFolder f) {
     JsonNode ch = f.json(AuditLayout.CHARACTERIZATION_JSON);
-    JsonNode ingest = f.json(AuditLayout.INGEST_SUMMARY);
+    JsonNode file = f.json(AuditLayout.INGEST_SUMMARY);
+    IngestSummary ingest = file == null ? null : IngestSummary.read(file, AuditLayout.INGEST_SUMMARY);
+    // the copy is an ingest summary only when it is one (else it says why there is none)
     if (ingest == null && ch != null && ch.at(StageJson.INGEST_SUMMARY).isObject() && ch.at(StageJson.INGEST_SUMMARY).has("totals")) {
-      ingest = ch.at(StageJson.INGEST_SUMMARY);
+      ingest = IngestSummary.read(ch.at(StageJson.INGEST_SUMMARY), AuditLayout.CHARACTERIZATION_JSON);
     }
     boolean inferred = f.exists(AuditLayout.INFERRED);
     return new StageOutputs(f, ch, f.json(AuditLayout.REPLAY_JSON), f.json(AuditLayout.PROVENANCE), ingest,

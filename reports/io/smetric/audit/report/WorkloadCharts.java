@@ -5,6 +5,7 @@ import io.smetric.audit.common.Numbers;
 import io.smetric.audit.contract.AuditLayout;
 import io.smetric.audit.contract.CharacterizationTables;
 import io.smetric.audit.contract.Cols;
+import io.smetric.audit.contract.Metric;
 import io.smetric.audit.contract.Source;
 import io.smetric.audit.report.verdict.StageJson;
 import java.awt.Color;
@@ -63,7 +64,7 @@ final class WorkloadCharts {
   private String chMissing(String pointer, String table) {
     if (ch == null) return "the audit has no characterization (no characterization/characterization.json)";
     JsonNode n = ch.at(pointer);
-    if (n.has("not_applicable")) return n.get("not_applicable").asText();
+    if (n.has(Metric.NOT_APPLICABLE)) return n.get(Metric.NOT_APPLICABLE).asText();
     return "the characterization has no " + table + " table";
   }
 

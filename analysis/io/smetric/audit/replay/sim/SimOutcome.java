@@ -1,5 +1,6 @@
 package io.smetric.audit.replay.sim;
 
+import io.smetric.audit.contract.ReplayTables.RunMetrics;
 import io.smetric.audit.replay.ReplaySettings;
 import io.smetric.audit.replay.ReplaySettings.Architecture;
 import io.smetric.audit.replay.trace.ReplayTrace;
@@ -170,7 +171,7 @@ public final class SimOutcome {
     it.unimi.dsi.fastutil.doubles.DoubleArrays.radixSort(tpots);
     metrics.put("requests", (long) n);
     metrics.put("duration_s", duration);
-    metrics.put("tps_within_slo", goodTok / duration);
+    metrics.put(RunMetrics.TPS_WITHIN_SLO, goodTok / duration);
     metrics.put("slo_attainment", n == 0 ? 0.0 : (double) met / n);
     metrics.put("timed_out_requests", (long) failed);
     metrics.put("timed_out_share", n == 0 ? 0.0 : (double) failed / n);
@@ -193,9 +194,9 @@ public final class SimOutcome {
     ttftCdf = cdf(ttfts);
     tpotCdf = colo && nt > 0 ? cdf(tpots) : new double[0];
     if (t.hasBlocks) {
-      metrics.put("local_hit_ratio", inTok == 0 ? 0.0 : (double) localTok / inTok);
-      metrics.put("global_hit_ratio", inTok == 0 ? 0.0 : (double) globalTok / inTok);
-      metrics.put("total_hit_ratio", inTok == 0 ? 0.0 : (double) (localTok + globalTok) / inTok);
+      metrics.put(RunMetrics.LOCAL_HIT_RATIO, inTok == 0 ? 0.0 : (double) localTok / inTok);
+      metrics.put(RunMetrics.GLOBAL_HIT_RATIO, inTok == 0 ? 0.0 : (double) globalTok / inTok);
+      metrics.put(RunMetrics.TOTAL_HIT_RATIO, inTok == 0 ? 0.0 : (double) (localTok + globalTok) / inTok);
       long bytes = globalBlocks * t.blockSize * settings.profile.kvBytesPerToken;
       metrics.put("global_bytes_read", bytes);
       double peak = 0;
@@ -203,7 +204,7 @@ public final class SimOutcome {
       metrics.put("global_peak_read_bytes_per_s", peak / settings.bandwidthWindowS);
       metrics.put("global_mean_read_bytes_per_s", bytes / duration);
     } else {
-      for (String m : new String[] {"local_hit_ratio", "global_hit_ratio", "total_hit_ratio", "global_bytes_read",
+      for (String m : new String[] {RunMetrics.LOCAL_HIT_RATIO, RunMetrics.GLOBAL_HIT_RATIO, RunMetrics.TOTAL_HIT_RATIO, "global_bytes_read",
           "global_peak_read_bytes_per_s", "global_mean_read_bytes_per_s"}) {
         notApplicable.put(m, "the trace has no block hashes");
       }
@@ -233,9 +234,9 @@ public final class SimOutcome {
         }
       }
       metrics.put("follow_ups", followUps);
-      metrics.put("session_migrations", migrations);
-      if (stickyBase > 0) metrics.put("stickiness", (double) sticky / stickyBase);
-      else notApplicable.put("stickiness", "no follow-up whose session's turn-0 request is in the trace");
+      metrics.put(RunMetrics.SESSION_MIGRATIONS, migrations);
+      if (stickyBase > 0) metrics.put(RunMetrics.STICKINESS, (double) sticky / stickyBase);
+      else notApplicable.put(RunMetrics.STICKINESS, "no follow-up whose session's turn-0 request is in the trace");
       // Diagnostics beside Figure 12's definition: the share of follow-ups on their previous
       // request's instance, and stickiness among follow-ups whose prompt still continues the
       // turn-0 prompt (after a compaction no policy can find the session's KV on that instance).
@@ -245,8 +246,8 @@ public final class SimOutcome {
         if (extBase > 0) metrics.put("stickiness_extending_turn0", (double) extSticky / extBase);
       }
     } else {
-      notApplicable.put("session_migrations", "the trace has no session ids");
-      notApplicable.put("stickiness", "the trace has no session ids");
+      notApplicable.put(RunMetrics.SESSION_MIGRATIONS, "the trace has no session ids");
+      notApplicable.put(RunMetrics.STICKINESS, "the trace has no session ids");
     }
     int nw = loadWindows.length == 0 ? 0 : loadWindows[0].length;
     imbalance = new double[nw];
@@ -268,11 +269,11 @@ public final class SimOutcome {
       double sum = 0;
       for (double x : v) sum += x;
       Arrays.sort(v);
-      metrics.put("imbalance_mean", sum / nv);
+      metrics.put(RunMetrics.IMBALANCE_MEAN, sum / nv);
       metrics.put("imbalance_median", nearestRank(v, 0.5));
       metrics.put("imbalance_windows", (long) nv);
     } else {
-      notApplicable.put("imbalance_mean", "no window with load");
+      notApplicable.put(RunMetrics.IMBALANCE_MEAN, "no window with load");
     }
     metrics.put("sim_steps", steps);
     metrics.put("preemptions", preemptions);
@@ -379,10 +380,10 @@ public final class SimOutcome {
         lo = Math.min(lo, x);
         hi = Math.max(hi, x);
       }
-      if (hi > lo) metrics.put("offered_sessions_per_min", (trees - 1) / (hi - lo) * 60);
-      else notApplicable.put("offered_sessions_per_min", "every session tree starts at the same time");
+      if (hi > lo) metrics.put(RunMetrics.OFFERED_SESSIONS_PER_MIN, (trees - 1) / (hi - lo) * 60);
+      else notApplicable.put(RunMetrics.OFFERED_SESSIONS_PER_MIN, "every session tree starts at the same time");
     } else {
-      notApplicable.put("offered_sessions_per_min", "fewer than two session trees");
+      notApplicable.put(RunMetrics.OFFERED_SESSIONS_PER_MIN, "fewer than two session trees");
     }
     // sessions live (first send .. last finish) per instance, time-averaged over the run
     if (t.hasSessions && t.sessions > 0) {

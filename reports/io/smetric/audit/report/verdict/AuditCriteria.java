@@ -2,6 +2,7 @@ package io.smetric.audit.report.verdict;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.Numbers;
+import io.smetric.audit.contract.Metric;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -123,20 +124,6 @@ public final class AuditCriteria {
     return out;
   }
 
-  /** Reads a metric node of characterization.json ({"value": x} or {"value": null, "not_applicable": why}). */
-  public static MetricValue fromJson(JsonNode node, String what) {
-    if (node == null || node.isMissingNode()) return MetricValue.na(what + " was not computed");
-    if (node.isNumber()) return MetricValue.of(node.asDouble());
-    JsonNode v = node.get("value");
-    JsonNode iv = node.path("interval");
-    if (v != null && v.isNumber() && iv.path("low").isNumber() && iv.path("high").isNumber()) {
-      return MetricValue.of(v.asDouble(), iv.path("low").asDouble(), iv.path("high").asDouble());
-    }
-    if (v != null && v.isNumber()) return MetricValue.of(v.asDouble());
-    JsonNode na = node.get("not_applicable");
-    return MetricValue.na(na != null ? na.asText() : what + " has no value");
-  }
-
   /** Fills the characterization metrics the criteria use; {@code ch == null}: all not applicable. */
   public static void addCharacterization(Metrics m, JsonNode ch) {
     addCharacterization(m, ch, defaults());
@@ -152,9 +139,9 @@ public final class AuditCriteria {
     String none = "the audit has no characterization (no characterization/characterization.json)";
     for (String name : List.of(REUSE, INTRA, SYSTEM, FIRST_TURN, WITHIN, RATIO_P5)) {
       String pointer = name.substring(CHARACTERIZATION.length());
-      m.put(name, ch == null ? MetricValue.na(none) : fromJson(ch.at(pointer), pointer));
+      m.put(name, ch == null ? Metric.na(none) : Metric.read(ch.at(pointer), pointer));
     }
-    MetricValue sample = ch == null ? MetricValue.na(none) : sampleSessions(ch);
+    Metric sample = ch == null ? Metric.na(none) : sampleSessions(ch);
     m.put(SAMPLE_SESSIONS, sample);
     Criterion guard = criteria.stream().filter(c -> c.metric().equals(SAMPLE_SESSIONS)).findFirst().orElse(null);
     if (guard == null || !sample.present() || guard.passes(sample.value())) return;
@@ -169,9 +156,9 @@ public final class AuditCriteria {
   }
 
   /** Sessions in the trace; a trace without sessions counts each request as one. */
-  static MetricValue sampleSessions(JsonNode ch) {
+  static Metric sampleSessions(JsonNode ch) {
     JsonNode n = ch.at(StageJson.TRACE_HAS_SESSIONS).asBoolean(false) ? ch.at(StageJson.TRACE_SESSIONS) : ch.at(StageJson.TRACE_REQUESTS);
-    return n.isNumber() ? MetricValue.of(n.asDouble()) : MetricValue.na("characterization.json has no trace size");
+    return n.isNumber() ? Metric.of(n.asDouble()) : Metric.na("characterization.json has no trace size");
   }
 
   /**
@@ -195,9 +182,9 @@ public final class AuditCriteria {
   public static void addReplay(Metrics m, JsonNode replay, String reasonIfAbsent, List<Criterion> criteria) {
     if (replay == null || replay.isMissingNode() || replay.isNull()) {
       String why = reasonIfAbsent != null ? reasonIfAbsent : NO_REPLAY;
-      m.put(GAIN_WITH_GLOBAL, MetricValue.na(why));
-      m.put(GAIN_NO_GLOBAL, MetricValue.na(why));
-      for (Criterion c : criteria) if (replayPrecondition(c) || mechanism(c)) m.put(c.metric(), MetricValue.na(why));
+      m.put(GAIN_WITH_GLOBAL, Metric.na(why));
+      m.put(GAIN_NO_GLOBAL, Metric.na(why));
+      for (Criterion c : criteria) if (replayPrecondition(c) || mechanism(c)) m.put(c.metric(), Metric.na(why));
       return;
     }
     addReplayGains(m, replay);
@@ -206,7 +193,7 @@ public final class AuditCriteria {
     for (Criterion c : criteria) {
       if (!replayPrecondition(c) && !mechanism(c)) continue;
       m.put(c.metric(), shown == null && !c.metric().equals(SESSION_TREES)
-          ? MetricValue.na("no operating point: SMetric's gain with a global tier was not computed")
+          ? Metric.na("no operating point: SMetric's gain with a global tier was not computed")
           : precondition(replay, c.metric(), shown == null ? 0.0 : shown));
     }
     if (shown != null) blockOutsideRegime(m, GAIN_WITH_GLOBAL, replay, shown, criteria);
@@ -228,7 +215,7 @@ public final class AuditCriteria {
   static void judgeOverConditions(Metrics m, JsonNode replay, Criterion c) {
     JsonNode cond = replay.path("conditions");
     if (!cond.path("parameters").isArray() || cond.path("parameters").isEmpty()) return;
-    MetricValue base = m.get(GAIN_WITH_GLOBAL);
+    Metric base = m.get(GAIN_WITH_GLOBAL);
     double hw = base.hasInterval() ? (base.high() - base.low()) / 2 : 0;
     List<Double> gains = new ArrayList<>();
     gains.add(base.value());
@@ -352,10 +339,10 @@ public final class AuditCriteria {
   }
 
   /** A precondition metric at global ratio g from replay.json. */
-  static MetricValue precondition(JsonNode replay, String metric, double g) {
+  static Metric precondition(JsonNode replay, String metric, double g) {
     if (metric.equals(SESSION_TREES)) {
       JsonNode t = replay.path("trace_summary").path("session_trees");
-      return t.isNumber() ? MetricValue.of(t.asDouble()) : MetricValue.na("replay.json has no session_trees");
+      return t.isNumber() ? Metric.of(t.asDouble()) : Metric.na("replay.json has no session_trees");
     }
     if (metric.equals(REGIME_HOT_SPOTS) || metric.equals(REGIME_STICKINESS)) {
       // at equal load when the replay has it: both baselines carry the same traffic there
@@ -364,20 +351,20 @@ public final class AuditCriteria {
         JsonNode ca = pol.path("cache-affinity");
         JsonNode ll = pol.path("least-load");
         if (metric.equals(REGIME_STICKINESS)) {
-          return ca.path("stickiness").isNumber() ? MetricValue.of(ca.path("stickiness").asDouble())
-              : MetricValue.na("cache-affinity was not replayed at the decision load (or the trace has no sessions)");
+          return ca.path("stickiness").isNumber() ? Metric.of(ca.path("stickiness").asDouble())
+              : Metric.na("cache-affinity was not replayed at the decision load (or the trace has no sessions)");
         }
         if (ca.path("imbalance_mean").isNumber() && ll.path("imbalance_mean").asDouble() > 0) {
-          return MetricValue.of(ca.path("imbalance_mean").asDouble() / ll.path("imbalance_mean").asDouble());
+          return Metric.of(ca.path("imbalance_mean").asDouble() / ll.path("imbalance_mean").asDouble());
         }
-        return MetricValue.na("cache-affinity and least-load were not both replayed at the decision load");
+        return Metric.na("cache-affinity and least-load were not both replayed at the decision load");
       }
     }
     JsonNode at = null;
     for (JsonNode e : replay.path("preconditions").path("by_global_ratio")) {
       if (e.path("global_ratio").asDouble() == g) at = e;
     }
-    if (at == null) return MetricValue.na("replay.json has no preconditions at global ratio " + Numbers.exact(g));
+    if (at == null) return Metric.na("replay.json has no preconditions at global ratio " + Numbers.exact(g));
     JsonNode v = switch (metric) {
       case REGIME_RPM -> at.path("requests_per_instance_minute_median");
       case REGIME_WITHIN -> at.path("reuse_within_threshold_share");
@@ -386,9 +373,9 @@ public final class AuditCriteria {
       case REGIME_STICKINESS -> at.path("cache_first").path("stickiness");
       default -> null;
     };
-    if (v == null) return MetricValue.na("unknown precondition " + metric);
-    if (v.isNumber()) return MetricValue.of(v.asDouble());
-    return MetricValue.na(switch (metric) {
+    if (v == null) return Metric.na("unknown precondition " + metric);
+    if (v.isNumber()) return Metric.of(v.asDouble());
+    return Metric.na(switch (metric) {
       case REGIME_HOT_SPOTS, REGIME_STICKINESS -> "cache-affinity and least-load were not both replayed there";
       case REGIME_HOLD -> "the local tier's turnover time is not defined (unbounded tier or no reuse)";
       default -> "not measured at the operating point";
@@ -416,7 +403,7 @@ public final class AuditCriteria {
     List<String> failed = new ArrayList<>();
     for (Criterion c : criteria) {
       if (!replayPrecondition(c)) continue;
-      MetricValue v = precondition(replay, c.metric(), g);
+      Metric v = precondition(replay, c.metric(), g);
       if (v.present() && !c.passes(v.value())) {
         failed.add(c.title() + " " + c.format(v.value()) + " (needs " + c.op() + " " + c.format(c.threshold()) + ")");
       }
@@ -429,7 +416,7 @@ public final class AuditCriteria {
             Numbers.exact(e.path("operating_point").path("rate_scale").asDouble()));
       }
     }
-    m.put(gainMetric, MetricValue.na(String.format(Locale.ROOT, "outside the paper's regime at the operating point%s: %s; "
+    m.put(gainMetric, Metric.na(String.format(Locale.ROOT, "outside the paper's regime at the operating point%s: %s; "
         + "the gain measured there (%s) does not judge the paper's claim", at, String.join("; ", failed),
         Numbers.signedPercent(m.get(gainMetric).value()))));
   }
@@ -440,12 +427,12 @@ public final class AuditCriteria {
     JsonNode cmp = StageJson.judged(replay);
     if (!cmp.isObject()) {
       String why = "replay.json has no comparison block (SMetric against the best baseline was not computed)";
-      m.put(GAIN_WITH_GLOBAL, MetricValue.na(why));
-      m.put(GAIN_NO_GLOBAL, MetricValue.na(why));
+      m.put(GAIN_WITH_GLOBAL, Metric.na(why));
+      m.put(GAIN_NO_GLOBAL, Metric.na(why));
       return;
     }
-    m.put(GAIN_WITH_GLOBAL, fromJson(cmp.path(StageJson.GAIN_WITH_GLOBAL), "SMetric's gain with a global tier at equal load"));
-    m.put(GAIN_NO_GLOBAL, fromJson(cmp.path(StageJson.GAIN_NO_GLOBAL), "SMetric's gain without a global tier at equal load"));
+    m.put(GAIN_WITH_GLOBAL, Metric.read(cmp.path(StageJson.GAIN_WITH_GLOBAL), "SMetric's gain with a global tier at equal load"));
+    m.put(GAIN_NO_GLOBAL, Metric.read(cmp.path(StageJson.GAIN_NO_GLOBAL), "SMetric's gain without a global tier at equal load"));
     JsonNode min = cmp.path(StageJson.MIN_GLOBAL_RATIO);
     JsonNode v = min.path("value");
     if (v.isNumber()) {

@@ -1,5 +1,7 @@
 package io.smetric.audit.report.verdict;
 
+import io.smetric.audit.contract.Metric;
+
 /**
  * A criterion judged on one audit: PASS, FAIL or NOT_APPLICABLE, with a reason that prints the
  * observed value, the threshold and (on failure) the hint.
@@ -7,7 +9,7 @@ package io.smetric.audit.report.verdict;
 public record CriterionResult(Criterion criterion, Status status, Double observed, String reason) {
   public enum Status { PASS, FAIL, NOT_APPLICABLE }
 
-  static CriterionResult judge(Criterion c, MetricValue v) {
+  static CriterionResult judge(Criterion c, Metric v) {
     if (!v.present()) {
       return new CriterionResult(c, Status.NOT_APPLICABLE, null,
           "not applicable: " + (v.notApplicable() == null ? "no value" : v.notApplicable()));

@@ -1,25 +1,26 @@
 package io.smetric.audit.report.verdict;
 
+import io.smetric.audit.contract.Metric;
 import java.util.Map;
 import java.util.TreeMap;
 
 /** The named metrics a verdict is judged on; a missing name reads as not computed. */
 public final class Metrics {
-  private final Map<String, MetricValue> values = new TreeMap<>();
+  private final Map<String, Metric> values = new TreeMap<>();
   private final Map<String, String> conditions = new TreeMap<>();
 
-  public Metrics put(String name, MetricValue v) {
+  public Metrics put(String name, Metric v) {
     values.put(name, v);
     return this;
   }
 
   public Metrics put(String name, double v) {
-    return put(name, MetricValue.of(v));
+    return put(name, Metric.of(v));
   }
 
-  public MetricValue get(String name) {
-    MetricValue v = values.get(name);
-    return v != null ? v : MetricValue.na("not computed in this audit");
+  public Metric get(String name) {
+    Metric v = values.get(name);
+    return v != null ? v : Metric.na("not computed in this audit");
   }
 
   /**
@@ -55,7 +56,7 @@ public final class Metrics {
     return conditions.get(name);
   }
 
-  public Map<String, MetricValue> all() {
+  public Map<String, Metric> all() {
     return values;
   }
 }

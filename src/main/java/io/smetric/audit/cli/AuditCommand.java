@@ -21,6 +21,7 @@ import io.smetric.audit.common.SerializableConf;
 import io.smetric.audit.common.UsageException;
 import io.smetric.audit.contract.AuditLayout;
 import io.smetric.audit.contract.Canonical;
+import io.smetric.audit.contract.IngestSummary;
 import io.smetric.audit.hasher.HashJob;
 import io.smetric.audit.hasher.HashKey;
 import io.smetric.audit.hasher.HashSettings;
@@ -189,12 +190,12 @@ public final class AuditCommand implements Callable<Integer> {
         progress.done(String.format(Locale.ROOT, "%d read, %d accepted, %d quarantined", r.read(), r.accepted(), r.quarantined()));
         input = TraceInput.load(spark, ingested);
         canonical = input.location();
-        JsonNode ds = r.summary().get("dataset");
-        boolean noSessions = ds.get("sessions").isNull();
-        sessionsMode = noSessions ? "absent" : ds.get("sessions_mode").asText();
+        IngestSummary.DatasetPart ds = r.summary().dataset();
+        boolean noSessions = !ds.hasSessions();
+        sessionsMode = noSessions ? "absent" : ds.sessionsMode();
         // inference follows hashed prompt prefixes: a trace with no block ids at all (Azure's CSV:
         // token counts only) has nothing to follow, so auto goes on without sessions
-        boolean noBlocks = ds.path("requests_with_blocks").asLong(-1) == 0;
+        boolean noBlocks = ds.requestsWithBlocks() != null && ds.requestsWithBlocks() == 0;
         boolean infer = switch (inferSessions) {
           case "always" -> true;
           case "never" -> false;

@@ -2,10 +2,11 @@ package io.smetric.audit.cli;
 
 import static io.smetric.audit.contract.AuditLayout.INFERRED;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.ExitCodes;
+import io.smetric.audit.common.Json;
 import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.contract.IngestSummary;
 import io.smetric.audit.infer.InferenceJob;
 import io.smetric.audit.ingest.IngestJob;
 import io.smetric.audit.ingest.TraceFormat;
@@ -88,7 +89,7 @@ public final class IngestCommand implements Callable<Integer> {
     print(spec.commandLine().getOut(), r, written);
     if (inferSessions) {
       PrintWriter w = spec.commandLine().getOut();
-      if (!r.summary().get("dataset").get("sessions").isNull()) {
+      if (r.summary().dataset().hasSessions()) {
         w.println("infer-sessions: the trace has session ids; nothing to infer");
       } else {
         org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> canonical =
@@ -108,17 +109,16 @@ public final class IngestCommand implements Callable<Integer> {
 
   /** The ingest's console lines; {@code written} is the committed output folder. */
   static void print(PrintWriter w, IngestJob.Result r, String written) {
-    JsonNode s = r.summary();
-    JsonNode ds = s.get("dataset");
+    IngestSummary s = r.summary();
+    IngestSummary.DatasetPart ds = s.dataset();
     w.printf(Locale.ROOT, "ingest: %d files, %d records read, %d accepted, %d quarantined%n",
-        s.get("totals").get("files").asLong(), r.read(), r.accepted(), r.quarantined());
-    s.get("totals").get("quarantined_by_reason").fields().forEachRemaining(
-        e -> w.printf(Locale.ROOT, "  quarantined %-22s %d%n", e.getKey(), e.getValue().asLong()));
+        s.totals().files(), r.read(), r.accepted(), r.quarantined());
+    s.totals().quarantinedByReason().forEach(
+        (k, v) -> w.printf(Locale.ROOT, "  quarantined %-22s %d%n", k, v));
     w.printf(Locale.ROOT, "dataset: %d requests, sessions %s (%s), %d input tokens, %.1f s span, block sizes %s%n",
-        ds.get("requests").asLong(), ds.get("sessions").isNull() ? "none" : ds.get("sessions").asText(),
-        ds.get("sessions_mode").asText(), ds.get("input_tokens").asLong(), ds.get("span_s").asDouble(),
-        ds.get("block_sizes").toString());
-    for (JsonNode f : s.get("findings")) w.println("finding: " + f.asText());
+        ds.requests(), ds.hasSessions() ? Long.toString(ds.sessions()) : "none",
+        ds.sessionsMode(), ds.inputTokens(), ds.spanS(), Json.MAPPER.valueToTree(ds.blockSizes()).toString());
+    for (String f : s.findings()) w.println("finding: " + f);
     w.println("wrote " + written);
     w.flush();
   }

@@ -10,10 +10,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.BadInputException;
+import io.smetric.audit.common.Json;
 import io.smetric.audit.common.OutputExistsException;
 import io.smetric.audit.contract.AuditLayout;
 import io.smetric.audit.contract.BlockChain;
 import io.smetric.audit.contract.Canonical;
+import io.smetric.audit.contract.IngestSummary;
 import io.smetric.audit.contract.TraceRecord;
 import io.smetric.audit.testing.StageJobs;
 import io.smetric.audit.testing.StageRuns;
@@ -148,6 +150,8 @@ class IngestJobTest {
     assertTrue(b.get("turns_shifted_by_minus_1").asBoolean());
     assertEquals("derived", r.summary().get("dataset").get("sessions_mode").asText());
     assertEquals(3, r.summary().get("dataset").get("sessions").asLong()); // 1, 7 and 20
+    // the optional parts (bailian_sessions, time-less files) read back into the same tree
+    assertEquals(r.summary(), IngestSummary.read(r.summary(), "summary").toJson());
   }
 
   @Test
@@ -334,11 +338,13 @@ class IngestJobTest {
           assertEquals(3, r.read());
           assertEquals(2, r.accepted());
           assertEquals(1, r.quarantined());
-          StageJobs.assertWritten(r.summary(), written.resolve(AuditLayout.INGEST_SUMMARY_FILE));
-          JsonNode totals = r.summary().get("totals");
-          assertEquals(r.read(), totals.get("read").asLong());
-          assertEquals(r.accepted(), totals.get("accepted").asLong());
-          assertEquals(r.quarantined(), totals.get("quarantined").asLong());
+          StageJobs.assertWritten(r.summary().toJson(), written.resolve(AuditLayout.INGEST_SUMMARY_FILE));
+          assertEquals(r.read(), r.summary().totals().read());
+          assertEquals(r.accepted(), r.summary().totals().accepted());
+          assertEquals(r.quarantined(), r.summary().totals().quarantined());
+          // one serde: the file read back and written again is the same text
+          String text = Files.readString(written.resolve(AuditLayout.INGEST_SUMMARY_FILE));
+          assertEquals(text, Json.MAPPER.writeValueAsString(IngestSummary.read(Json.MAPPER.readTree(text), "file").toJson()));
           assertEquals(2, spark.read().parquet(written.resolve(AuditLayout.TRACE_DIR).toString()).count());
           assertEquals(1, spark.read().parquet(written.resolve(AuditLayout.QUARANTINE_DIR).toString()).count());
         });

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.contract.ReplayTables;
 import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.sweep.AuditPlan;
 import io.smetric.audit.testing.StageJobs;
@@ -82,6 +83,18 @@ class ReplayJobTest {
     assertEquals(n, r.json().get("runs").size());
     assertEquals("tiny", r.json().get("trace").asText());
     assertEquals(n, TestSpark.get().read().parquet(spark.folder().resolve(AuditLayout.REPLAY_RUNS_DIR).toString()).count());
+    // the tables have the contract's columns, the ones the report reads them by
+    assertEquals(List.of(ReplayTables.HEADLINE.fieldNames()), columns(spark.folder(), AuditLayout.REPLAY_HEADLINE_DIR));
+    assertEquals(List.of(ReplayTables.LATENCY_CDF.fieldNames()), columns(spark.folder(), AuditLayout.REPLAY_LATENCY_CDF_DIR));
+    assertEquals(List.of(ReplayTables.IMBALANCE_WINDOWS.fieldNames()),
+        columns(spark.folder(), AuditLayout.REPLAY_IMBALANCE_WINDOWS_DIR));
+    assertEquals(List.of(ReplayTables.INSTANCE_LOAD.fieldNames()), columns(spark.folder(), AuditLayout.REPLAY_INSTANCE_LOAD_DIR));
+    List<String> runCols = columns(spark.folder(), AuditLayout.REPLAY_RUNS_DIR);
+    assertEquals(List.of(ReplayTables.RUNS_FIXED.fieldNames()), runCols.subList(0, ReplayTables.RUNS_FIXED.size()));
+    for (String m : List.of(ReplayTables.RunMetrics.TPS_WITHIN_SLO, ReplayTables.RunMetrics.STICKINESS,
+        ReplayTables.RunMetrics.IMBALANCE_MEAN, ReplayTables.RunMetrics.LOCAL_HIT_RATIO)) {
+      assertTrue(runCols.contains(m), m);
+    }
 
     // the same options in the driver: no sweep jobs, the same output
     Run local = run(grid().withUseSpark(false), "local");
@@ -170,5 +183,9 @@ class ReplayJobTest {
     }
     out.sort(null);
     return out;
+  }
+
+  private static List<String> columns(Path folder, String table) {
+    return List.of(TestSpark.get().read().parquet(folder.resolve(table).toString()).columns());
   }
 }

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.Json;
+import io.smetric.audit.contract.Metric;
 import io.smetric.audit.report.verdict.AuditCriteria;
 import io.smetric.audit.report.verdict.CriterionResult;
-import io.smetric.audit.report.verdict.MetricValue;
 import io.smetric.audit.report.verdict.Metrics;
 import io.smetric.audit.report.verdict.Outcome;
 import io.smetric.audit.report.verdict.Verdict;
@@ -111,7 +111,7 @@ class AuditCriteriaTest {
   void replayWithoutComparisonBlock_notApplicableWithReason() throws Exception {
     Metrics m = agentLike();
     AuditCriteria.addReplay(m, replay(null));
-    MetricValue g = m.get(AuditCriteria.GAIN_WITH_GLOBAL);
+    Metric g = m.get(AuditCriteria.GAIN_WITH_GLOBAL);
     assertNull(g.value());
     assertTrue(g.notApplicable().contains("no comparison block"), g.notApplicable());
   }

@@ -3,10 +3,10 @@ package io.smetric.audit.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.smetric.audit.contract.Metric;
 import io.smetric.audit.report.verdict.Criterion;
 import io.smetric.audit.report.verdict.CriterionResult;
 import io.smetric.audit.report.verdict.Level;
-import io.smetric.audit.report.verdict.MetricValue;
 import io.smetric.audit.report.verdict.Metrics;
 import io.smetric.audit.report.verdict.Outcome;
 import io.smetric.audit.report.verdict.Verdict;
@@ -52,7 +52,7 @@ class VerdictEngineTest {
 
   @Test
   void criticalNotApplicable_isInconclusive_unlessAnotherCriticalFails() {
-    Metrics m = new Metrics().put("reuse", MetricValue.na("trace has no block hashes")).put("first", 0.1).put("g0", 0);
+    Metrics m = new Metrics().put("reuse", Metric.na("trace has no block hashes")).put("first", 0.1).put("g0", 0);
     Verdict v = VerdictEngine.evaluate(m, ALL);
     assertEquals(Outcome.INCONCLUSIVE, v.outcome());
     assertEquals("not applicable: trace has no block hashes", v.results().get(0).reason());

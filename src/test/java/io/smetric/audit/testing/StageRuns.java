@@ -26,7 +26,7 @@ public final class StageRuns {
   /** An ingest committed to {@code out} (its qualified path) and the job's result. */
   public record Ingested(String out, IngestJob.Result result) {
     public ObjectNode summary() {
-      return result.summary();
+      return result.summary().toJson();
     }
 
     public long read() {
