@@ -105,6 +105,7 @@ final class Answers {
         }
         y.put("level", iv.path("level").asDouble());
         y.put("replicates", iv.path("replicates").asInt());
+        if (iv.has("note")) y.put("note", iv.path("note").asText());
       }
     }
     o.put("summary", capacitySentence(c, rows, gpu));
@@ -145,6 +146,9 @@ final class Answers {
       JsonNode any = j.path("interval").isObject() ? j.path("interval") : sm.path("interval");
       b.append(Math.round(100 * any.path("level").asDouble())).append("% bootstrap intervals over ")
           .append(any.path("replicates").asInt()).append(" session-tree resamples");
+      if (j.path("interval").has("note") || sm.path("interval").has("note")) {
+        b.append("; the point estimates lie outside them: the resamples replay differently from the trace");
+      }
     } else {
       b.append("point estimates");
     }

@@ -26,7 +26,10 @@ import java.util.regex.Pattern;
  * each growth factor started at the previous answer x the factor ratio. A count that failed at a
  * lower traffic fails at a higher one (monotone in load, assumed), so it bounds the next search
  * from below without a run. A main-sweep run at --instances and exactly that rate is read instead
- * of simulated.
+ * of simulated. The judged router's chain follows SMetric's at the same capacity (one track):
+ * each factor starts next to SMetric's answer there ({@link CapacitySearch#nextNear}). The x1
+ * answer at the interval's capacity gets a percentile interval over the bootstrap replicates
+ * ({@link #intervalTracks}).
  */
 public final class Capacity {
   /** The variant of the capacity search's pass/fail runs. */
@@ -329,7 +332,9 @@ public final class Capacity {
   final class Replicate {
     final Chain of;
     final int k;
-    final int guess;
+    int guess;
+    /** SMetric's search on the same replicate, which this one (the judged router's) waits for and starts from; null for a lead. */
+    Replicate lead;
     final TreeMap<Integer, Boolean> tested = new TreeMap<>();
     final List<SimSpec> pending = new ArrayList<>();
     final List<SimSpec> specs = new ArrayList<>();
@@ -350,6 +355,11 @@ public final class Capacity {
 
     List<SimSpec> next(Map<String, RunResult> back) {
       if (done) return List.of();
+      if (lead != null && tested.isEmpty() && pending.isEmpty()) {
+        // as in the main search: the judged router starts from SMetric's answer on the same resample
+        if (!lead.done) return List.of();
+        if (lead.answer() != null) guess = lead.answer();
+      }
       for (SimSpec p : pending) {
         RunResult r = back.get(specKey(p));
         if (r == null) throw new IllegalStateException("capacity replicate probe not back: " + p.label());
@@ -386,29 +396,38 @@ public final class Capacity {
    * gain's interval uses (session trees resampled, {@link Sweep#traceFor}; a replicate runs at the
    * original's offered token rate), SMetric's and the judged router's smallest passing count at
    * the interval's capacity, searched next to the point estimate (N and N - 1 first, widening only
-   * when needed). One track per router, all replicates in each batch. Planned once the searches
-   * are done; none when b is 0 or a router has no x1 answer.
+   * when needed); the judged router's search on a replicate starts from SMetric's answer on that
+   * replicate once it is known (the two were 0-1 apart on the sample's replicates). One track per
+   * capacity, every replicate of both routers in each batch. Planned once the searches are done;
+   * none when b is 0 or a router has no x1 answer.
    */
   public List<Schedule.Track> intervalTracks(int b) {
     intervalReplicates = b;
     List<Schedule.Track> out = new ArrayList<>();
     double g = intervalRatio();
     if (b <= 0 || Double.isNaN(g)) return out;
+    List<Replicate> mine = new ArrayList<>();
     for (Chain ch : chains) {
       if (ch.curve.globalRatio() != g) continue;
       Integer n = ch.answers.get(1.0);
       if (n == null) continue;
-      List<Replicate> mine = new ArrayList<>();
-      for (int k = 1; k <= b; k++) mine.add(new Replicate(ch, k, n));
-      replicates.addAll(mine);
-      out.add(all -> {
-        Map<String, RunResult> back = new LinkedHashMap<>();
-        for (RunResult r : all) if (VARIANT.equals(r.spec().variant()) && r.spec().replicate() > 0) back.put(specKey(r.spec()), r);
-        List<SimSpec> batch = new ArrayList<>();
-        for (Replicate rep : mine) batch.addAll(rep.next(back));
-        return batch;
-      });
+      for (int k = 1; k <= b; k++) {
+        Replicate r = new Replicate(ch, k, n);
+        for (Replicate o : mine) if (ch.lead != null && o.of == ch.lead && o.k == k) r.lead = o;
+        mine.add(r);
+      }
     }
+    if (mine.isEmpty()) return out;
+    replicates.addAll(mine);
+    out.add(all -> {
+      Map<String, RunResult> back = new LinkedHashMap<>();
+      for (RunResult r : all) if (VARIANT.equals(r.spec().variant()) && r.spec().replicate() > 0) back.put(specKey(r.spec()), r);
+      List<SimSpec> batch = new ArrayList<>();
+      // leads first, so that a follower whose lead ends in this call starts in the same batch
+      for (Replicate rep : mine) if (rep.lead == null) batch.addAll(rep.next(back));
+      for (Replicate rep : mine) if (rep.lead != null) batch.addAll(rep.next(back));
+      return batch;
+    });
     return out;
   }
 
@@ -462,6 +481,13 @@ public final class Capacity {
         + "offered token rate; each replicate's answer searched next to the point estimate");
     o.put("simulations", n);
     o.put("cpu_s", c);
+    Integer point = ch.answers.get(1.0);
+    if (point != null && iv[0] != null && (point < iv[0] || (iv[1] != null && point > iv[1]))) {
+      // the resamples replay differently from the trace (as the gain's replicates do): say so, do not hide it
+      o.put("note", "the point estimate " + point + " lies outside the replicates' interval: the session-tree resamples need "
+          + (point < iv[0] ? "more" : "fewer") + " instances than the trace itself, so the interval describes the resamples "
+          + "rather than a band around the point estimate");
+    }
     return o;
   }
 

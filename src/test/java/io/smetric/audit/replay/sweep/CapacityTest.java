@@ -158,7 +158,8 @@ class CapacityTest {
    * point estimate is 12; each replicate first runs 12 and 11 in one batch: k = 1, 4 end there
    * (12 P, 11 F); k = 2: both fail, then 13 passes (2 + 1 runs); k = 3: both pass, then 9 (3
    * below the guess) and 10 fail (2 + 2). Per router 2 + 3 + 4 + 2 = 11 runs; interval over B = 4:
-   * the 1st and 4th smallest of 12 13 11 12 = [11, 13].
+   * the 1st and 4th smallest of 12 13 11 12 = [11, 13]. SMetric: 2 + 3 + 4 + 2 = 11 runs; LMetric
+   * starts each replicate from SMetric's answer there (12, 13, 11, 12), right each time: 2 x 4 = 8.
    */
   @Test
   void interval_replicatesNextToPointEstimate_runsCountedAndInterval() {
@@ -169,7 +170,7 @@ class CapacityTest {
     Capacity c = Capacity.plan(new Capacity.Options(true, 0.9, Capacity.GROWTH, Double.NaN), base, eq, new SweepSummary(all, 1.5, 0.5), all);
     drive(c, all);
     List<Schedule.Track> tracks = c.intervalTracks(4);
-    assertEquals(2, tracks.size(), "SMetric and LMetric at 1.6x");
+    assertEquals(1, tracks.size(), "SMetric and LMetric at 1.6x, one track");
     int before = calls;
     List<Integer> firstBatch = null;
     for (Schedule.Track t : tracks) {
@@ -187,11 +188,11 @@ class CapacityTest {
         }
       }
     }
-    assertEquals(List.of(12, 11, 12, 11, 12, 11, 12, 11), firstBatch, "replicates 1..4, each at N and N - 1");
-    assertEquals(22, calls - before);
+    assertEquals(List.of(12, 11, 12, 11, 12, 11, 12, 11), firstBatch, "SMetric's replicates 1..4, each at N and N - 1");
+    assertEquals(19, calls - before);
     JsonNode d = c.describe(all);
-    assertEquals(22, d.get("interval_simulations").asInt());
-    assertEquals(22 * 0.25, d.get("interval_cpu_s").asDouble(), 1e-9);
+    assertEquals(19, d.get("interval_simulations").asInt());
+    assertEquals(19 * 0.25, d.get("interval_cpu_s").asDouble(), 1e-9);
     for (JsonNode x : d.get("searches")) {
       boolean here = x.get("global_ratio").asDouble() == 1.6 && x.get("traffic_factor").asDouble() == 1.0;
       assertEquals(here, x.has("interval"), x.get("policy").asText() + " " + x.get("global_ratio") + " " + x.get("traffic_factor"));
@@ -200,7 +201,8 @@ class CapacityTest {
       assertEquals(11, iv.get("low").asInt());
       assertEquals(13, iv.get("high").asInt());
       assertEquals(List.of(12, 13, 11, 12), ints2(iv.get("replicate_answers")));
-      assertEquals(11, iv.get("simulations").asInt());
+      assertEquals(x.get("policy").asText().equals("smetric") ? 11 : 8, iv.get("simulations").asInt());
+      assertEquals(false, iv.has("note"), "12 lies inside [11, 13]");
       assertEquals(12, x.get("instances").asInt(), "the point estimate is the search's, unchanged");
     }
     assertEquals(0, c.intervalTracks(0).size(), "--bootstrap 0: no interval");
