@@ -701,7 +701,7 @@ public final class ReplayJob {
           List<Schedule.Track> iv = capacity.intervalTracks(reps);
           progress.drop("capacity interval");
           for (int k = 0; k < iv.size(); k++) {
-            progress.expect("capacity interval " + k, 2.0 * reps);
+            progress.expect("capacity interval " + k, 2.0 * 2 * reps / iv.size());
             then.add(counted("capacity interval " + k, iv.get(k)));
           }
           return then.isEmpty() ? List.of() : List.of(Schedule.Group.of(3, then));
