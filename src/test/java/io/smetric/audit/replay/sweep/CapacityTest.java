@@ -213,4 +213,42 @@ class CapacityTest {
     for (JsonNode p : a) out.add(p.asInt());
     return out;
   }
+
+  /**
+   * SMetric never passes (up to its cap 320 = 16 x its start 20: 20 40 80 160 320 fail, no answer,
+   * its chain stops): LMetric, which follows it, must not wait for ever; it searches on its own
+   * from its own start 20 by the bracket rule (20 P, 10 F, 15 P, 12 P, 11 F -> 12), and its growth
+   * factors go on from there (15, 18, 24 as in the first test).
+   */
+  @Test
+  void leadWithoutAnswer_followerSearchesOnItsOwn() {
+    ReplaySettings base = new ReplaySettings();
+    base.instances = 4;
+    List<RunResult> all = sweep();
+    EqualLoad eq = EqualLoad.plan(new SweepSummary(all, 1.5, 0.5), null, all);
+    Capacity c = Capacity.plan(new Capacity.Options(true, 0.9, Capacity.GROWTH, Double.NaN), base, eq, new SweepSummary(all, 1.5, 0.5), all);
+    Schedule.Track t = c.tracks().get(0);
+    int rounds = 0;
+    for (List<SimSpec> next = t.next(all); !next.isEmpty(); next = t.next(all)) {
+      if (++rounds > 100) throw new AssertionError("does not end");
+      for (SimSpec s : next) {
+        int n = (int) Math.round(s.overrides().get("instances"));
+        boolean pass = !s.policy().equals("smetric") && n >= Math.ceil(12 * s.rateScale() - 1e-9);
+        all.add(new RunResult(s.withRunId(id++), Map.of(RunResult.PASS, pass ? 1.0 : 0.0), Map.of(), new double[0], new double[0],
+            new double[0], new double[0][], 1, 0.5));
+      }
+    }
+    List<Integer> lmAnswers = new ArrayList<>();
+    for (JsonNode x : c.describe(all).get("searches")) {
+      if (x.get("global_ratio").asDouble() != 1.6) continue;
+      if (x.get("policy").asText().equals("smetric")) {
+        assertEquals(true, x.get("instances").isNull());
+        assertEquals(List.of(20, 40, 80, 160, 320), ints(x.get("probes")));
+      } else {
+        lmAnswers.add(x.get("instances").asInt());
+        if (x.get("traffic_factor").asDouble() == 1.0) assertEquals(List.of(20, 10, 15, 12, 11), ints(x.get("probes")));
+      }
+    }
+    assertEquals(List.of(12, 15, 18, 24), lmAnswers);
+  }
 }
