@@ -679,19 +679,32 @@ public final class ReplayJob {
       capacity = io.smetric.audit.replay.sweep.Capacity.plan(options.capacity(), base, equalLoad, mainSum, main);
       if (capacity.chainCount() == 0) capacity = null;
       List<Schedule.Track> tracks = new ArrayList<>();
+      List<Schedule.Track> searches = capacity == null ? List.of() : capacity.tracks();
       int i = 0;
-      for (Schedule.Track t : capacity == null ? List.<Schedule.Track>of() : capacity.tracks()) {
+      for (Schedule.Track t : searches) {
         String part = "capacity " + i++;
-        progress.expect(part, capacity.expectedSimulations() / capacity.chainCount());
+        progress.expect(part, capacity.expectedSimulations() / searches.size());
         tracks.add(counted(part, t));
       }
       if (!tracks.isEmpty()) {
         progress.expect("sized point", 4);
         // then the second operating point: both routers as full runs on the cluster sized for the judged router
+        int reps = bootstrapRuns > 0 ? bootstrap : 0;
+        // the interval's replicates: about 2 runs per router and replicate (N and N - 1)
+        if (reps > 0) progress.expect("capacity interval", 2.0 * 2 * reps);
         next.add(new Schedule.Group(3, tracks, all -> {
           List<SimSpec> sized = capacity.sizedSpecs();
           progress.expectExactly("sized point", sized.size());
-          return sized.isEmpty() ? List.of() : List.of(Schedule.Group.of(3, List.of(counted("sized point", once(sized)))));
+          List<Schedule.Track> then = new ArrayList<>();
+          if (!sized.isEmpty()) then.add(counted("sized point", once(sized)));
+          // the instance count's bootstrap interval, beside the sized point (issue 29 item 1)
+          List<Schedule.Track> iv = capacity.intervalTracks(reps);
+          progress.drop("capacity interval");
+          for (int k = 0; k < iv.size(); k++) {
+            progress.expect("capacity interval " + k, 2.0 * 2 * reps / iv.size());
+            then.add(counted("capacity interval " + k, iv.get(k)));
+          }
+          return then.isEmpty() ? List.of() : List.of(Schedule.Group.of(3, then));
         }));
       }
     }

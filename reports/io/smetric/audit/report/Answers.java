@@ -95,6 +95,18 @@ final class Answers {
         else x.putNull(k);
       }
       if (s.has("not_found")) x.put("not_found", s.path("not_found").asText());
+      JsonNode iv = s.path("interval");
+      if (iv.isObject()) {
+        // the bootstrap percentile interval of the instance count (issue 29 item 1)
+        ObjectNode y = x.putObject("interval");
+        for (String k : new String[] {"low", "high"}) {
+          if (iv.path(k).isNumber()) y.put(k, iv.path(k).asInt());
+          else y.putNull(k);
+        }
+        y.put("level", iv.path("level").asDouble());
+        y.put("replicates", iv.path("replicates").asInt());
+        if (iv.has("note")) y.put("note", iv.path("note").asText());
+      }
     }
     o.put("summary", capacitySentence(c, rows, gpu));
     if (c.path("sized_point").isArray() && !c.path("sized_point").isEmpty()) o.set("sized_point", c.path("sized_point").deepCopy());
@@ -125,10 +137,21 @@ final class Answers {
     StringBuilder b = new StringBuilder("Serving this trace within SLO takes ");
     JsonNode j = x1.path("judged");
     JsonNode sm = x1.path("smetric");
-    b.append(amount(j, unit)).append(" with ").append(j.path("router").asText("the judged router")).append(", ")
-        .append(amount(sm, gpu != null ? "" : " instances")).append(" with SMetric (")
+    boolean iv = j.path("interval").isObject() || sm.path("interval").isObject();
+    b.append(amount(j, unit)).append(" with ").append(j.path("router").asText("the judged router")).append(interval(j)).append(", ")
+        .append(amount(sm, gpu != null ? "" : " instances")).append(" with SMetric").append(interval(sm)).append(" (")
         .append(declared > 0 ? Numbers.sig4(declared) + "x global tier" : "no global tier").append(", ").append(target)
-        .append(" of requests within the TTFT and TPOT SLO, point estimates");
+        .append(" of requests within the TTFT and TPOT SLO, ");
+    if (iv) {
+      JsonNode any = j.path("interval").isObject() ? j.path("interval") : sm.path("interval");
+      b.append(Math.round(100 * any.path("level").asDouble())).append("% bootstrap intervals over ")
+          .append(any.path("replicates").asInt()).append(" session-tree resamples");
+      if (j.path("interval").has("note") || sm.path("interval").has("note")) {
+        b.append("; the point estimates lie outside them: the resamples replay differently from the trace");
+      }
+    } else {
+      b.append("point estimates");
+    }
     if (c.path("gpu_hour_usd").isNumber() && j.path("usd_per_day").isNumber() && sm.path("usd_per_day").isNumber()) {
       b.append("; $").append(Numbers.sig4(j.path("usd_per_day").asDouble())).append(" vs $")
           .append(Numbers.sig4(sm.path("usd_per_day").asDouble())).append(" per day at $")
@@ -156,6 +179,16 @@ final class Answers {
   /** replay.json's rule texts start lower-case (they read on inside a JSON value); on the page they start a sentence. */
   private static String sentenceCase(String t) {
     return t.isEmpty() ? t : Character.toUpperCase(t.charAt(0)) + t.substring(1);
+  }
+
+  /** " [lo-hi]" of an answer's bootstrap interval, in the answer's unit (GPUs when it has GPUs); "" without one. */
+  private static String interval(JsonNode a) {
+    JsonNode iv = a.path("interval");
+    if (!iv.isObject() || !a.path("instances").isNumber()) return "";
+    double per = a.path("gpus").isNumber() ? a.path("gpus").asDouble() / a.path("instances").asDouble() : 1;
+    String lo = iv.path("low").isNumber() ? Numbers.count(Math.round(iv.path("low").asDouble() * per)) : "?";
+    String hi = iv.path("high").isNumber() ? Numbers.count(Math.round(iv.path("high").asDouble() * per)) : "more than the search tried";
+    return " [" + lo + "-" + hi + "]";
   }
 
   /** GPUs (or instances) of one answer, or "more than the search tried". */

@@ -48,7 +48,72 @@ final class CapacityCharts {
   void render() {
     hitRatioByCapacity();
     tpsByCapacity();
+    instancesByTraffic();
     tpsByRate();
+  }
+
+  /**
+   * Goodput at the attainment target (issue 29 item 3), from the capacity search's answers in
+   * replay.json (no run of its own): per router and global-tier capacity, the smallest cluster
+   * that keeps the target share of requests within SLO at each traffic factor, i.e. the cluster
+   * whose goodput at the target covers that traffic; at x1 the bootstrap interval as a bar.
+   */
+  private void instancesByTraffic() {
+    String title = "Instances needed at the attainment target, by traffic";
+    String fig = "issue 29";
+    JsonNode cap = replay == null ? null : replay.path("capacity");
+    if (cap == null || !cap.path("searches").isArray() || cap.path("searches").isEmpty()) {
+      charts.missing(ReportCharts.REPLAY, title, fig, "no capacity search in replay.json (--no-capacity, or not the audit sweep)");
+      return;
+    }
+    XYChart c = Charts.xy(title, "traffic (x the trace's own pace)", "instances");
+    Map<String, List<double[]>> lines = new java.util.LinkedHashMap<>();
+    Map<String, double[]> bars = new java.util.LinkedHashMap<>();
+    Map<String, String> policyOf = new java.util.HashMap<>();
+    Map<String, Double> ratioOf = new java.util.HashMap<>();
+    for (JsonNode s : cap.path("searches")) {
+      if (!s.path("instances").isNumber()) continue;
+      double g = s.path("global_ratio").asDouble();
+      String p = s.path("policy").asText();
+      String name = p + (g > 0 ? ", " + Numbers.sig4(g) + "x tier" : ", no tier");
+      policyOf.put(name, p);
+      ratioOf.put(name, g);
+      lines.computeIfAbsent(name, k -> new ArrayList<>()).add(new double[] {s.path("traffic_factor").asDouble(), s.path("instances").asDouble()});
+      JsonNode iv = s.path("interval");
+      if (iv.path("low").isNumber() && iv.path("high").isNumber()) {
+        bars.put(name, new double[] {s.path("traffic_factor").asDouble(), iv.path("low").asDouble(), iv.path("high").asDouble()});
+      }
+    }
+    if (lines.isEmpty()) {
+      charts.missing(ReportCharts.REPLAY, title, fig, "no search found an instance count");
+      return;
+    }
+    int i = 0;
+    for (Map.Entry<String, List<double[]>> e : lines.entrySet()) {
+      String p = policyOf.get(e.getKey());
+      Color col = policyColors.getOrDefault(p, Color.DARK_GRAY);
+      Charts.series(c, e.getKey(), e.getValue(), col, ratioOf.get(e.getKey()) > 0 ? SeriesLines.SOLID : SeriesLines.DOT_DOT);
+      c.getSeries(e.getKey()).setLineWidth(p.equals("smetric") ? 3.5f : 2.5f);
+      double[] b = bars.get(e.getKey());
+      if (b != null) {
+        // the bar sits a little beside x1 so that two routers' bars do not hide each other
+        double x = b[0] + 0.012 * (i - 1.5);
+        XYSeries bar = c.addSeries(e.getKey() + " interval", new double[] {x, x}, new double[] {b[1], b[2]});
+        bar.setLineColor(col);
+        bar.setLineStyle(SeriesLines.SOLID);
+        bar.setLineWidth(2f);
+        bar.setMarker(org.knowm.xchart.style.markers.SeriesMarkers.NONE);
+        bar.setShowInLegend(false);
+      }
+      i++;
+    }
+    String target = Numbers.percent(cap.path("target_attainment").asDouble());
+    charts.draw(ReportCharts.REPLAY, "instances_by_traffic.png", title, fig,
+        "Goodput at the attainment target: for each router and global-tier capacity (solid: with the tier, dotted: without), "
+            + "the smallest number of instances that keeps " + target + " of the requests within the TTFT and TPOT SLO at each "
+            + "traffic factor (x1 = the trace's own pace; more traffic by session-tree scaling), from the capacity search's "
+            + "pass/fail runs; a vertical bar at x1 is the instance count's bootstrap interval. Beside the maximum TPS within SLO "
+            + "above (the paper's unit, at --instances), this is the cluster a platform team would buy.", c);
   }
 
   /** How a TPS chart draws a policy's line: SMetric and the judged router stand out, the rest recede. */

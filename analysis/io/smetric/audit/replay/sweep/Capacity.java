@@ -26,7 +26,10 @@ import java.util.regex.Pattern;
  * each growth factor started at the previous answer x the factor ratio. A count that failed at a
  * lower traffic fails at a higher one (monotone in load, assumed), so it bounds the next search
  * from below without a run. A main-sweep run at --instances and exactly that rate is read instead
- * of simulated.
+ * of simulated. The judged router's chain follows SMetric's at the same capacity (one track):
+ * each factor starts next to SMetric's answer there ({@link CapacitySearch#nextNear}). The x1
+ * answer at the interval's capacity gets a percentile interval over the bootstrap replicates
+ * ({@link #intervalTracks}).
  */
 public final class Capacity {
   /** The variant of the capacity search's pass/fail runs. */
@@ -61,6 +64,17 @@ public final class Capacity {
     final Map<Double, Integer> answers = new LinkedHashMap<>();
     final Map<Double, Integer> starts = new LinkedHashMap<>();
     final Map<Double, Integer> caps = new LinkedHashMap<>();
+    /** How each factor's first count was chosen (replay.json {@code start_rule}). */
+    final Map<Double, String> startRules = new LinkedHashMap<>();
+    /** Factors searched from a guess next to the answer ({@link CapacitySearch#nextNear}) rather than bracketed. */
+    final Map<Double, Boolean> near = new LinkedHashMap<>();
+    /**
+     * The chain this one follows (SMetric's at the same capacity), null for a lead: at each factor
+     * this chain waits for the lead's answer there and starts next to it (issue 29's cost bound:
+     * on the 200k agent trace the two routers' answers were 0-1 apart with the 1.6x tier and 8-13
+     * without, against a first guess 2-3x off and linear growth guesses 9-16 too high).
+     */
+    Chain lead;
     /** The factor searched now (index into factors), the probe in flight. */
     int f;
     SimSpec pending;
@@ -79,12 +93,16 @@ public final class Capacity {
       return t;
     }
 
+    /** Set once the chain has nothing more to search (a pair track keeps asking its lead after that). */
+    boolean done;
+
     List<SimSpec> next(List<RunResult> all) {
+      if (done) return List.of();
       if (pending != null) {
         RunResult got = null;
         for (RunResult r : all) {
           SimSpec s = r.spec();
-          if (VARIANT.equals(s.variant()) && s.policy().equals(pending.policy()) && s.globalRatio() == pending.globalRatio()
+          if (VARIANT.equals(s.variant()) && s.replicate() == 0 && s.policy().equals(pending.policy()) && s.globalRatio() == pending.globalRatio()
               && s.rateScale() == pending.rateScale() && s.overrides().equals(pending.overrides())) {
             got = r;
           }
@@ -95,10 +113,11 @@ public final class Capacity {
       }
       while (f < factors.size()) {
         double x = factors.get(f);
+        if (!starts.containsKey(x) && waitsForLead(x)) return List.of();
         int s0 = starts.computeIfAbsent(x, k -> startFor(k));
         int cap = caps.computeIfAbsent(x, k -> Math.max(64, MAX_FACTOR * s0));
         TreeMap<Integer, Boolean> t = tested(x);
-        OptionalInt n = CapacitySearch.next(t, s0, cap);
+        OptionalInt n = near.getOrDefault(x, false) ? CapacitySearch.nextNear(t, s0, cap) : CapacitySearch.next(t, s0, cap);
         if (n.isEmpty()) {
           Integer a = CapacitySearch.answer(t);
           answers.put(x, a);
@@ -119,6 +138,7 @@ public final class Capacity {
         pending = new SimSpec(-1, curve.policy(), curve.globalRatio(), x, curve.overload(), curve.hitRatio(), 0, VARIANT, ov);
         return List.of(pending);
       }
+      done = true;
       return List.of();
     }
 
@@ -128,11 +148,34 @@ public final class Capacity {
      * (monotone in load, assumed): a probe without a run that bounds this search from below.
      */
     private int startFor(double x) {
-      if (f == 0) return start;
+      Integer led = lead == null ? null : lead.answers.get(x);
+      if (f == 0) {
+        if (led != null) {
+          near.put(x, true);
+          startRules.put(x, lead.curve.policy() + "'s answer at x" + x);
+          return led;
+        }
+        startRules.put(x, "instances / the router's " + pct(options.attainment()) + "-attainment rate at --instances");
+        return start;
+      }
       double prev = factors.get(f - 1);
       int a = answers.get(prev); // the chain stops at a factor without an answer
       if (a > 1) probes.add(new Probe(x, a - 1, false, "implied: failed at x" + prev, null));
+      Integer ledPrev = lead == null ? null : lead.answers.get(prev);
+      if (led != null && ledPrev != null) {
+        // the lead's growth from prev to x, applied to this chain's own answer at prev
+        near.put(x, true);
+        startRules.put(x, "this router's answer at x" + prev + " x " + lead.curve.policy() + "'s growth from x" + prev + " to x" + x);
+        return Math.max(a, (int) Math.round((double) a * led / ledPrev));
+      }
+      startRules.put(x, "the answer at x" + prev + " x " + x / prev);
       return Math.max(a, (int) Math.ceil(a * x / prev - 1e-9));
+    }
+
+    /** Whether the lead is still searching factor x (its answer there is this chain's first guess). */
+    private boolean waitsForLead(double x) {
+      if (lead == null || lead.answers.containsKey(x)) return false;
+      return !lead.done && lead.f <= factors.indexOf(x);
     }
 
     /** A main-sweep run of this curve at --instances and exactly this rate: its attainment, read instead of simulated. */
@@ -185,7 +228,13 @@ public final class Capacity {
         double rate = KneeSearch.attainmentRate(EqualLoad.attainment(curve, all), options.attainment());
         if (Double.isNaN(rate) && options.attainment() == EqualLoad.TARGET_ATTAINMENT) rate = a.referenceRate();
         int start = Double.isNaN(rate) || rate <= 0 ? base.instances : Math.max(1, (int) Math.ceil(base.instances / rate - 1e-9));
-        c.chains.add(c.new Chain(pr[1], curve, start, rate));
+        Chain ch = c.new Chain(pr[1], curve, start, rate);
+        // the judged router follows SMetric at the same capacity, unless they are the same curve
+        if (pr[1].equals("judged") && !c.chains.isEmpty()) {
+          Chain prev = c.chains.get(c.chains.size() - 1);
+          if (prev.role.equals("smetric") && prev.curve.globalRatio() == g) ch.lead = prev;
+        }
+        c.chains.add(ch);
       }
     }
     return c;
@@ -262,10 +311,207 @@ public final class Capacity {
     return arr;
   }
 
-  /** One track per search chain. */
+  /** Coverage of the instance count's percentile interval. */
+  static final double INTERVAL_LEVEL = 0.95;
+
+  /**
+   * The capacity the interval is computed at: the declared one (the page's first sentence reads
+   * it), else 0; NaN without a search there.
+   */
+  double intervalRatio() {
+    double g0 = Double.NaN;
+    for (Chain ch : chains) {
+      double g = ch.curve.globalRatio();
+      if (g > 0) return g;
+      if (Double.isNaN(g0)) g0 = g;
+    }
+    return g0;
+  }
+
+  /** One router's x1 answer on bootstrap replicate k: a search next to the point estimate. */
+  final class Replicate {
+    final Chain of;
+    final int k;
+    int guess;
+    /** SMetric's search on the same replicate, which this one (the judged router's) waits for and starts from; null for a lead. */
+    Replicate lead;
+    final TreeMap<Integer, Boolean> tested = new TreeMap<>();
+    final List<SimSpec> pending = new ArrayList<>();
+    final List<SimSpec> specs = new ArrayList<>();
+    boolean done;
+
+    Replicate(Chain of, int k, int guess) {
+      this.of = of;
+      this.k = k;
+      this.guess = guess;
+    }
+
+    SimSpec spec(int n) {
+      TreeMap<String, Double> ov = new TreeMap<>();
+      ov.put("instances", (double) n);
+      ov.put("decideAttainment", options.attainment());
+      return new SimSpec(-1, of.curve.policy(), of.curve.globalRatio(), 1.0, of.curve.overload(), of.curve.hitRatio(), k, VARIANT, ov);
+    }
+
+    List<SimSpec> next(Map<String, RunResult> back) {
+      if (done) return List.of();
+      if (lead != null && tested.isEmpty() && pending.isEmpty()) {
+        // as in the main search: the judged router starts from SMetric's answer on the same resample
+        if (!lead.done) return List.of();
+        if (lead.answer() != null) guess = lead.answer();
+      }
+      for (SimSpec p : pending) {
+        RunResult r = back.get(specKey(p));
+        if (r == null) throw new IllegalStateException("capacity replicate probe not back: " + p.label());
+        tested.put((int) Math.round(p.overrides().get("instances")), r.metrics().getOrDefault(RunResult.PASS, 0.0) == 1.0);
+      }
+      pending.clear();
+      int cap = Math.max(64, MAX_FACTOR * guess);
+      if (tested.isEmpty() && guess > 1) {
+        // the point estimate and its neighbour below in one batch: most replicates end there
+        pending.add(spec(guess));
+        pending.add(spec(guess - 1));
+      } else {
+        OptionalInt n = CapacitySearch.nextNear(tested, guess, cap);
+        if (n.isEmpty()) {
+          done = true;
+          return List.of();
+        }
+        pending.add(spec(n.getAsInt()));
+      }
+      specs.addAll(pending);
+      return List.copyOf(pending);
+    }
+
+    Integer answer() {
+      return CapacitySearch.answer(tested);
+    }
+  }
+
+  private final List<Replicate> replicates = new ArrayList<>();
+  private int intervalReplicates;
+
+  /**
+   * The bootstrap interval of the x1 answer (issue 29 item 1): for each of the B replicates the
+   * gain's interval uses (session trees resampled, {@link Sweep#traceFor}; a replicate runs at the
+   * original's offered token rate), SMetric's and the judged router's smallest passing count at
+   * the interval's capacity, searched next to the point estimate (N and N - 1 first, widening only
+   * when needed); the judged router's search on a replicate starts from SMetric's answer on that
+   * replicate once it is known (the two were 0-1 apart on the sample's replicates). One track per
+   * capacity, every replicate of both routers in each batch. Planned once the searches are done;
+   * none when b is 0 or a router has no x1 answer.
+   */
+  public List<Schedule.Track> intervalTracks(int b) {
+    intervalReplicates = b;
+    List<Schedule.Track> out = new ArrayList<>();
+    double g = intervalRatio();
+    if (b <= 0 || Double.isNaN(g)) return out;
+    List<Replicate> mine = new ArrayList<>();
+    for (Chain ch : chains) {
+      if (ch.curve.globalRatio() != g) continue;
+      Integer n = ch.answers.get(1.0);
+      if (n == null) continue;
+      for (int k = 1; k <= b; k++) {
+        Replicate r = new Replicate(ch, k, n);
+        for (Replicate o : mine) if (ch.lead != null && o.of == ch.lead && o.k == k) r.lead = o;
+        mine.add(r);
+      }
+    }
+    if (mine.isEmpty()) return out;
+    replicates.addAll(mine);
+    out.add(all -> {
+      Map<String, RunResult> back = new LinkedHashMap<>();
+      for (RunResult r : all) if (VARIANT.equals(r.spec().variant()) && r.spec().replicate() > 0) back.put(specKey(r.spec()), r);
+      List<SimSpec> batch = new ArrayList<>();
+      // leads first, so that a follower whose lead ends in this call starts in the same batch
+      for (Replicate rep : mine) if (rep.lead == null) batch.addAll(rep.next(back));
+      for (Replicate rep : mine) if (rep.lead != null) batch.addAll(rep.next(back));
+      return batch;
+    });
+    return out;
+  }
+
+  /**
+   * The nearest-rank percentile interval of the replicates' answers: the ceil(q B)-th smallest for
+   * q = 2.5% and 97.5% (with B = 10: the smallest and the largest); a replicate without an answer
+   * (none up to the cap) counts as above every answer, so the high end is then null.
+   */
+  static Integer[] percentileInterval(List<Integer> answers, double level) {
+    int b = answers.size();
+    if (b == 0) return null;
+    List<Integer> sorted = new ArrayList<>(answers);
+    sorted.sort(java.util.Comparator.nullsLast(java.util.Comparator.naturalOrder()));
+    double q = (1 - level) / 2;
+    int lo = Math.max(1, (int) Math.ceil(q * b - 1e-9));
+    int hi = Math.max(1, (int) Math.ceil((1 - q) * b - 1e-9));
+    return new Integer[] {sorted.get(lo - 1), sorted.get(hi - 1)};
+  }
+
+  /** The interval block of one search (SMetric or the judged router at x1 at the interval's capacity), null when none. */
+  private ObjectNode describeInterval(Chain ch, Map<String, RunResult> bySpec) {
+    List<Integer> answers = new ArrayList<>();
+    int n = 0;
+    double c = 0;
+    for (Replicate rep : replicates) {
+      if (rep.of != ch) continue;
+      answers.add(rep.answer());
+      for (SimSpec p : rep.specs) {
+        RunResult r = bySpec.get(specKey(p));
+        if (r == null) continue;
+        n++;
+        c += r.cpuSeconds();
+      }
+    }
+    if (answers.isEmpty()) return null;
+    Integer[] iv = percentileInterval(answers, INTERVAL_LEVEL);
+    ObjectNode o = Json.object();
+    if (iv[0] == null) o.putNull("low");
+    else o.put("low", iv[0]);
+    if (iv[1] == null) o.putNull("high");
+    else o.put("high", iv[1]);
+    o.put("level", INTERVAL_LEVEL);
+    o.put("replicates", answers.size());
+    ArrayNode a = o.putArray("replicate_answers");
+    for (Integer x : answers) {
+      if (x == null) a.addNull();
+      else a.add(x);
+    }
+    o.put("method", "nearest-rank percentile interval (the ceil(0.025 B)-th and ceil(0.975 B)-th smallest of the B "
+        + "replicates' answers) over the session-tree resamples of the gain's interval, each replicate at the original's "
+        + "offered token rate; each replicate's answer searched next to the point estimate");
+    o.put("simulations", n);
+    o.put("cpu_s", c);
+    Integer point = ch.answers.get(1.0);
+    if (point != null && iv[0] != null && (point < iv[0] || (iv[1] != null && point > iv[1]))) {
+      // the resamples replay differently from the trace (as the gain's replicates do): say so, do not hide it
+      o.put("note", "the point estimate " + point + " lies outside the replicates' interval: the session-tree resamples need "
+          + (point < iv[0] ? "more" : "fewer") + " instances than the trace itself, so the interval describes the resamples "
+          + "rather than a band around the point estimate");
+    }
+    return o;
+  }
+
+  /**
+   * One track per capacity: SMetric's chain and the judged router's, which follows it (each batch
+   * holds at most one probe of each). A chain without a partner is a track alone.
+   */
   public List<Schedule.Track> tracks() {
     List<Schedule.Track> out = new ArrayList<>();
-    for (Chain ch : chains) out.add(ch::next);
+    for (Chain ch : chains) {
+      if (ch.lead != null) continue;
+      Chain follower = null;
+      for (Chain o : chains) if (o.lead == ch) follower = o;
+      if (follower == null) {
+        out.add(ch::next);
+        continue;
+      }
+      Chain fo = follower;
+      out.add(all -> {
+        List<SimSpec> b = new ArrayList<>(ch.next(all));
+        b.addAll(fo.next(all));
+        return b;
+      });
+    }
     return out;
   }
 
@@ -273,9 +519,14 @@ public final class Capacity {
     return chains.size();
   }
 
-  /** Pass/fail runs a search may be expected to take (progress estimate): about log2 of the bracket, per factor. */
+  /**
+   * Pass/fail runs a track may be expected to take (progress estimate): a lead about log2 of the
+   * bracket per factor (5 at x1, 3 per growth factor on the sample), a follower about 2-3 per factor.
+   */
   public double expectedSimulations() {
-    return chains.size() * (5.0 + 3.0 * options.growth().size());
+    double e = 0;
+    for (Chain ch : chains) e += ch.lead == null ? 5.0 + 3.0 * options.growth().size() : 3.0 + 2.0 * options.growth().size();
+    return e;
   }
 
   /** GPUs per instance and the GPU's name from a profile's hardware line ("2 x NVIDIA H100 SXM 80 GB (TP2)"); null when unreadable. */
@@ -292,11 +543,19 @@ public final class Capacity {
     o.put("target_attainment", options.attainment());
     o.put("rule", "the smallest instance count at which the router keeps at least " + pct(options.attainment())
         + " of the trace's requests within the audit's TTFT and TPOT SLO at the traffic factor (x1 = the trace's own "
-        + "pace; more traffic by session-tree scaling: more sessions, each at its own pace); bracket from the count the "
-        + "router's attainment rate at --instances implies (doubling / halving), then bisection on the count; each run "
-        + "stops as soon as its pass or fail is certain");
-    o.put("interval", "point estimate: no bootstrap over session trees for the capacity answer (each replicate would "
-        + "repeat the whole search)");
+        + "pace; more traffic by session-tree scaling: more sessions, each at its own pace); SMetric: bracket from the count "
+        + "the router's attainment rate at --instances implies (doubling / halving), then bisection on the count; the judged "
+        + "router: from SMetric's answer at the same traffic (at growth: its own previous answer x SMetric's growth), "
+        + "stepping 1, 2, 4, ... counts away until bracketed, then bisection; each run stops as soon as its pass or fail is "
+        + "certain");
+    double gi = intervalRatio();
+    if (replicates.isEmpty()) {
+      o.put("interval", intervalReplicates <= 0 ? "point estimates: no bootstrap replicates (--bootstrap 0, or none possible)"
+          : "point estimates: no answer at x1 to resample around");
+    } else {
+      o.put("interval", "at x1 and global ratio " + gi + ": " + Math.round(INTERVAL_LEVEL * 100) + "% nearest-rank percentile "
+          + "interval over " + intervalReplicates + " bootstrap replicates (session trees resampled); other rows point estimates");
+    }
     ArrayNode fs = o.putArray("traffic_factors");
     factors.forEach(fs::add);
     Object[] g = gpus(base.profile.hardware);
@@ -343,6 +602,7 @@ public final class Capacity {
           }
         }
         s.put("start", ch.starts.get(x));
+        if (ch.startRules.containsKey(x)) s.put("start_rule", ch.startRules.get(x));
         if (x == 1.0 && !Double.isNaN(ch.startRate)) s.put("start_from_rate_scale", ch.startRate);
         TreeMap<Integer, Boolean> t = ch.tested(x);
         Integer hi = CapacitySearch.lowestPass(t);
@@ -379,11 +639,25 @@ public final class Capacity {
         s.put("cpu_s", c);
         sims += n;
         cpu += c;
+        if (x == 1.0 && ch.curve.globalRatio() == gi) {
+          ObjectNode iv = describeInterval(ch, bySpec);
+          if (iv != null) s.set("interval", iv);
+        }
       }
     }
     o.put("simulations", sims);
     o.put("simulations_stopped_early", early);
     o.put("cpu_s", cpu);
+    int ivN = 0;
+    double ivC = 0;
+    for (RunResult r : results) {
+      if (VARIANT.equals(r.spec().variant()) && r.spec().replicate() > 0) {
+        ivN++;
+        ivC += r.cpuSeconds();
+      }
+    }
+    o.put("interval_simulations", ivN);
+    o.put("interval_cpu_s", ivC);
     ArrayNode sized = describeSized(results);
     int sizedRuns = 0;
     double sizedCpu = 0;
@@ -400,7 +674,7 @@ public final class Capacity {
   }
 
   private static String specKey(SimSpec s) {
-    return s.policy() + "|" + s.globalRatio() + "|" + s.rateScale() + "|" + s.overrides();
+    return s.policy() + "|" + s.globalRatio() + "|" + s.rateScale() + "|" + s.replicate() + "|" + s.overrides();
   }
 
   private static String pct(double x) {

@@ -41,6 +41,39 @@ class CapacityAnswerTest {
     assertEquals(20, c.get("by_global_ratio").get(0).get("smetric").get("gpus").asInt());
   }
 
+  /**
+   * The instance count's bootstrap interval (issue 29 item 1) in the sentence, in the answer's
+   * unit: 2 GPUs per instance, lmetric 12 [11-14] instances = 24 [22-28] GPUs, SMetric 10 [10-11] =
+   * 20 [20-22]; audit.json keeps the interval in instances.
+   */
+  @Test
+  void sentence_withInterval_inGpus() throws Exception {
+    String lm = search("lmetric", "judged", 1.6, 1.0, 12, 24, null);
+    String sm = search("smetric", "smetric", 1.6, 1.0, 10, 20, null);
+    lm = lm.substring(0, lm.length() - 1) + ",\"interval\":{\"low\":11,\"high\":14,\"level\":0.95,\"replicates\":10}}";
+    sm = sm.substring(0, sm.length() - 1) + ",\"interval\":{\"low\":10,\"high\":11,\"level\":0.95,\"replicates\":10}}";
+    ObjectNode c = Answers.capacity(replay("NVIDIA H20 96 GB", null, lm, sm));
+    assertEquals("Serving this trace within SLO takes 24 x NVIDIA H20 96 GB with lmetric [22-28], 20 with SMetric [20-22] (1.6x "
+        + "global tier, 90.0% of requests within the TTFT and TPOT SLO, 95% bootstrap intervals over 10 session-tree "
+        + "resamples).", c.get("summary").asText());
+    JsonNode row = c.get("by_global_ratio").get(0);
+    assertEquals(11, row.get("judged").get("interval").get("low").asInt());
+    assertEquals(11, row.get("smetric").get("interval").get("high").asInt());
+  }
+
+  /** An interval that excludes its point estimate (the sample: 10 with replicates at 11-13) is said so in the sentence. */
+  @Test
+  void sentence_intervalExcludingPoint_saysSo() throws Exception {
+    String lm = search("lmetric", "judged", 1.6, 1.0, 10, 10, null);
+    String sm = search("smetric", "smetric", 1.6, 1.0, 10, 10, null);
+    lm = lm.substring(0, lm.length() - 1) + ",\"interval\":{\"low\":11,\"high\":12,\"level\":0.95,\"replicates\":10,\"note\":\"n\"}}";
+    sm = sm.substring(0, sm.length() - 1) + ",\"interval\":{\"low\":11,\"high\":13,\"level\":0.95,\"replicates\":10,\"note\":\"n\"}}";
+    assertEquals("Serving this trace within SLO takes 10 x NVIDIA H20 96 GB with lmetric [11-12], 10 with SMetric [11-13] (1.6x "
+        + "global tier, 90.0% of requests within the TTFT and TPOT SLO, 95% bootstrap intervals over 10 session-tree "
+        + "resamples; the point estimates lie outside them: the resamples replay differently from the trace).",
+        Answers.capacity(replay("NVIDIA H20 96 GB", null, lm, sm)).get("summary").asText());
+  }
+
   /** A profile whose hardware line gives no GPU count: instances, and a search without an answer says so. */
   @Test
   void withoutGpus_instances_andNotFound() throws Exception {

@@ -70,4 +70,77 @@ class CapacitySearchTest {
     assertEquals(List.of(45, 40, 38, 37), search(t, n -> n >= 37, 45, 256));
     assertEquals(37, CapacitySearch.answer(t));
   }
+
+  /** Runs {@link CapacitySearch#nextNear} to the end; returns the counts tested, in order. */
+  private static List<Integer> searchNear(TreeMap<Integer, Boolean> tested, IntPredicate pass, int guess, int max) {
+    List<Integer> calls = new ArrayList<>();
+    for (OptionalInt n = CapacitySearch.nextNear(tested, guess, max); n.isPresent(); n = CapacitySearch.nextNear(tested, guess, max)) {
+      int k = n.getAsInt();
+      calls.add(k);
+      tested.put(k, pass.test(k));
+      if (calls.size() > 100) throw new AssertionError("does not end: " + calls);
+    }
+    return calls;
+  }
+
+  /** A guess on the answer: 37 passes, 36 fails, two calls (the bracket search from 20 took six). */
+  @Test
+  void nearGuessExact_twoCalls() {
+    TreeMap<Integer, Boolean> t = new TreeMap<>();
+    assertEquals(List.of(37, 36), searchNear(t, n -> n >= 37, 37, 256));
+    assertEquals(37, CapacitySearch.answer(t));
+  }
+
+  /** Guess 40, three above 37: 40, 39 (1 below), 37 (2 further) pass, 33 (4 further) fails; bisection 35, 36 fail. */
+  @Test
+  void nearGuessAbove_stepsDownDoublingThenBisects() {
+    TreeMap<Integer, Boolean> t = new TreeMap<>();
+    assertEquals(List.of(40, 39, 37, 33, 35, 36), searchNear(t, n -> n >= 37, 40, 256));
+    assertEquals(37, CapacitySearch.answer(t));
+  }
+
+  /** Guess 34, three below 37: 34, 35 fail, 37 (2 above 35) passes, then 36 fails: four calls. */
+  @Test
+  void nearGuessBelow_stepsUpDoublingThenBisects() {
+    TreeMap<Integer, Boolean> t = new TreeMap<>();
+    assertEquals(List.of(34, 35, 37, 36), searchNear(t, n -> n >= 37, 34, 256));
+    assertEquals(37, CapacitySearch.answer(t));
+  }
+
+  /** A failure known beforehand (36, carried over) and a guess of 38: 38 and 37 pass, 36 is known: two calls. */
+  @Test
+  void nearImpliedFailure_bounds() {
+    TreeMap<Integer, Boolean> t = new TreeMap<>();
+    t.put(36, false);
+    assertEquals(List.of(38, 37), searchNear(t, n -> n >= 37, 38, 256));
+    assertEquals(37, CapacitySearch.answer(t));
+  }
+
+  /** Nothing passes up to the cap 10 from guess 5: 5, 6, 8, 10 fail (the step capped), no answer. */
+  @Test
+  void nearNothingPassesUpToCap_noAnswer() {
+    TreeMap<Integer, Boolean> t = new TreeMap<>();
+    assertEquals(List.of(5, 6, 8, 10), searchNear(t, n -> false, 5, 10));
+    assertNull(CapacitySearch.answer(t));
+  }
+
+  /**
+   * The answers do not depend on the search: for every threshold 1..80 and every guess 1..120,
+   * the stepping search from the guess and the bracket search from it both end at the threshold
+   * (monotone pass functions; the cap 256 above every threshold).
+   */
+  @Test
+  void nearAndBracket_sameAnswerForEveryThresholdAndGuess() {
+    for (int a = 1; a <= 80; a++) {
+      for (int g = 1; g <= 120; g++) {
+        int th = a;
+        TreeMap<Integer, Boolean> near = new TreeMap<>();
+        searchNear(near, n -> n >= th, g, 256);
+        TreeMap<Integer, Boolean> bracket = new TreeMap<>();
+        search(bracket, n -> n >= th, g, 256);
+        assertEquals(a, CapacitySearch.answer(near), "threshold " + a + ", guess " + g);
+        assertEquals(a, CapacitySearch.answer(bracket), "threshold " + a + ", guess " + g);
+      }
+    }
+  }
 }
