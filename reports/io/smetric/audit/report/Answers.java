@@ -144,8 +144,14 @@ final class Answers {
         .append(" of requests within the TTFT and TPOT SLO, ");
     if (iv) {
       JsonNode any = j.path("interval").isObject() ? j.path("interval") : sm.path("interval");
-      b.append(Math.round(100 * any.path("level").asDouble())).append("% bootstrap intervals over ")
-          .append(any.path("replicates").asInt()).append(" session-tree resamples");
+      int reps = any.path("replicates").asInt();
+      double level = any.path("level").asDouble();
+      if ((1 - level) / 2 * reps < 1 - 1e-9) {
+        // too few replicates for the percentile's tails: the ends are the smallest and largest answer
+        b.append("ranges of the answers over ").append(reps).append(" session-tree resamples");
+      } else {
+        b.append(Math.round(100 * level)).append("% bootstrap intervals over ").append(reps).append(" session-tree resamples");
+      }
       if (j.path("interval").has("note") || sm.path("interval").has("note")) {
         b.append("; the point estimates lie outside them: the resamples replay differently from the trace");
       }

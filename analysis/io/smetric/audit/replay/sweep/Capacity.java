@@ -478,7 +478,10 @@ public final class Capacity {
     }
     o.put("method", "nearest-rank percentile interval (the ceil(0.025 B)-th and ceil(0.975 B)-th smallest of the B "
         + "replicates' answers) over the session-tree resamples of the gain's interval, each replicate at the original's "
-        + "offered token rate; each replicate's answer searched next to the point estimate");
+        + "offered token rate; each replicate's answer searched next to the point estimate"
+        + ((1 - INTERVAL_LEVEL) / 2 * answers.size() < 1 - 1e-9
+            ? "; with " + answers.size() + " replicates these are the smallest and largest answer, whose coverage is below the "
+                + "nominal level" : ""));
     o.put("simulations", n);
     o.put("cpu_s", c);
     Integer point = ch.answers.get(1.0);

@@ -2,6 +2,7 @@ package io.smetric.audit.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -54,11 +55,26 @@ class CapacityAnswerTest {
     sm = sm.substring(0, sm.length() - 1) + ",\"interval\":{\"low\":10,\"high\":11,\"level\":0.95,\"replicates\":10}}";
     ObjectNode c = Answers.capacity(replay("NVIDIA H20 96 GB", null, lm, sm));
     assertEquals("Serving this trace within SLO takes 24 x NVIDIA H20 96 GB with lmetric [22-28], 20 with SMetric [20-22] (1.6x "
-        + "global tier, 90.0% of requests within the TTFT and TPOT SLO, 95% bootstrap intervals over 10 session-tree "
+        + "global tier, 90.0% of requests within the TTFT and TPOT SLO, ranges of the answers over 10 session-tree "
         + "resamples).", c.get("summary").asText());
     JsonNode row = c.get("by_global_ratio").get(0);
     assertEquals(11, row.get("judged").get("interval").get("low").asInt());
     assertEquals(11, row.get("smetric").get("interval").get("high").asInt());
+  }
+
+  /**
+   * With 40 replicates the 2.5% and 97.5% nearest ranks are the 1st and 39th of 40, no longer both
+   * extremes, so the sentence may call the brackets 95% intervals; with 10 (above) they are the 1st
+   * and 10th, the smallest and largest answer, and the sentence calls them ranges.
+   */
+  @Test
+  void sentence_enoughReplicates_callsThemIntervals() throws Exception {
+    String lm = search("lmetric", "judged", 1.6, 1.0, 12, 24, null);
+    String sm = search("smetric", "smetric", 1.6, 1.0, 10, 20, null);
+    lm = lm.substring(0, lm.length() - 1) + ",\"interval\":{\"low\":11,\"high\":14,\"level\":0.95,\"replicates\":40}}";
+    sm = sm.substring(0, sm.length() - 1) + ",\"interval\":{\"low\":10,\"high\":11,\"level\":0.95,\"replicates\":40}}";
+    assertTrue(Answers.capacity(replay("NVIDIA H20 96 GB", null, lm, sm)).get("summary").asText()
+        .contains("SLO, 95% bootstrap intervals over 40 session-tree resamples)."));
   }
 
   /** An interval that excludes its point estimate (the sample: 10 with replicates at 11-13) is said so in the sentence. */
@@ -69,7 +85,7 @@ class CapacityAnswerTest {
     lm = lm.substring(0, lm.length() - 1) + ",\"interval\":{\"low\":11,\"high\":12,\"level\":0.95,\"replicates\":10,\"note\":\"n\"}}";
     sm = sm.substring(0, sm.length() - 1) + ",\"interval\":{\"low\":11,\"high\":13,\"level\":0.95,\"replicates\":10,\"note\":\"n\"}}";
     assertEquals("Serving this trace within SLO takes 10 x NVIDIA H20 96 GB with lmetric [11-12], 10 with SMetric [11-13] (1.6x "
-        + "global tier, 90.0% of requests within the TTFT and TPOT SLO, 95% bootstrap intervals over 10 session-tree "
+        + "global tier, 90.0% of requests within the TTFT and TPOT SLO, ranges of the answers over 10 session-tree "
         + "resamples; the point estimates lie outside them: the resamples replay differently from the trace).",
         Answers.capacity(replay("NVIDIA H20 96 GB", null, lm, sm)).get("summary").asText());
   }
