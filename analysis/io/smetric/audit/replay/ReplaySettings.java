@@ -158,6 +158,9 @@ public final class ReplaySettings implements Serializable {
   public double tpotS = 0.030;
 
   // ---- SMetric (paper Figure 13; the guard formulas are our reading, see docs/replay.md) ----
+  // This block and the baselines' below are the policies' knobs: each policy reads its own as a
+  // configuration record defined beside it in policy.Policies (SMetricConfig, LlmdConfig, ...),
+  // which also holds the ranges validate() checks.
   /** not_overloaded(s, l): l[s] <= OVERLOAD x mean(l). Infinity disables the guard. */
   public double overload = 1.5;
   /** session_not_evicted(r, s, c): c[s] >= HIT_RATIO x est_hit(r). 0 disables the guard. */
@@ -285,12 +288,8 @@ public final class ReplaySettings implements Serializable {
     req(agentTimeoutS > 0, "agentTimeoutS must be > 0 (Infinity = no timeout)");
     req(requestTimeoutS == null || requestTimeoutS > 0, "requestTimeoutS must be > 0 (null or Infinity = no timeout)");
     req(ttftBaseS >= 0 && ttftPerTokenS >= 0 && tpotS > 0, "SLOs must be >= 0 (TPOT > 0)");
-    req(overload >= 0, "overload must be >= 0 (Infinity disables the guard)");
-    req(hitRatio >= 0 && hitRatio <= 1, "hitRatio must be in [0, 1]");
-    req(sglangBalanceRel >= 1 && sglangBalanceAbs >= 0, "SGLang thresholds: rel >= 1, abs >= 0");
-    req(llmdLoadAwareWeight >= 0 && llmdLoadAwareThreshold >= 1, "llm-d load-aware scorer: weight >= 0, threshold >= 1");
-    req(llmdPrefixMaxTokens >= 1, "llmdPrefixMaxTokens must be >= 1 (Infinity = no cap)");
-    req(sessionHashVnodes >= 1, "sessionHashVnodes must be >= 1");
+    // the policies' knobs: each policy's configuration record checks its own (policy.Policies)
+    io.smetric.audit.replay.policy.Policies.checkConfigs(this);
     req(imbalanceWindowS > 0 && bandwidthWindowS > 0, "windows must be > 0");
     req(reuseIntervalThresholdS >= 0, "reuseIntervalThresholdS must be >= 0");
     req(cdfPoints >= 2, "cdfPoints must be >= 2");

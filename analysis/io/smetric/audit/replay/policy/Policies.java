@@ -12,22 +12,25 @@ import java.util.function.Function;
 
 /**
  * The one registry of routing policies (Caffeine simulator style): each entry names the policy,
- * its source, its defaults and its needs, and builds a fresh instance from the settings. {@link
- * #unmet} tells which needs a trace cannot meet, so a replay skips such policies with a reason.
+ * its source, its defaults and its needs, and builds a fresh instance from the settings. A policy
+ * with knobs reads them as its own configuration, a record defined below ({@link SMetricConfig},
+ * {@link LlmdConfig}, ...): built from the settings' fields of the same names, checked there
+ * ({@link ReplaySettings#validate} calls {@link #checkConfigs}), and immutable. {@link #unmet}
+ * tells which needs a trace cannot meet, so a replay skips such policies with a reason.
  */
 public enum Policies {
   SMETRIC("smetric", "SMetric paper Figure 13 (arXiv 2607.08565)",
       "OVERLOAD=settings.overload (1.5), HIT_RATIO=settings.hitRatio (0.5)",
       EnumSet.of(Need.BLOCKS, Need.TURNS),
-      s -> new SMetricPolicy(true, true, s.overload, s.hitRatio)),
+      s -> SMetricConfig.of(s).create(true, true)),
   SMETRIC_BASIC("smetric-basic", "SMetric basic: both guards removed (paper Figure 24)", "-",
-      EnumSet.of(Need.BLOCKS, Need.TURNS), s -> new SMetricPolicy(false, false, s.overload, s.hitRatio)),
+      EnumSet.of(Need.BLOCKS, Need.TURNS), s -> SMetricConfig.of(s).create(false, false)),
   SMETRIC_OVERLOAD_ONLY("smetric-overload-only", "SMetric with only not_overloaded (ablation the paper did not publish)",
       "OVERLOAD=settings.overload", EnumSet.of(Need.BLOCKS, Need.TURNS),
-      s -> new SMetricPolicy(true, false, s.overload, s.hitRatio)),
+      s -> SMetricConfig.of(s).create(true, false)),
   SMETRIC_EVICTION_ONLY("smetric-eviction-only", "SMetric with only session_not_evicted (ablation the paper did not publish)",
       "HIT_RATIO=settings.hitRatio", EnumSet.of(Need.BLOCKS, Need.TURNS),
-      s -> new SMetricPolicy(false, true, s.overload, s.hitRatio)),
+      s -> SMetricConfig.of(s).create(false, true)),
   LEAST_LOAD("least-load", "pure load balance: round-robin argmin of load() (paper's baseline)", "-",
       EnumSet.noneOf(Need.class), s -> new LeastLoadPolicy()),
   ROUND_ROBIN("round-robin", "round robin (Vidur, BLIS)", "-", EnumSet.noneOf(Need.class), s -> new RoundRobinPolicy()),
@@ -35,7 +38,7 @@ public enum Policies {
   CACHE_AFFINITY("cache-affinity",
       "Llumnix cache-aware scheduling (llumnix-project/llumnix docs/source/design/scheduler/cache_aware_scheduling.md); BAILIAN stand-in",
       "min prompt tokens=settings.cacheAffinityMinTokens (1024)", EnumSet.of(Need.BLOCKS),
-      s -> new CacheAffinityPolicy(s.cacheAffinityMinTokens)),
+      s -> CacheAffinityConfig.of(s).create()),
   LMETRIC("lmetric", "LMetric (arXiv 2603.15202; ai-dynamo/dynamo PR 11028)", "score=(new prefill tokens) x (batch + 1)",
       EnumSet.of(Need.BLOCKS), s -> new LMetricPolicy()),
   LMETRIC_BLOCKS("lmetric-blocks", "LMetric as ported to Dynamo's KV router (ai-dynamo/dynamo PR 11028)",
@@ -43,17 +46,16 @@ public enum Policies {
       s -> new LMetricBlocksPolicy()),
   DYNAMO_KV("dynamo-kv", "NVIDIA Dynamo KV router (ai-dynamo/dynamo lib/kv-router/src/scheduling/selector.rs)",
       "overlap credit 1.0, prefill load scale 1.0, decode weight 0, temperature 0", EnumSet.of(Need.BLOCKS),
-      s -> new DynamoKvPolicy(s.dynamoOverlapCredit, s.dynamoPrefillLoadScale, s.dynamoDecodeRequestWeight)),
+      s -> DynamoConfig.of(s).create()),
   LLM_D("llm-d", "llm-d inference scheduler (llm-d/llm-d-inference-scheduler config/charts/epplib/templates/_config.yaml)",
       "prefix-cache 3, queue 2, kv-cache-utilization 2", EnumSet.of(Need.BLOCKS),
-      s -> new LlmdPolicy(s.llmdPrefixWeight, s.llmdQueueWeight, s.llmdKvUtilWeight, s.llmdLoadAwareWeight,
-          s.llmdLoadAwareThreshold, s.llmdPrefixMaxTokens)),
+      s -> LlmdConfig.of(s).create()),
   SGLANG_CACHE_AWARE("sglang-cache-aware", "SGLang router cache_aware (sgl-project/sglang sgl-router/src/policies/cache_aware.rs)",
       "balance abs 64, rel 1.5, cache threshold 0.3", EnumSet.of(Need.BLOCKS),
-      s -> new SglangCacheAwarePolicy(s.sglangBalanceAbs, s.sglangBalanceRel, s.sglangCacheThreshold)),
+      s -> SglangConfig.of(s).create()),
   SESSION_HASH("session-hash", "consistent hash of the session id (vllm-project/production-stack session router)",
       "virtual nodes=settings.sessionHashVnodes (160)", EnumSet.of(Need.SESSIONS),
-      s -> new SessionHashPolicy(s.sessionHashVnodes)),
+      s -> SessionHashConfig.of(s).create()),
   AS_RECORDED("as-recorded", "the trace's own recorded routing (trace-model v1.3 served_instance; AsRecordedPolicy)",
       "requests without a recorded instance: least-load", EnumSet.noneOf(Need.class), (s, t) -> {
         if (s.recordedRouting == null || t == null) {
@@ -61,6 +63,128 @@ public enum Policies {
         }
         return new AsRecordedPolicy(s.recordedRouting.forTrace(t));
       });
+
+  // ---- each policy's configuration: what it reads of the settings, as a value ----
+  // The settings keep one flat field per knob (the settings file's and replay.json's names, the
+  // command line's options and --current-router set them); each record below is what its policy
+  // reads of them, built when the policy is made, with the ranges the settings accept.
+
+  /**
+   * SMetric's guards (paper Figure 13): not_overloaded(s, l) is l[s] <= overload x mean(l)
+   * (Infinity disables it); session_not_evicted(r, s, c) is c[s] >= hitRatio x est_hit(r) (0
+   * disables it). Settings overload (1.5) and hitRatio (0.5).
+   */
+  public record SMetricConfig(double overload, double hitRatio) {
+    public SMetricConfig {
+      req(overload >= 0, "overload must be >= 0 (Infinity disables the guard)");
+      req(hitRatio >= 0 && hitRatio <= 1, "hitRatio must be in [0, 1]");
+    }
+
+    public static SMetricConfig of(ReplaySettings s) {
+      return new SMetricConfig(s.overload, s.hitRatio);
+    }
+
+    /** SMetric with the guards given (the ablation variants drop one or both). */
+    Policy create(boolean overloadGuard, boolean evictionGuard) {
+      return new SMetricPolicy(overloadGuard, evictionGuard, overload, hitRatio);
+    }
+  }
+
+  /** Llumnix cache-aware scheduling: prompts of at least minTokens go by cache (setting cacheAffinityMinTokens, 1024). */
+  public record CacheAffinityConfig(int minTokens) {
+    public static CacheAffinityConfig of(ReplaySettings s) {
+      return new CacheAffinityConfig(s.cacheAffinityMinTokens);
+    }
+
+    Policy create() {
+      return new CacheAffinityPolicy(minTokens);
+    }
+  }
+
+  /**
+   * Dynamo's KV router: overlap_score_credit, prefill_load_scale and the decode active-request
+   * weight (settings dynamoOverlapCredit, dynamoPrefillLoadScale, dynamoDecodeRequestWeight).
+   */
+  public record DynamoConfig(double overlapCredit, double prefillLoadScale, double decodeRequestWeight) {
+    public static DynamoConfig of(ReplaySettings s) {
+      return new DynamoConfig(s.dynamoOverlapCredit, s.dynamoPrefillLoadScale, s.dynamoDecodeRequestWeight);
+    }
+
+    Policy create() {
+      return new DynamoKvPolicy(overlapCredit, prefillLoadScale, decodeRequestWeight);
+    }
+  }
+
+  /**
+   * llm-d's scorer weights (prefix-cache, queue, kv-cache-utilization, load-aware), the load-aware
+   * scorer's queue threshold and the prompt tokens the prefix-cache scorer hashes at most (settings
+   * llmdPrefixWeight, llmdQueueWeight, llmdKvUtilWeight, llmdLoadAwareWeight, llmdLoadAwareThreshold,
+   * llmdPrefixMaxTokens; their sources are in ReplaySettings).
+   */
+  public record LlmdConfig(double prefixWeight, double queueWeight, double kvUtilWeight, double loadAwareWeight,
+      int loadAwareThreshold, double prefixMaxTokens) {
+    public LlmdConfig {
+      req(loadAwareWeight >= 0 && loadAwareThreshold >= 1, "llm-d load-aware scorer: weight >= 0, threshold >= 1");
+      req(prefixMaxTokens >= 1, "llmdPrefixMaxTokens must be >= 1 (Infinity = no cap)");
+    }
+
+    public static LlmdConfig of(ReplaySettings s) {
+      return new LlmdConfig(s.llmdPrefixWeight, s.llmdQueueWeight, s.llmdKvUtilWeight, s.llmdLoadAwareWeight,
+          s.llmdLoadAwareThreshold, s.llmdPrefixMaxTokens);
+    }
+
+    Policy create() {
+      return new LlmdPolicy(prefixWeight, queueWeight, kvUtilWeight, loadAwareWeight, loadAwareThreshold, prefixMaxTokens);
+    }
+  }
+
+  /**
+   * The SGLang router's cache_aware policy: balance_abs_threshold, balance_rel_threshold,
+   * cache_threshold (settings sglangBalanceAbs 64, sglangBalanceRel 1.5, sglangCacheThreshold 0.3).
+   */
+  public record SglangConfig(int balanceAbs, double balanceRel, double cacheThreshold) {
+    public SglangConfig {
+      req(balanceRel >= 1 && balanceAbs >= 0, "SGLang thresholds: rel >= 1, abs >= 0");
+    }
+
+    public static SglangConfig of(ReplaySettings s) {
+      return new SglangConfig(s.sglangBalanceAbs, s.sglangBalanceRel, s.sglangCacheThreshold);
+    }
+
+    Policy create() {
+      return new SglangCacheAwarePolicy(balanceAbs, balanceRel, cacheThreshold);
+    }
+  }
+
+  /** The session-hash ring's virtual nodes per instance (setting sessionHashVnodes, 160). */
+  public record SessionHashConfig(int vnodes) {
+    public SessionHashConfig {
+      req(vnodes >= 1, "sessionHashVnodes must be >= 1");
+    }
+
+    public static SessionHashConfig of(ReplaySettings s) {
+      return new SessionHashConfig(s.sessionHashVnodes);
+    }
+
+    Policy create() {
+      return new SessionHashPolicy(vnodes);
+    }
+  }
+
+  /**
+   * Checks every policy's configuration in {@code s} (a usage error naming the first bad knob), in
+   * the order {@link ReplaySettings#validate} has always reported them.
+   */
+  public static void checkConfigs(ReplaySettings s) {
+    SMetricConfig.of(s);
+    SglangConfig.of(s);
+    LlmdConfig.of(s);
+    SessionHashConfig.of(s);
+  }
+
+  private static void req(boolean ok, String msg) {
+    if (!ok) throw new io.smetric.audit.common.UsageException("replay settings: " + msg);
+  }
 
   private final String cliName;
   private final PolicyInfo info;

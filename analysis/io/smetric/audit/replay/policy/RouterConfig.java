@@ -38,9 +38,9 @@ public final class RouterConfig {
 
   private final Policies policy;
   private final List<RouterKnob> knobs;
-  private final Map<String, Double> values;
+  private final Map<Setting, Double> values;
 
-  private RouterConfig(Policies policy, List<RouterKnob> knobs, Map<String, Double> values) {
+  private RouterConfig(Policies policy, List<RouterKnob> knobs, Map<Setting, Double> values) {
     this.policy = policy;
     this.knobs = List.copyOf(knobs);
     this.values = Map.copyOf(values);
@@ -58,24 +58,35 @@ public final class RouterConfig {
 
   /** Sets the modelled knobs on {@code s} and records the configuration as understood. */
   public void apply(ReplaySettings s) {
-    for (Map.Entry<String, Double> e : values.entrySet()) {
-      double v = e.getValue();
-      switch (e.getKey()) {
-        case "llmdPrefixWeight" -> s.llmdPrefixWeight = v;
-        case "llmdQueueWeight" -> s.llmdQueueWeight = v;
-        case "llmdKvUtilWeight" -> s.llmdKvUtilWeight = v;
-        case "llmdLoadAwareWeight" -> s.llmdLoadAwareWeight = v;
-        case "llmdLoadAwareThreshold" -> s.llmdLoadAwareThreshold = (int) v;
-        case "llmdPrefixMaxTokens" -> s.llmdPrefixMaxTokens = v;
-        case "sglangCacheThreshold" -> s.sglangCacheThreshold = v;
-        case "sglangBalanceAbs" -> s.sglangBalanceAbs = (int) v;
-        case "sglangBalanceRel" -> s.sglangBalanceRel = v;
-        case "dynamoOverlapCredit" -> s.dynamoOverlapCredit = v;
-        case "dynamoPrefillLoadScale" -> s.dynamoPrefillLoadScale = v;
-        default -> throw new IllegalStateException("unknown knob " + e.getKey());
-      }
-    }
+    for (Map.Entry<Setting, Double> e : values.entrySet()) e.getKey().set.accept(s, e.getValue());
     s.currentRouterConfig = new ArrayList<>(knobs);
+  }
+
+  /**
+   * The settings a router's configuration sets, each with its setter written out (an int takes
+   * the value truncated; the parsers admit whole numbers only). {@link #field} is the settings
+   * field's name, which the knob rows show ("knob -> field").
+   */
+  enum Setting {
+    LLMD_PREFIX_WEIGHT("llmdPrefixWeight", (s, v) -> s.llmdPrefixWeight = v),
+    LLMD_QUEUE_WEIGHT("llmdQueueWeight", (s, v) -> s.llmdQueueWeight = v),
+    LLMD_KV_UTIL_WEIGHT("llmdKvUtilWeight", (s, v) -> s.llmdKvUtilWeight = v),
+    LLMD_LOAD_AWARE_WEIGHT("llmdLoadAwareWeight", (s, v) -> s.llmdLoadAwareWeight = v),
+    LLMD_LOAD_AWARE_THRESHOLD("llmdLoadAwareThreshold", (s, v) -> s.llmdLoadAwareThreshold = (int) v),
+    LLMD_PREFIX_MAX_TOKENS("llmdPrefixMaxTokens", (s, v) -> s.llmdPrefixMaxTokens = v),
+    SGLANG_CACHE_THRESHOLD("sglangCacheThreshold", (s, v) -> s.sglangCacheThreshold = v),
+    SGLANG_BALANCE_ABS("sglangBalanceAbs", (s, v) -> s.sglangBalanceAbs = (int) v),
+    SGLANG_BALANCE_REL("sglangBalanceRel", (s, v) -> s.sglangBalanceRel = v),
+    DYNAMO_OVERLAP_CREDIT("dynamoOverlapCredit", (s, v) -> s.dynamoOverlapCredit = v),
+    DYNAMO_PREFILL_LOAD_SCALE("dynamoPrefillLoadScale", (s, v) -> s.dynamoPrefillLoadScale = v);
+
+    final String field;
+    final java.util.function.ObjDoubleConsumer<ReplaySettings> set;
+
+    Setting(String field, java.util.function.ObjDoubleConsumer<ReplaySettings> set) {
+      this.field = field;
+      this.set = set;
+    }
   }
 
   /** Whether {@code spec} carries a configuration (NAME:CONFIG) rather than naming a policy. */
@@ -169,15 +180,15 @@ public final class RouterConfig {
     final String router;
     final List<RouterKnob> rows = new ArrayList<>();
     final List<RouterKnob> inert = new ArrayList<>();
-    final Map<String, Double> values = new LinkedHashMap<>();
+    final Map<Setting, Double> values = new java.util.EnumMap<>(Setting.class);
 
     Knobs(String router) {
       this.router = router;
     }
 
-    void set(String knob, String setting, double v, String source) {
+    void set(String knob, Setting setting, double v, String source) {
       values.put(setting, v);
-      rows.add(new RouterKnob(router, knob + " -> " + setting, fmt(v), source));
+      rows.add(new RouterKnob(router, knob + " -> " + setting.field, fmt(v), source));
     }
 
     /** A choice the replay models as one fixed value (the policy, its picker, its mode). */
@@ -350,26 +361,26 @@ public final class RouterConfig {
         String type = typeOf.get(e.getKey());
         String src = whereOf.get(e.getKey());
         switch (canonical(type)) {
-          case "prefix-cache-scorer" -> { wPrefix = e.getValue(); prefixRef = e.getKey(); k.set(type + " weight", "llmdPrefixWeight", wPrefix, src); }
-          case "queue-scorer" -> { wQueue = e.getValue(); k.set(type + " weight", "llmdQueueWeight", wQueue, src); }
-          case "kv-cache-utilization-scorer" -> { wKv = e.getValue(); k.set(type + " weight", "llmdKvUtilWeight", wKv, src); }
-          case "load-aware-scorer" -> { wLoad = e.getValue(); loadRef = e.getKey(); k.set(type + " weight", "llmdLoadAwareWeight", wLoad, src); }
+          case "prefix-cache-scorer" -> { wPrefix = e.getValue(); prefixRef = e.getKey(); k.set(type + " weight", Setting.LLMD_PREFIX_WEIGHT, wPrefix, src); }
+          case "queue-scorer" -> { wQueue = e.getValue(); k.set(type + " weight", Setting.LLMD_QUEUE_WEIGHT, wQueue, src); }
+          case "kv-cache-utilization-scorer" -> { wKv = e.getValue(); k.set(type + " weight", Setting.LLMD_KV_UTIL_WEIGHT, wKv, src); }
+          case "load-aware-scorer" -> { wLoad = e.getValue(); loadRef = e.getKey(); k.set(type + " weight", Setting.LLMD_LOAD_AWARE_WEIGHT, wLoad, src); }
           default -> throw new IllegalStateException(type);
         }
       }
       String absent = "not in the scheduling profile: weight 0";
-      if (prefixRef == null) k.set("prefix-cache-scorer weight", "llmdPrefixWeight", 0, absent);
-      if (wQueue == 0 && !k.values.containsKey("llmdQueueWeight")) k.set("queue-scorer weight", "llmdQueueWeight", 0, absent);
-      if (wKv == 0 && !k.values.containsKey("llmdKvUtilWeight")) {
-        k.set("kv-cache-utilization-scorer weight", "llmdKvUtilWeight", 0, absent);
+      if (prefixRef == null) k.set("prefix-cache-scorer weight", Setting.LLMD_PREFIX_WEIGHT, 0, absent);
+      if (wQueue == 0 && !k.values.containsKey(Setting.LLMD_QUEUE_WEIGHT)) k.set("queue-scorer weight", Setting.LLMD_QUEUE_WEIGHT, 0, absent);
+      if (wKv == 0 && !k.values.containsKey(Setting.LLMD_KV_UTIL_WEIGHT)) {
+        k.set("kv-cache-utilization-scorer weight", Setting.LLMD_KV_UTIL_WEIGHT, 0, absent);
       }
-      if (loadRef == null) k.set("load-aware-scorer weight", "llmdLoadAwareWeight", 0, absent);
+      if (loadRef == null) k.set("load-aware-scorer weight", Setting.LLMD_LOAD_AWARE_WEIGHT, 0, absent);
       // load-aware threshold
       JsonNode th = loadRef == null ? null : paramsOf.get(loadRef).path("threshold");
       if (th != null && !th.isMissingNode() && th.asInt() > 0) {
-        k.set("load-aware-scorer threshold", "llmdLoadAwareThreshold", th.asInt(), f + " plugin " + loadRef + " parameters.threshold");
+        k.set("load-aware-scorer threshold", Setting.LLMD_LOAD_AWARE_THRESHOLD, th.asInt(), f + " plugin " + loadRef + " parameters.threshold");
       } else if (loadRef != null) {
-        k.set("load-aware-scorer threshold", "llmdLoadAwareThreshold", 128, (th != null && !th.isMissingNode()
+        k.set("load-aware-scorer threshold", Setting.LLMD_LOAD_AWARE_THRESHOLD, 128, (th != null && !th.isMissingNode()
             ? "threshold " + th.asText() + " is not positive: the scorer falls back to " : "") + "QueueThresholdDefault 128 (" + LLMD_LOAD_AWARE + ")");
       }
       // the prefix scorer's cap: parameters on the scorer (older releases) or on the data producer
@@ -484,7 +495,7 @@ public final class RouterConfig {
         cap = blocks * blockTokens;
         src = fmt(blocks) + " blocks [" + bsrc + "] x " + fmt(blockTokens) + " tokens [" + blockSrc + "]";
       }
-      k.set("prefix-cache-scorer prompt tokens hashed", "llmdPrefixMaxTokens", cap, src);
+      k.set("prefix-cache-scorer prompt tokens hashed", Setting.LLMD_PREFIX_MAX_TOKENS, cap, src);
     }
   }
 
@@ -533,15 +544,15 @@ public final class RouterConfig {
       if (given.containsKey("--balance-abs-threshold") && given.get("--balance-abs-threshold").contains(".")) {
         throw new UsageException(where + " --balance-abs-threshold " + given.get("--balance-abs-threshold") + " is not an integer");
       }
-      num(k, given, where, "--cache-threshold", "sglangCacheThreshold", 0.3, 0, 1);
-      num(k, given, where, "--balance-abs-threshold", "sglangBalanceAbs", 64, 0, Integer.MAX_VALUE);
-      num(k, given, where, "--balance-rel-threshold", "sglangBalanceRel", 1.5, 1, Double.MAX_VALUE);
+      num(k, given, where, "--cache-threshold", Setting.SGLANG_CACHE_THRESHOLD, 0.3, 0, 1);
+      num(k, given, where, "--balance-abs-threshold", Setting.SGLANG_BALANCE_ABS, 64, 0, Integer.MAX_VALUE);
+      num(k, given, where, "--balance-rel-threshold", Setting.SGLANG_BALANCE_REL, 1.5, 1, Double.MAX_VALUE);
       k.fixed("--policy -> replay policy sglang-cache-aware", "cache_aware",
           given.containsKey("--policy") ? where + " --policy" : "SGLang router default cache_aware (" + SGLANG_SRC + ")");
       return k.build(Policies.SGLANG_CACHE_AWARE);
     }
 
-    static void num(Knobs k, Map<String, String> given, String where, String flag, String setting, double def, double min, double max) {
+    static void num(Knobs k, Map<String, String> given, String where, String flag, Setting setting, double def, double min, double max) {
       if (given.containsKey(flag)) {
         double v = parseNumber(given.get(flag), where + " " + flag);
         if (v < min || v > max) throw new UsageException(where + " " + flag + " " + given.get(flag) + " is out of range [" + fmt(min) + ", " + fmt(max) + "]");
@@ -645,8 +656,8 @@ public final class RouterConfig {
           creditSrc = where + " " + flag + " 0 (deprecated weight 0 also sets overlap_score_credit 0, " + DYNAMO_SRC + ")";
         }
       }
-      k.set("overlap_score_credit", "dynamoOverlapCredit", credit, creditSrc);
-      k.set("prefill_load_scale", "dynamoPrefillLoadScale", scale, scaleSrc);
+      k.set("overlap_score_credit", Setting.DYNAMO_OVERLAP_CREDIT, credit, creditSrc);
+      k.set("prefill_load_scale", Setting.DYNAMO_PREFILL_LOAD_SCALE, scale, scaleSrc);
       return k.build(Policies.DYNAMO_KV);
     }
   }

@@ -133,8 +133,8 @@ public final class Capacity {
         }
         pendingN = k;
         TreeMap<String, Double> ov = new TreeMap<>();
-        ov.put("instances", (double) k);
-        ov.put("decideAttainment", options.attainment());
+        ov.put(SweepVariable.INSTANCES.key(), (double) k);
+        ov.put(SweepVariable.DECIDE_ATTAINMENT.key(), options.attainment());
         pending = new SimSpec(-1, curve.policy(), curve.globalRatio(), x, curve.overload(), curve.hitRatio(), 0, VARIANT, ov);
         return List.of(pending);
       }
@@ -269,7 +269,7 @@ public final class Capacity {
       for (Chain ch : chains) {
         if (ch.curve.globalRatio() != g) continue;
         TreeMap<String, Double> ov = new TreeMap<>();
-        ov.put("instances", (double) n);
+        ov.put(SweepVariable.INSTANCES.key(), (double) n);
         out.add(new SimSpec(-1, ch.curve.policy(), g, 1.0, ch.curve.overload(), ch.curve.hitRatio(), 0, SIZED, ov));
       }
     }

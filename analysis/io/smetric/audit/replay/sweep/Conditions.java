@@ -23,80 +23,82 @@ import java.util.TreeSet;
  * the decision load's offered rate ({@link EqualLoad}; declared before the replay, so no maximum
  * over capacities or rates enters it). Both routers run each point at that same rate: the gain is
  * the one the verdict reads, under other values of what no trace can tell, for the same traffic.
- * Generic over settings and profile fields
- * ({@link SettingsPath}): a parameter is swept only if one of its paths exists, so fields added
- * later (e.g. a profile's save cost) join without code here.
+ * Each parameter names the setting it varies as a {@link SweepVariable} (a getter and a setter
+ * written out), so a renamed field fails to compile.
  */
 public final class Conditions {
   /**
    * A parameter and its documented range.
    *
-   * @param paths candidate settings paths, the first that exists is used
+   * @param variable the setting it varies
    * @param with fixed overrides applied with every non-base level (e.g. saves that block the step)
    * @param scale multiplier from the field's unit to {@code unit} for sentences (e.g. s -> ms)
    */
-  public record Param(String name, String label, List<String> paths, List<Double> levels, String unit, double scale,
-      String source, boolean smetricOnly, Map<String, Double> with) {}
+  public record Param(String name, String label, SweepVariable variable, List<Double> levels, String unit, double scale,
+      String source, boolean smetricOnly, Map<SweepVariable, Double> with) {}
 
   /** The documented ranges (sources in docs/replay.md, "Conditions"; numbers from measurements/facts/global-tier-costs.csv). */
   public static final List<Param> DEFAULTS = List.of(
       new Param("global_read_rate", "the global tier's effective read rate per instance",
-          List.of("profile.globalReadGBps", "globalReadGBps"), List.of(1.12, 6.8, 25.0), "GB/s", 1,
+          SweepVariable.GLOBAL_READ_GBPS, List.of(1.12, 6.8, 25.0), "GB/s", 1,
           "LMCache RemoteBackend 1.12 GB/s (LMCache PR #2213); LMCache GDS backend 6.8 GB/s (Mooncake issue #467, "
               + "computed); PCIe Gen4 x16 25 GB/s (upper bound)", false, Map.of()),
       new Param("global_lookup_latency", "the global tier's latency per lookup",
-          List.of("profile.globalLookupLatencyS", "globalFetchLatencyS"), List.of(0.001, 0.035, 0.116), "ms", 1000,
+          SweepVariable.GLOBAL_LOOKUP_LATENCY_S, List.of(0.001, 0.035, 0.116), "ms", 1000,
           "Mooncake batchexist 1-2 ms (LMCache PR #936); LMCache remote lookups 5.6-116 ms warm, sample 35 ms "
               + "(LMCache issue #891)", false, Map.of()),
       new Param("global_save_rate", "the global tier's KV save rate (saves blocking the step)",
-          List.of("profile.globalSaveGBps"), List.of(5.65, 13.0, Double.POSITIVE_INFINITY), "GB/s", 1,
+          SweepVariable.GLOBAL_SAVE_GBPS, List.of(5.65, 13.0, Double.POSITIVE_INFINITY), "GB/s", 1,
           "LMCache store overhead 17.4 us/token = 5.65 GB/s at 96 KiB/token (Mooncake issue #467, GDS); GPU-to-CPU "
               + "offload 12.1-14.8 GB/s (LMCache issue #2262); free saves (Infinity)", false,
-          Map.of("profile.globalSaveBlocksStep", 1.0)),
+          Map.of(SweepVariable.GLOBAL_SAVE_BLOCKS_STEP, 1.0)),
       // b, the price of a cache miss: public measurements do not pin it for the paper's GPU (it is
       // carried over from another GPU by a FLOP/s rule), so its stated range is swept; a profile
       // that states no range for it has nothing to sweep (no levels of its own: their scale is the model's)
       new Param("prefill_cost", "the prefill compute per uncached prompt token (the price of a cache miss)",
-          List.of("profile.prefillPerTokenS"), List.of(), "us/token", 1e6,
+          SweepVariable.PREFILL_PER_TOKEN_S, List.of(), "us/token", 1e6,
           "the profile's own range for prefillPerTokenS (docs/validation.md, Sources 9)", false, Map.of()),
       // issue 26: most misses at the operating point are TPOT-only (decode steps that carry a
       // prefill chunk); the step's token budget (vLLM's max_num_batched_tokens, which caps the
       // chunk) decides how much a prefill slows the decodes it shares a step with
       new Param("step_token_budget", "the step's token budget (vLLM max_num_batched_tokens; caps the prefill chunk)",
-          List.of("profile.tokenBudget"), List.of(512.0, 2048.0), "tokens", 1,
+          SweepVariable.TOKEN_BUDGET, List.of(512.0, 2048.0), "tokens", 1,
           "vLLM PR #4580: 512, chunked prefill's first default (the best inter-token latency on A100 in its benchmark); "
               + "vLLM's Optimization and Tuning guide (V1): smaller budgets such as 2048 for inter-token latency, above "
               + "8192 for throughput; the profile's own value is added as a level", false, Map.of()),
       new Param("ttft_slo_slope", "the TTFT SLO's time per input token",
-          List.of("ttftPerTokenS"), List.of(1.25e-4, 2.5e-4, 5e-4), "ms/token", 1000,
+          SweepVariable.TTFT_PER_TOKEN_S, List.of(1.25e-4, 2.5e-4, 5e-4), "ms/token", 1000,
           "assumption: the paper does not publish its TTFT SLO coefficients; half to twice ours", false, Map.of()),
-      new Param("overload", "SMetric's OVERLOAD", List.of("overload"), List.of(1.0, 1.5, 3.0, Double.POSITIVE_INFINITY), "", 1,
+      new Param("overload", "SMetric's OVERLOAD", SweepVariable.OVERLOAD, List.of(1.0, 1.5, 3.0, Double.POSITIVE_INFINITY), "", 1,
           "paper Figure 25 sweeps 1.0 to infinity", true, Map.of()),
-      new Param("hit_ratio", "SMetric's HIT_RATIO", List.of("hitRatio"), List.of(0.0, 0.5, 0.75), "", 1,
+      new Param("hit_ratio", "SMetric's HIT_RATIO", SweepVariable.HIT_RATIO, List.of(0.0, 0.5, 0.75), "", 1,
           "paper Figure 25 sweeps 0 to 0.75", true, Map.of()));
 
   /**
    * The levels a profile field documents for itself: its source's low and high (the shipped and
    * calibrated profiles state the range their sources measured); plan adds the base value.
-   * Empty when the path is not a profile field or its source states no range; the parameter's
+   * Empty when the variable is not a profile field or its source states no range; the parameter's
    * default levels apply then.
    */
-  static List<Double> profileRange(ReplaySettings base, String path) {
-    var src = profileSource(base, path);
+  static List<Double> profileRange(ReplaySettings base, SweepVariable v) {
+    var src = profileSource(base, v);
     if (src == null || src.low == null || src.high == null) return List.of();
     return List.of(src.low, src.high);
   }
 
-  /** The source the profile states for a {@code profile.FIELD} path, or null. */
-  private static io.smetric.audit.replay.ModelProfile.Source profileSource(ReplaySettings base, String path) {
-    if (!path.startsWith(PROFILE) || base.profile == null || base.profile.sources == null) return null;
-    return base.profile.sources.get(path.substring(PROFILE.length()));
+  /** The source the profile states for a variable that is a profile field, or null. */
+  private static io.smetric.audit.replay.ModelProfile.Source profileSource(ReplaySettings base, SweepVariable v) {
+    String field = v.profileField();
+    if (field == null || base.profile == null || base.profile.sources == null) return null;
+    return base.profile.sources.get(field);
   }
 
-  private static final String PROFILE = "profile.";
-
-  /** A parameter resolved against the base settings: its path, base value and levels (base included). */
-  record Resolved(Param p, String path, double base, List<Double> levels, String source) {}
+  /** A parameter resolved against the base settings: its base value and levels (base included). */
+  record Resolved(Param p, double base, List<Double> levels, String source) {
+    SweepVariable variable() {
+      return p.variable();
+    }
+  }
 
   /** One point's settings for one policy: what a curve of the sweep is. */
   record Point(String policy, double overload, double hitRatio, TreeMap<String, Double> overrides, String variant) {
@@ -149,22 +151,14 @@ public final class Conditions {
       c.thresholds.put(pol, new double[] {h.overload(), h.hitRatio()});
     }
     for (Param p : params) {
-      String path = null;
-      for (String x : p.paths()) {
-        if (SettingsPath.exists(x)) {
-          path = x;
-          break;
-        }
-      }
-      if (path == null) continue; // not a field of these settings (yet)
-      double b = SettingsPath.get(base, path);
-      List<Double> range = profileRange(base, path);
+      double b = p.variable().get(base);
+      List<Double> range = profileRange(base, p.variable());
       TreeSet<Double> lv = new TreeSet<>(range.isEmpty() ? p.levels() : range);
       lv.add(b);
       if (lv.size() < 2) continue; // nothing but the audit's own value: no range to vary
       String source = range.isEmpty() ? p.source()
-          : "the profile's own range (" + base.profile.name + "): " + profileSource(base, path).ref;
-      c.params.add(new Resolved(p, path, b, List.copyOf(lv), source));
+          : "the profile's own range (" + base.profile.name + "): " + profileSource(base, p.variable()).ref;
+      c.params.add(new Resolved(p, b, List.copyOf(lv), source));
     }
     for (Resolved r : c.params) {
       for (double v : r.levels()) {
@@ -187,11 +181,11 @@ public final class Conditions {
       Resolved r = e.getKey();
       if (r.p().smetricOnly() && !sm) continue;
       if (e.getValue() == r.base()) continue; // the default: no override (one key per distinct setting)
-      if (r.path().equals("overload")) o = e.getValue();
-      else if (r.path().equals("hitRatio")) h = e.getValue();
+      if (r.variable() == SweepVariable.OVERLOAD) o = e.getValue();
+      else if (r.variable() == SweepVariable.HIT_RATIO) h = e.getValue();
       else {
-        ov.put(r.path(), e.getValue());
-        ov.putAll(r.p().with());
+        ov.put(r.variable().key(), e.getValue());
+        r.p().with().forEach((k, v) -> ov.put(k.key(), v));
       }
     }
     return new Point(pol, o, h, ov, variant);
@@ -339,7 +333,7 @@ public final class Conditions {
       ObjectNode x = ps.addObject();
       x.put("name", r.p().name());
       x.put("label", r.p().label());
-      x.put("path", r.path());
+      x.put("path", r.variable().key());
       x.put("unit", r.p().unit());
       x.put("unit_scale", r.p().scale());
       x.put("source", r.source());

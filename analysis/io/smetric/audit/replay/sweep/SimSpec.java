@@ -3,7 +3,6 @@ package io.smetric.audit.replay.sweep;
 import io.smetric.audit.replay.ReplaySettings;
 import java.io.Serializable;
 import java.util.Locale;
-import java.util.Map;
 import java.util.TreeMap;
 
 /**
@@ -13,14 +12,16 @@ import java.util.TreeMap;
  * @param replicate 0 = the trace as given; k > 0 = bootstrap replicate k (session trees resampled)
  * @param variant null for the main sweep; else the name of the condition this run belongs to
  *     (the conditions sweep)
- * @param overrides settings or profile fields set for this run, by path ({@link SettingsPath}),
- *     e.g. {@code profile.globalReadGBps} or {@code profile.stepBaseS}; empty for the main sweep
+ * @param overrides settings or profile fields set for this run, by {@link SweepVariable#key}, e.g.
+ *     {@code profile.globalReadGBps} or {@code instances}; empty for the main sweep. A key that
+ *     names no variable is refused here, when the spec is made
  */
 public record SimSpec(int runId, String policy, double globalRatio, double rateScale, double overload, double hitRatio,
     int replicate, String variant, TreeMap<String, Double> overrides) implements Serializable {
 
   public SimSpec {
     overrides = overrides == null ? new TreeMap<>() : new TreeMap<>(overrides);
+    for (String k : overrides.keySet()) SweepVariable.byKey(k);
   }
 
   public SimSpec(int runId, String policy, double globalRatio, double rateScale, double overload, double hitRatio) {
@@ -54,13 +55,14 @@ public record SimSpec(int runId, String policy, double globalRatio, double rateS
     return replicate == 0 && variant == null;
   }
 
+  /** This run's settings: a copy of {@code base} (left as it was) with the spec's values. */
   public ReplaySettings apply(ReplaySettings base) {
-    ReplaySettings s = base.copy();
+    // overrides never carry OVERLOAD or HIT_RATIO (a spec has fields for them), so the order of the two steps is free
+    ReplaySettings s = SweepVariable.withAll(base, overrides);
     s.globalRatio = globalRatio;
     s.rateScale = rateScale;
     if (!Double.isNaN(overload)) s.overload = overload;
     if (!Double.isNaN(hitRatio)) s.hitRatio = hitRatio;
-    for (Map.Entry<String, Double> e : overrides.entrySet()) SettingsPath.set(s, e.getKey(), e.getValue());
     return s;
   }
 

@@ -265,16 +265,8 @@ public final class SweepProgress {
     int points = 0;
     List<Integer> levelCounts = new ArrayList<>();
     for (Conditions.Param p : params) {
-      String path = null;
-      for (String x : p.paths()) {
-        if (SettingsPath.exists(x)) {
-          path = x;
-          break;
-        }
-      }
-      if (path == null) continue;
-      double b = SettingsPath.get(base, path);
-      List<Double> range = Conditions.profileRange(base, path);
+      double b = p.variable().get(base);
+      List<Double> range = Conditions.profileRange(base, p.variable());
       TreeSet<Double> lv = new TreeSet<>(range.isEmpty() ? p.levels() : range);
       lv.add(b);
       points += (lv.size() - 1) * (p.smetricOnly() ? 1 : 2);

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class ConditionsTest {
   private static final double NAN = Double.NaN;
   private int id;
-  private static final List<String> READ_PATHS = List.of("profile.globalReadGBps", "globalReadGBps");
+  private static final String READ = SweepVariable.GLOBAL_READ_GBPS.key();
 
   private RunResult result(SimSpec s, double tps) {
     double att = s.rateScale() <= 0.2 ? 0.95 : 0.8;
@@ -52,7 +52,7 @@ class ConditionsTest {
     boolean sm = s.policy().equals("smetric");
     double t = sm ? 10 : 10.5;
     for (Map.Entry<String, Double> e : s.overrides().entrySet()) {
-      if (!READ_PATHS.contains(e.getKey())) continue;
+      if (!e.getKey().equals(READ)) continue;
       double v = e.getValue();
       t *= v == 1.12 ? (sm ? 1.1 : 0.9) : v == 6.8 ? (sm ? 1.05 : 0.95) : 1;
     }
@@ -65,13 +65,12 @@ class ConditionsTest {
     List<RunResult> all = mainSweep();
     ReplaySettings base = new ReplaySettings();
     base.profile.sources.remove("globalReadGBps"); // no stated range: the parameter's own levels
-    String readPath = SettingsPath.exists(READ_PATHS.get(0)) ? READ_PATHS.get(0) : READ_PATHS.get(1);
-    SettingsPath.set(base, readPath, 25.0);
+    base = SweepVariable.GLOBAL_READ_GBPS.with(base, 25.0);
     List<Conditions.Param> params = List.of(
-        new Conditions.Param("read", "read rate", READ_PATHS, List.of(1.12, 6.8, 25.0), "GB/s", 1, "test", false, Map.of()),
-        new Conditions.Param("overload", "OVERLOAD", List.of("overload"), List.of(1.0, 1.5, 3.0, Double.POSITIVE_INFINITY), "", 1,
-            "test", true, Map.of()),
-        new Conditions.Param("not-a-field", "nothing", List.of("noSuchField"), List.of(1.0), "", 1, "test", false, Map.of()));
+        new Conditions.Param("read", "read rate", SweepVariable.GLOBAL_READ_GBPS, List.of(1.12, 6.8, 25.0), "GB/s", 1, "test",
+            false, Map.of()),
+        new Conditions.Param("overload", "OVERLOAD", SweepVariable.OVERLOAD, List.of(1.0, 1.5, 3.0, Double.POSITIVE_INFINITY), "",
+            1, "test", true, Map.of()));
     Conditions c = Conditions.plan(new SweepSummary(all, 1.5, 0.5), base, equalLoad(all), params);
     // round 1: read 1.12 and 6.8 for both policies, OVERLOAD 1, 3, Infinity for smetric, each once at x0.3
     List<SimSpec> r1 = c.nextRound(all);
@@ -91,9 +90,9 @@ class ConditionsTest {
     assertEquals(1.6, o.get("global_ratio").asDouble());
     assertEquals(0.3, o.get("rate_scale").asDouble());
     assertEquals("lmetric", o.get("judged_router").asText());
-    assertEquals(2, o.get("parameters").size(), "a parameter whose field does not exist is left out");
+    assertEquals(2, o.get("parameters").size());
     JsonNode read = o.get("parameters").get(0);
-    assertEquals(readPath, read.get("path").asText());
+    assertEquals("profile.globalReadGBps", read.get("path").asText(), "the name replay.json has always carried");
     assertEquals(25.0, read.get("base_value").asDouble());
     // 1.12: 11 / 9.45 - 1; 6.8: 10.5 / 9.975 - 1; 25 (the defaults): 10 / 10.5 - 1
     assertEquals(11.0 / 9.45 - 1, read.get("points").get(0).get("gain").asDouble(), 1e-12);
@@ -123,12 +122,12 @@ class ConditionsTest {
     base.profile.sources.put("globalReadGBps",
         new io.smetric.audit.replay.ModelProfile.Source("measured", "test range", 0.5, 8.0));
     base.profile.sources.remove("globalLookupLatencyS");
-    assertEquals(List.of(0.5, 8.0), Conditions.profileRange(base, "profile.globalReadGBps"));
-    assertEquals(List.of(), Conditions.profileRange(base, "profile.globalLookupLatencyS"), "no source: default levels");
-    assertEquals(List.of(), Conditions.profileRange(base, "overload"), "not a profile field");
+    assertEquals(List.of(0.5, 8.0), Conditions.profileRange(base, SweepVariable.GLOBAL_READ_GBPS));
+    assertEquals(List.of(), Conditions.profileRange(base, SweepVariable.GLOBAL_LOOKUP_LATENCY_S), "no source: default levels");
+    assertEquals(List.of(), Conditions.profileRange(base, SweepVariable.OVERLOAD), "not a profile field");
 
     List<RunResult> all = mainSweep();
-    List<Conditions.Param> params = List.of(new Conditions.Param("read", "read rate", List.of("profile.globalReadGBps"),
+    List<Conditions.Param> params = List.of(new Conditions.Param("read", "read rate", SweepVariable.GLOBAL_READ_GBPS,
         List.of(1.12, 6.8, 25.0), "GB/s", 1, "default source", false, Map.of()));
     Conditions c = Conditions.plan(new SweepSummary(all, 1.5, 0.5), base, equalLoad(all), params);
     List<SimSpec> r1 = c.nextRound(all);

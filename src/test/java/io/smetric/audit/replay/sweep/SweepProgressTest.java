@@ -204,14 +204,13 @@ class SweepProgressTest {
   void conditionsBefore_levelsButTheBase_perPolicy_thenTheGrid() {
     ReplaySettings base = new ReplaySettings(); // TTFT slope 2.5e-4, HIT_RATIO 0.5
     List<Conditions.Param> params = List.of(
-        new Conditions.Param("ttft_slo_slope", "", List.of("ttftPerTokenS"), List.of(1.25e-4, 2.5e-4, 5e-4), "", 1, "", false,
-            Map.of()),
-        new Conditions.Param("hit_ratio", "", List.of("hitRatio"), List.of(0.0, 0.5, 0.75), "", 1, "", true, Map.of()),
-        new Conditions.Param("absent", "", List.of("noSuchField"), List.of(1.0, 2.0), "", 1, "", false, Map.of()));
+        new Conditions.Param("ttft_slo_slope", "", SweepVariable.TTFT_PER_TOKEN_S, List.of(1.25e-4, 2.5e-4, 5e-4), "", 1, "",
+            false, Map.of()),
+        new Conditions.Param("hit_ratio", "", SweepVariable.HIT_RATIO, List.of(0.0, 0.5, 0.75), "", 1, "", true, Map.of()));
     double per = SweepProgress.conditionPointSimulations();
     double[] c = SweepProgress.conditionsBefore(base, params);
     // one at a time: 2 non-base slopes x 2 policies + 2 non-base HIT_RATIOs x SMetric only = 6 points;
-    // grid: 2 x 2 levels x 2 policies = 8 points; the absent field is not swept
+    // grid: 2 x 2 levels x 2 policies = 8 points
     assertEquals(6 * per, c[0], 1e-9);
     assertEquals(8 * per, c[1], 1e-9);
     assertEquals(1, per, 1e-9); // both routers run each point once, at the verdict's operating point
