@@ -27,8 +27,10 @@ import org.apache.spark.sql.types.StructType;
  * outcome ({@code aborted} when the response was not complete within the agent timeout, else
  * {@code completed}). Arrivals are the send times (under the closed loop a follow-up is sent when
  * its predecessor's response is complete, which may be later than the trace said), so that an
- * open-loop replay of the recorded trace sends every request when the recorded one was sent.
- * Everything else (ids, sessions, tokens, block ids, provider accounting) is copied from the input.
+ * open-loop replay of the recorded trace sends every request when the recorded one was sent, and
+ * {@code seq} is the order in which the simulated clients sent them (0, 1, ...), so that requests
+ * sent at the same instant are replayed in the order the simulation sent them. Everything else
+ * (ids, sessions, tokens, block ids, provider accounting) is copied from the input.
  */
 public final class RecordTrace {
   private RecordTrace() {}
@@ -56,6 +58,7 @@ public final class RecordTrace {
     StructType schema = new StructType()
         .add(Canonical.REQUEST_ID, DataTypes.StringType, false)
         .add("_sent", DataTypes.DoubleType, false)
+        .add("_rank", DataTypes.LongType, false)
         .add(Canonical.SERVED_INSTANCE, DataTypes.StringType, true)
         .add(Canonical.TTFT_S, DataTypes.DoubleType, true)
         .add(Canonical.E2E_S, DataTypes.DoubleType, true)
@@ -73,13 +76,17 @@ public final class RecordTrace {
       Double ttftOut = Double.isFinite(ttft) && (!late || ttft <= timeout) ? ttft : null;
       Double e2eOut = late ? (Double.isFinite(timeout) ? timeout : null) : Double.isFinite(e2e) ? e2e : null;
       if (ttftOut != null && e2eOut != null && ttftOut > e2eOut) ttftOut = e2eOut;
-      rows.add(RowFactory.create(t.requestIds[r], sent, instanceName(o.instance[r]), ttftOut, e2eOut,
+      rows.add(RowFactory.create(t.requestIds[r], sent, (long) o.sendRank[r], instanceName(o.instance[r]), ttftOut, e2eOut,
           late ? Canonical.OUTCOME_ABORTED : Canonical.OUTCOME_COMPLETED));
     }
     Dataset<Row> rec = spark.createDataFrame(rows, schema);
     Dataset<Row> in = Canonical.withOptionalColumns(spark.read().parquet(canonicalDir));
     for (String c : Canonical.RECORDED_COLUMNS) in = in.drop(c);
-    Dataset<Row> joined = in.join(rec, Canonical.REQUEST_ID).withColumn(Canonical.ARRIVAL_S, functions.col("_sent"));
+    // seq = the order of sending: requests sent at the same instant (a closed loop's follow-ups
+    // released by one step's finishes) reach the engine in the simulator's event order, and a
+    // replay at the recorded send times breaks ties by seq (trace-model: ties by input order)
+    Dataset<Row> joined = in.join(rec, Canonical.REQUEST_ID).withColumn(Canonical.ARRIVAL_S, functions.col("_sent"))
+        .withColumn(Canonical.SEQ, functions.col("_rank"));
     Column[] cols = new Column[Canonical.SCHEMA.size()];
     for (int i = 0; i < cols.length; i++) {
       String f = Canonical.SCHEMA.fields()[i].name();
@@ -107,6 +114,7 @@ public final class RecordTrace {
     j.put("seed", o.settings.seed);
     j.put("served_instance", "instance-<i>, i = the simulated instance 0.." + (res.instances() - 1));
     j.put("times", "arrival_s = when the simulated client sent the request; ttft_s and e2e_s from then");
+    j.put("seq", "the order in which the simulated clients sent the requests, 0 first (ties in arrival_s in the simulation's order)");
     j.put("profile", o.settings.profile.name);
     j.put("agent_timeout_s", o.settings.agentTimeoutS);
     j.put("rate_scaling", o.settings.rateScaling.name().toLowerCase(java.util.Locale.ROOT));

@@ -45,6 +45,26 @@ public final class TraceValidation {
     }
   }
 
+  /** A trace loaded for validation: the replay trace and its recorded columns in replay order. */
+  public record Loaded(ReplayTrace trace, Recorded recorded) {}
+
+  /**
+   * Loads {@code trace} (a canonical dataset, an ingest or record-trace folder) with its recorded
+   * columns. A dataset in replay order with the full canonical schema (what ingest and {@code
+   * replay --record-trace} write) is read once, in the driver, recorded columns included; any other
+   * takes the trace loader's Spark path and then {@link #read}: the same values either way.
+   */
+  public static Loaded load(SparkSession spark, String trace) {
+    io.smetric.audit.replay.trace.TraceLoader.WithRecorded w =
+        io.smetric.audit.replay.trace.TraceLoader.loadWithRecorded(spark, trace, false);
+    if (w.recorded() != null) {
+      var r = w.recorded();
+      return new Loaded(w.trace(), new Recorded(r.servedInstance(), r.ttft(), r.e2e(), r.outcome()));
+    }
+    String dataset = io.smetric.audit.replay.trace.TraceLoader.datasetPath(spark, trace);
+    return new Loaded(w.trace(), read(spark, dataset, w.trace()));
+  }
+
   /** Reads the recorded columns of a canonical dataset, aligned with the trace's replay order. */
   public static Recorded read(SparkSession spark, String datasetDir, ReplayTrace t) {
     Dataset<Row> d = Canonical.withOptionalColumns(spark.read().parquet(datasetDir))

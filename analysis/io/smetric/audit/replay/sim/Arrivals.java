@@ -34,6 +34,13 @@ final class Arrivals {
   private final boolean[] timeoutArmed;
   /** The waiters of one response, in the order they were scheduled. */
   private final IntArrayList released = new IntArrayList();
+  /**
+   * Per request: its place in the order the client sent them (0 = first). Sends at the same
+   * instant keep the event loop's order (a closed-loop release runs when its event is popped), which
+   * (arrival, trace order) need not reproduce; a recording keeps it (RecordTrace).
+   */
+  private final int[] sendRank;
+  private int sends;
 
   Arrivals(ReplayTrace trace, ReplaySettings settings, double t0, EventQueue ev) {
     this.t = trace;
@@ -48,6 +55,7 @@ final class Arrivals {
     this.timeoutS = settings.agentTimeoutS;
     this.sent = new boolean[waitHead.length];
     this.timeoutArmed = new boolean[Double.isInfinite(timeoutS) ? 0 : waitHead.length];
+    this.sendRank = new int[n];
   }
 
   /**
@@ -121,6 +129,7 @@ final class Arrivals {
   /** Request r is sent now (the client's clock starts). */
   void sent(int r, double now) {
     at[r] = now;
+    sendRank[r] = sends++;
     if (sent.length > 0) sent[r] = true;
   }
 
@@ -137,6 +146,11 @@ final class Arrivals {
     for (int w = waitHead[r]; w >= 0; w = waitNext[w]) ws.add(w);
     for (int k = ws.size() - 1; k >= 0; k--) ev.push(now, Event.RELEASE, ws.getInt(k), 0);
     waitHead[r] = -1;
+  }
+
+  /** Each request's place in the order of sending (after the run: every request). */
+  int[] sendRanks() {
+    return sendRank;
   }
 
   /** When each request was sent (after the run: every request). */

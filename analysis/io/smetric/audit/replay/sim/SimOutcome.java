@@ -39,6 +39,12 @@ public final class SimOutcome {
    * one came before it.
    */
   private final boolean[] aborted;
+  /**
+   * Per request: its place in the order the client sent them (0 = first); among equal send times
+   * the simulator's event order, which a replay at the send times must keep (RecordTrace writes it
+   * as the recorded trace's seq).
+   */
+  public final int[] sendRank;
 
   public final Map<String, Object> metrics = new LinkedHashMap<>();
   public final Map<String, String> notApplicable = new TreeMap<>();
@@ -51,8 +57,9 @@ public final class SimOutcome {
   SimOutcome(ReplayTrace trace, ReplaySettings settings, double[] arrival, int[] instance,
       int[] localHitBlocks, int[] globalHitBlocks, double[] firstToken, double[] finish,
       double[][] loadWindows, double[] bandwidthWindows, long steps, double end, long preemptions, double[] admitted,
-      boolean[] aborted) {
+      boolean[] aborted, int[] sendRank) {
     this.trace = trace;
+    this.sendRank = sendRank;
     this.admitted = admitted;
     this.aborted = aborted == null ? new boolean[0] : aborted;
     this.settings = settings;

@@ -444,7 +444,7 @@ public final class Simulator implements ClusterView {
       for (int w = 0; w < loadWindows[i].size(); w++) windows[i][w] = loadWindows[i].getDouble(w);
     }
     return new SimOutcome(t, s, arrivals.sendTimes(), inst, hitLocal, hitGlobal, firstTok, finish, windows,
-        links.bandwidthWindows(), totalSteps, end, preemptions, admitted, aborted);
+        links.bandwidthWindows(), totalSteps, end, preemptions, admitted, aborted, arrivals.sendRanks());
   }
 
   // ---------------------------------------------------------------- routing

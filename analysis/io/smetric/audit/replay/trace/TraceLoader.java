@@ -45,6 +45,67 @@ public final class TraceLoader {
 
   public static ReplayTrace load(SparkSession spark, String dirOrIngestOutput, boolean keepBlocks) {
     String dir = datasetPath(spark, dirOrIngestOutput);
+    // the direct read first: it checks the canonical schema itself, and needs no Spark job
+    ReplayTraceBuilder direct = readInFileOrder(spark, dir, keepBlocks, null);
+    if (direct != null) return direct.build();
+    return loadWithSpark(spark, dir, keepBlocks);
+  }
+
+  /**
+   * The recorded-routing columns (trace-model v1.3) per request in replay order, read in the same
+   * pass as the trace: {@code servedInstance}/{@code outcome} null and {@code ttft}/{@code e2e} NaN
+   * where not recorded.
+   */
+  public record Recorded(String[] servedInstance, double[] ttft, double[] e2e, String[] outcome) {}
+
+  /** A trace with its recorded columns; {@code recorded} is null when the direct read did not apply (read them apart). */
+  public record WithRecorded(ReplayTrace trace, Recorded recorded) {}
+
+  /**
+   * {@link #load}, and on the direct path (the dataset in replay order with the full canonical
+   * schema: what ingest and {@code replay --record-trace} write) the recorded columns in the same
+   * pass, so the trace is read once (validate TRACE).
+   */
+  public static WithRecorded loadWithRecorded(SparkSession spark, String dirOrIngestOutput, boolean keepBlocks) {
+    String dir = datasetPath(spark, dirOrIngestOutput);
+    RecordedColumns rc = new RecordedColumns();
+    ReplayTraceBuilder direct = readInFileOrder(spark, dir, keepBlocks, rc);
+    if (direct == null) return new WithRecorded(loadWithSpark(spark, dir, keepBlocks), null);
+    ReplayTrace t = direct.build();
+    return new WithRecorded(t, rc.aligned(t));
+  }
+
+  /** The recorded columns gathered batch by batch in read order, with the ids to check the alignment. */
+  static final class RecordedColumns {
+    /** Per batch: ids, instance, TTFT, E2E, outcome (not the batch itself: it holds the decoded block-id pages). */
+    private final java.util.List<Object[]> batches = new java.util.ArrayList<>();
+
+    void add(TraceBatch b) {
+      batches.add(new Object[] {b.requestId, b.servedInstance, b.ttftS, b.e2eS, b.outcome});
+    }
+
+    /** Per request of {@code t} (built from these rows in this order); null if the rows do not line up. */
+    Recorded aligned(ReplayTrace t) {
+      String[] inst = new String[t.n];
+      double[] ttft = new double[t.n];
+      double[] e2e = new double[t.n];
+      String[] outcome = new String[t.n];
+      int r = 0;
+      for (Object[] b : batches) {
+        String[] ids = (String[]) b[0];
+        for (int i = 0; i < ids.length; i++, r++) {
+          if (r >= t.n || !ids[i].equals(t.requestIds[r])) return null;
+          inst[r] = ((String[]) b[1])[i];
+          ttft[r] = ((double[]) b[2])[i];
+          e2e[r] = ((double[]) b[3])[i];
+          outcome[r] = ((String[]) b[4])[i];
+        }
+      }
+      return r == t.n ? new Recorded(inst, ttft, e2e, outcome) : null;
+    }
+  }
+
+  private static ReplayTrace loadWithSpark(SparkSession spark, String dir, boolean keepBlocks) {
     Dataset<Row> df;
     try {
       df = spark.read().parquet(dir);
@@ -55,8 +116,6 @@ public final class TraceLoader {
         Canonical.OUTPUT_TOKENS, Canonical.SEQ}) {
       if (!List.of(df.columns()).contains(c)) throw new BadInputException(dir, -1, c, "column missing (not a canonical dataset?)");
     }
-    ReplayTraceBuilder direct = readInFileOrder(spark, dir, keepBlocks);
-    if (direct != null) return direct.build();
     spark.sparkContext().setJobGroup("smetric-replay-load", "replay: load canonical trace " + dir, false);
     ReplayTraceBuilder inOrder = streamInFileOrder(spark, df, dir, keepBlocks);
     if (inOrder != null) {
@@ -88,6 +147,11 @@ public final class TraceLoader {
    * paths fill optional ones with nulls) or at the first row out of (arrival_s, seq) order.
    */
   static ReplayTraceBuilder readInFileOrder(SparkSession spark, String dir, boolean keepBlocks) {
+    return readInFileOrder(spark, dir, keepBlocks, null);
+  }
+
+  /** {@code recorded}: when not null, also gathers the recorded-routing columns of every batch. */
+  static ReplayTraceBuilder readInFileOrder(SparkSession spark, String dir, boolean keepBlocks, RecordedColumns recorded) {
     CanonicalParquet cp;
     try {
       cp = CanonicalParquet.open(dir, spark.sparkContext().hadoopConfiguration());
@@ -97,8 +161,10 @@ public final class TraceLoader {
     ReplayTraceBuilder b = new ReplayTraceBuilder(dir, keepBlocks);
     double lastArrival = Double.NEGATIVE_INFINITY;
     long lastSeq = Long.MIN_VALUE;
-    for (java.util.Iterator<TraceBatch> it = cp.batches(BATCH_ROWS); it.hasNext();) {
+    java.util.Iterator<TraceBatch> it = recorded != null ? cp.batchesWithRecorded(BATCH_ROWS) : cp.batches(BATCH_ROWS);
+    while (it.hasNext()) {
       TraceBatch t = it.next();
+      if (recorded != null) recorded.add(t);
       for (int i = 0; i < t.n; i++) {
         double a = t.arrival[i];
         long q = t.seq[i];

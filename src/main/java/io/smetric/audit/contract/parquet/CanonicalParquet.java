@@ -58,6 +58,10 @@ public final class CanonicalParquet implements Serializable {
   private static final PrimitiveTypeName[] TYPES = {PrimitiveTypeName.BINARY, PrimitiveTypeName.BINARY,
       PrimitiveTypeName.BINARY, PrimitiveTypeName.INT32, PrimitiveTypeName.BINARY, PrimitiveTypeName.DOUBLE,
       PrimitiveTypeName.INT32, PrimitiveTypeName.INT32, PrimitiveTypeName.INT32, PrimitiveTypeName.INT64};
+  /** The optional recorded-routing columns (trace-model v1.3), read only when asked for and present. */
+  private static final String[] RECORDED = {Canonical.SERVED_INSTANCE, Canonical.TTFT_S, Canonical.E2E_S, Canonical.OUTCOME};
+  private static final PrimitiveTypeName[] RECORDED_TYPES = {PrimitiveTypeName.BINARY, PrimitiveTypeName.DOUBLE,
+      PrimitiveTypeName.DOUBLE, PrimitiveTypeName.BINARY};
   /** Required (non-null) in the canonical schema. */
   private static final boolean[] REQUIRED = {true, false, false, false, true, true, true, true, false, true};
 
@@ -239,8 +243,17 @@ public final class CanonicalParquet implements Serializable {
 
   /** Where each column sits in one file's schema; the canonical columns checked by name and type. */
   record Layout(ColumnDescriptor[] scalars, ColumnDescriptor blocks, int listDef, MessageType requested,
-      MessageType scalarsOnly) {
+      MessageType scalarsOnly, ColumnDescriptor[] recorded) {
     static Layout of(MessageType schema, String file) {
+      return of(schema, file, false);
+    }
+
+    /**
+     * {@code withRecorded}: the recorded-routing columns the file has are read too ({@code
+     * recorded[k]} null where the file lacks column k: all its values are null, as the Spark
+     * readers' optional columns); one of another type is bad input.
+     */
+    static Layout of(MessageType schema, String file, boolean withRecorded) {
       ColumnDescriptor[] sc = new ColumnDescriptor[SCALARS.length];
       List<Type> fields = new ArrayList<>();
       for (int i = 0; i < SCALARS.length; i++) {
@@ -269,10 +282,23 @@ public final class CanonicalParquet implements Serializable {
           || blocks.getPrimitiveType().getPrimitiveTypeName() != PrimitiveTypeName.INT64) {
         throw new BadInputException(file, -1, Canonical.BLOCKS, "is " + bt + ", the canonical schema says a list of int64");
       }
+      ColumnDescriptor[] rec = null;
+      if (withRecorded) {
+        rec = new ColumnDescriptor[RECORDED.length];
+        for (int k = 0; k < RECORDED.length; k++) {
+          if (!schema.containsField(RECORDED[k])) continue;
+          Type t = schema.getType(RECORDED[k]);
+          if (!t.isPrimitive() || t.asPrimitiveType().getPrimitiveTypeName() != RECORDED_TYPES[k]) {
+            throw new BadInputException(file, -1, RECORDED[k], "has type " + t + ", the canonical schema says " + RECORDED_TYPES[k]);
+          }
+          rec[k] = schema.getColumnDescription(new String[] {RECORDED[k]});
+          fields.add(t);
+        }
+      }
       MessageType scalarsOnly = new MessageType(schema.getName(), new ArrayList<>(fields));
       fields.add(bt);
       int listDef = schema.getMaxDefinitionLevel(Canonical.BLOCKS);
-      return new Layout(sc, blocks, listDef, new MessageType(schema.getName(), fields), scalarsOnly);
+      return new Layout(sc, blocks, listDef, new MessageType(schema.getName(), fields), scalarsOnly, rec);
     }
   }
 
@@ -318,12 +344,22 @@ public final class CanonicalParquet implements Serializable {
 
   /** Batches of at most {@code maxRows} requests of every file, in file order (the caller checks the order). */
   public Iterator<TraceBatch> batches(int maxRows) {
-    return new Reader(maxRows);
+    return new Reader(maxRows, false);
+  }
+
+  /**
+   * As {@link #batches(int)}, with the recorded-routing columns of trace-model v1.3 filled in each
+   * batch ({@link TraceBatch#servedInstance} and the rest; nulls where a file lacks a column), in
+   * the same pass: validate reads a trace and its measurements once.
+   */
+  public Iterator<TraceBatch> batchesWithRecorded(int maxRows) {
+    return new Reader(maxRows, true);
   }
 
   /** Streams row groups: scalars of a whole row group at once, block lists row by row. */
   private final class Reader implements Iterator<TraceBatch> {
     private final int maxRows;
+    private final boolean withRecorded;
     private int file = -1;
     private ParquetFileReader pf;
     private Layout layout;
@@ -334,8 +370,9 @@ public final class CanonicalParquet implements Serializable {
     private org.apache.parquet.io.SeekableInputStream blockStream;
     private TraceBatch ready;
 
-    Reader(int maxRows) {
+    Reader(int maxRows, boolean withRecorded) {
       this.maxRows = maxRows;
+      this.withRecorded = withRecorded;
     }
 
     @Override
@@ -369,7 +406,7 @@ public final class CanonicalParquet implements Serializable {
             pf = openFile(files.get(file));
             group = 0;
             MessageType schema = pf.getFooter().getFileMetaData().getSchema();
-            layout = Layout.of(schema, files.get(file));
+            layout = Layout.of(schema, files.get(file), withRecorded);
             createdBy = pf.getFooter().getFileMetaData().getCreatedBy();
             raw = rawBlocks(pf, layout);
             if (raw) blockStream = inputFile(files.get(file)).newStream();
@@ -413,6 +450,11 @@ public final class CanonicalParquet implements Serializable {
     final String[] trigger;
     final BlockColumn blocks;
     final String file;
+    /** The recorded-routing columns (null unless the layout asks for them; null values where absent). */
+    final String[] servedInstance;
+    final double[] ttft;
+    final double[] e2e;
+    final String[] outcome;
 
     /**
      * {@code rawPages}: the block-id pages read from the file directly (null: through parquet-mr);
@@ -449,6 +491,18 @@ public final class CanonicalParquet implements Serializable {
         seq[i] = s.getLong();
         s.consume();
       }
+      if (l.recorded() != null) {
+        ColumnDescriptor[] rc = l.recorded();
+        servedInstance = rc[0] == null ? new String[rows] : strings(crs.getColumnReader(rc[0]), -1);
+        ttft = doubles(rc[1] == null ? null : crs.getColumnReader(rc[1]));
+        e2e = doubles(rc[2] == null ? null : crs.getColumnReader(rc[2]));
+        outcome = rc[3] == null ? new String[rows] : strings(crs.getColumnReader(rc[3]), -1);
+      } else {
+        servedInstance = null;
+        ttft = null;
+        e2e = null;
+        outcome = null;
+      }
       if (rawPages != null) {
         blocks = new BlockColumn.Fast(rawPages, l.blocks(), l.listDef(), file);
       } else if (BlockColumn.fast(chunk(meta, l.blocks()).getEncodings(), l.blocks())) {
@@ -480,9 +534,24 @@ public final class CanonicalParquet implements Serializable {
             if (seen.size() < 65536) seen.put(b.copy(), s);
           }
           out[i] = s;
-        } else if (REQUIRED[col]) {
+        } else if (col >= 0 && REQUIRED[col]) {
           throw nul(col);
         }
+        c.consume();
+      }
+      return out;
+    }
+
+    /** An optional double column: NaN for null (and for every row when the file lacks it: {@code c} null). */
+    private double[] doubles(ColumnReader c) {
+      double[] out = new double[rows];
+      if (c == null) {
+        java.util.Arrays.fill(out, Double.NaN);
+        return out;
+      }
+      int maxDef = c.getDescriptor().getMaxDefinitionLevel();
+      for (int i = 0; i < rows; i++) {
+        out[i] = c.getCurrentDefinitionLevel() == maxDef ? c.getDouble() : Double.NaN;
         c.consume();
       }
       return out;
@@ -513,6 +582,9 @@ public final class CanonicalParquet implements Serializable {
       System.arraycopy(sessionId, pos, b.sessionId, 0, k);
       System.arraycopy(parentId, pos, b.parentId, 0, k);
       System.arraycopy(trigger, pos, b.trigger, 0, k);
+      if (servedInstance != null) b.recorded(java.util.Arrays.copyOfRange(servedInstance, pos, pos + k),
+          java.util.Arrays.copyOfRange(ttft, pos, pos + k), java.util.Arrays.copyOfRange(e2e, pos, pos + k),
+          java.util.Arrays.copyOfRange(outcome, pos, pos + k));
       for (int i = 0; i < k; i++) {
         if (!blocks.next()) throw new BadInputException(file, "fewer block lists than rows in a row group");
         b.ids[i] = blocks.arr;

@@ -28,6 +28,15 @@ public final class TraceBatch {
   public final long[][] ids;
   public final int[] idOff;
   public final int[] idLen;
+  /**
+   * The recorded routing of trace-model v1.3 (only from {@link CanonicalParquet#batchesWithRecorded};
+   * else null): the served instance and outcome (null values where not recorded), measured TTFT and
+   * end-to-end seconds (NaN where not recorded).
+   */
+  public String[] servedInstance;
+  public double[] ttftS;
+  public double[] e2eS;
+  public String[] outcome;
 
   public TraceBatch(int n) {
     this.n = n;
@@ -44,6 +53,13 @@ public final class TraceBatch {
     ids = new long[n][];
     idOff = new int[n];
     idLen = new int[n];
+  }
+
+  void recorded(String[] servedInstance, double[] ttftS, double[] e2eS, String[] outcome) {
+    this.servedInstance = servedInstance;
+    this.ttftS = ttftS;
+    this.e2eS = e2eS;
+    this.outcome = outcome;
   }
 
   /** Blocks the analyses use: the first min(count, ceil(input / B)) (trace-model section 1); 0 without blocks. */

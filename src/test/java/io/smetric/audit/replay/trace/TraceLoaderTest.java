@@ -90,6 +90,42 @@ class TraceLoaderTest {
     assertSameTrace(TraceLoader.streamInFileOrder(TestSpark.get(), read(dir), dir, true).build(), direct.build());
   }
 
+  /**
+   * validate's one read: the recorded columns come out of the direct read aligned with the replay
+   * order, equal to what the separate Spark pass (TraceValidation.read) finds; nulls stay null/NaN.
+   */
+  @Test
+  void loadWithRecorded_directRead_sameColumnsAsTheSparkPass() throws IOException {
+    io.smetric.audit.contract.TraceRecord.Recorded[] rec = {
+        new io.smetric.audit.contract.TraceRecord.Recorded("gpu-1", 0.5, 2.0, "completed"),
+        new io.smetric.audit.contract.TraceRecord.Recorded("gpu-2", null, 3.0, "completed"),
+        null,
+        new io.smetric.audit.contract.TraceRecord.Recorded("gpu-1", 0.25, null, "aborted"),
+        new io.smetric.audit.contract.TraceRecord.Recorded(null, 1.0, 4.0, null),
+        new io.smetric.audit.contract.TraceRecord.Recorded("gpu-2", 0.125, 0.75, "error")};
+    Traces.Builder all = part(0, 6);
+    Traces.Builder withRec = Traces.builder().blockSize(16);
+    for (int k = 0; k < 6; k++) withRec.add(all.records().get(k).withRecorded(rec[k]));
+    Traces.Builder a = Traces.builder().blockSize(16);
+    Traces.Builder b = Traces.builder().blockSize(16);
+    withRec.records().subList(0, 3).forEach(a::add);
+    withRec.records().subList(3, 6).forEach(b::add);
+    String dir = dataset("recorded", a, b);
+    TraceLoader.WithRecorded w = TraceLoader.loadWithRecorded(TestSpark.get(), dir, false);
+    assertNotNull(w.recorded(), "a canonical dataset in replay order is read directly, recorded columns included");
+    assertArrayEquals(new String[] {"a0", "b0", "a1", "b1", "a2", "b2"}, w.trace().requestIds);
+    assertArrayEquals(new String[] {"gpu-1", "gpu-2", null, "gpu-1", null, "gpu-2"}, w.recorded().servedInstance());
+    assertArrayEquals(new double[] {0.5, Double.NaN, Double.NaN, 0.25, 1.0, 0.125}, w.recorded().ttft(), 0.0);
+    assertArrayEquals(new double[] {2.0, 3.0, Double.NaN, Double.NaN, 4.0, 0.75}, w.recorded().e2e(), 0.0);
+    assertArrayEquals(new String[] {"completed", "completed", null, "aborted", null, "error"}, w.recorded().outcome());
+    var spark = io.smetric.audit.replay.TraceValidation.read(TestSpark.get(), dir, w.trace());
+    assertArrayEquals(spark.instance(), w.recorded().servedInstance());
+    assertArrayEquals(spark.ttft(), w.recorded().ttft(), 0.0);
+    assertArrayEquals(spark.e2e(), w.recorded().e2e(), 0.0);
+    assertArrayEquals(spark.outcome(), w.recorded().outcome());
+    assertSameTrace(TraceLoader.load(TestSpark.get(), dir, false), w.trace());
+  }
+
   private static void assertSameTrace(ReplayTrace a, ReplayTrace b) {
     assertEquals(a.n, b.n);
     assertEquals(a.blockSize, b.blockSize);
