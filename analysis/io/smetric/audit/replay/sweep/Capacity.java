@@ -447,6 +447,11 @@ public final class Capacity {
     return new Integer[] {sorted.get(lo - 1), sorted.get(hi - 1)};
   }
 
+  /** Whether B replicates are too few for the percentile's tails: its nearest ranks are then the 1st and B-th. */
+  static boolean rangeOnly(int replicates) {
+    return (1 - INTERVAL_LEVEL) / 2 * replicates < 1 - 1e-9;
+  }
+
   /** The interval block of one search (SMetric or the judged router at x1 at the interval's capacity), null when none. */
   private ObjectNode describeInterval(Chain ch, Map<String, RunResult> bySpec) {
     List<Integer> answers = new ArrayList<>();
@@ -479,7 +484,7 @@ public final class Capacity {
     o.put("method", "nearest-rank percentile interval (the ceil(0.025 B)-th and ceil(0.975 B)-th smallest of the B "
         + "replicates' answers) over the session-tree resamples of the gain's interval, each replicate at the original's "
         + "offered token rate; each replicate's answer searched next to the point estimate"
-        + ((1 - INTERVAL_LEVEL) / 2 * answers.size() < 1 - 1e-9
+        + (rangeOnly(answers.size())
             ? "; with " + answers.size() + " replicates these are the smallest and largest answer, whose coverage is below the "
                 + "nominal level" : ""));
     o.put("simulations", n);
@@ -556,8 +561,10 @@ public final class Capacity {
       o.put("interval", intervalReplicates <= 0 ? "point estimates: no bootstrap replicates (--bootstrap 0, or none possible)"
           : "point estimates: no answer at x1 to resample around");
     } else {
-      o.put("interval", "at x1 and global ratio " + gi + ": " + Math.round(INTERVAL_LEVEL * 100) + "% nearest-rank percentile "
-          + "interval over " + intervalReplicates + " bootstrap replicates (session trees resampled); other rows point estimates");
+      o.put("interval", "at x1 and global ratio " + gi + ": " + (rangeOnly(intervalReplicates)
+          ? "the range (smallest to largest answer, the " + Math.round(INTERVAL_LEVEL * 100) + "% nearest ranks at this B) "
+          : Math.round(INTERVAL_LEVEL * 100) + "% nearest-rank percentile interval ")
+          + "over " + intervalReplicates + " bootstrap replicates (session trees resampled); other rows point estimates");
     }
     ArrayNode fs = o.putArray("traffic_factors");
     factors.forEach(fs::add);

@@ -145,6 +145,11 @@ class CapacityTest {
     List<Integer> forty = new ArrayList<>();
     for (int k = 1; k <= 40; k++) forty.add(100 + k); // 101 .. 140
     assertEquals(List.of(101, 139), List.of(Capacity.percentileInterval(forty, 0.95)));
+    // with 10 the ends are the smallest and largest answer (a range), with 40 the 39th is not the largest;
+    // 39 replicates: ceil(0.975 x 39) = 39 is still the largest
+    assertEquals(true, Capacity.rangeOnly(10));
+    assertEquals(true, Capacity.rangeOnly(39));
+    assertEquals(false, Capacity.rangeOnly(40));
     List<Integer> withNull = new ArrayList<>(List.of(12, 11, 13));
     withNull.add(null);
     Integer[] iv = Capacity.percentileInterval(withNull, 0.95);
