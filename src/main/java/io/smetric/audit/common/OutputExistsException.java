@@ -16,6 +16,6 @@ public class OutputExistsException extends RuntimeException {
   /** An output folder that holds something ({@link OutputDir}: an empty one is used as it is). */
   public static OutputExistsException folder(String path) {
     return new OutputExistsException("output folder " + path + " exists and is not empty (pass --overwrite to replace it "
-        + "and everything in it, or choose another --out)");
+        + "and everything in it, or choose another folder)");
   }
 }

@@ -41,7 +41,7 @@ class OutputDirTest {
     Files.writeString(out.resolve("old.txt"), "old");
     OutputExistsException e = assertThrows(OutputExistsException.class, () -> write(out, false));
     assertEquals("output folder " + out + " exists and is not empty (pass --overwrite to replace it and everything in it, "
-        + "or choose another --out)", e.getMessage());
+        + "or choose another folder)", e.getMessage());
     assertEquals(List.of("old.txt"), names(out));
     assertEquals(List.of("out"), names(tmp)); // no temporary sibling left behind
   }
