@@ -289,7 +289,7 @@ public final class SweepSummary {
           + ") at each global ratio (no --current-router given)");
     } else {
       c.put("current_router", currentRouter);
-      c.put("rule", currentRouter.equals(io.smetric.audit.replay.TraceValidation.AS_RECORDED)
+      c.put("rule", currentRouter.equals(Policies.AS_RECORDED.cliName())
           ? "the trace's own recorded routing (as-recorded: the audit's default when the trace records served_instance, or --current-router)"
           : "the router named by --current-router");
     }

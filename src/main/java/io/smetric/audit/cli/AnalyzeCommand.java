@@ -34,17 +34,13 @@ public final class AnalyzeCommand implements Callable<Integer> {
       description = "Output folder of `ingest` (holding trace/ and ingest-summary.json) or the Parquet folder itself.")
   String input;
 
-  @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output folder (written atomically).")
-  String out;
+  @Mixin OutputOptions.Required output;
 
   @Option(names = "--instances", required = true, paramLabel = "N",
       description = "Serving instances, for the request/instance ratio per minute.")
   int instances;
 
   @Mixin CharacterizationOptions characterization;
-
-  @Option(names = "--overwrite", description = "Replace the output folder if it exists.")
-  boolean overwrite;
 
   @Option(names = "--engine", paramLabel = "auto|local|spark", defaultValue = "auto",
       description = {"Where the work runs (default: ${DEFAULT-VALUE}): local = in this process without Spark; spark = Spark",
@@ -71,7 +67,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         System.setProperty("slf4j.internal.verbosity", "WARN");
       }
       Configuration conf = new Configuration();
-      try (OutputDir dir = OutputDir.open(out, overwrite, TraceFiles.fileSystem(out, conf))) {
+      try (OutputDir dir = output.open(TraceFiles.fileSystem(output.out(), conf))) {
         Phases.mark("start");
         TraceFiles files = TraceFiles.load(input, conf);
         Phases.mark("footers");
@@ -95,7 +91,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
       }
     }
     SparkSession spark = sparkOptions.session("analyze");
-    try (OutputDir dir = OutputDir.open(out, overwrite, spark.sparkContext().hadoopConfiguration())) {
+    try (OutputDir dir = output.open(spark.sparkContext().hadoopConfiguration())) {
       TraceInput in = TraceInput.load(spark, input);
       CharacterizationJob.Result r = new CharacterizationJob(spark, in, opt).engine(e).run(dir);
       dir.commit();

@@ -90,11 +90,7 @@ public final class AuditCommand implements Callable<Integer> {
       description = "Trace files, folders or globs (any Hadoop FS URI), or raw chat/agent logs.")
   List<String> inputs;
 
-  @Option(names = "--out", required = true, paramLabel = "DIR", description = "Audit folder (written atomically).")
-  String out;
-
-  @Option(names = "--overwrite", description = "Replace an existing audit folder.")
-  boolean overwrite;
+  @Mixin OutputOptions.Required output;
 
   @Option(names = "--instances", paramLabel = "N",
       description = {"Serving instances of the cluster the trace came from (default: the distinct recorded instances when",
@@ -151,7 +147,7 @@ public final class AuditCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     SparkSession spark = sparkOptions.session("audit");
     Configuration conf = spark.sparkContext().hadoopConfiguration();
-    try (OutputDir dir = OutputDir.open(out, overwrite, conf);
+    try (OutputDir dir = output.open(conf);
         AuditProgress progress = new AuditProgress(spark, err, noReplay ? 4 : 5, 5000)) {
       String started = Instant.now().toString();
       progress.step("inputs");

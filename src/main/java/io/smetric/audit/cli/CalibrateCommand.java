@@ -88,7 +88,7 @@ public final class CalibrateCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     PrintWriter w = spec.commandLine().getOut();
-    if (Files.exists(out) && !overwrite) throw new OutputExistsException(out.toString());
+    if (Files.exists(out) && !overwrite) throw OutputExistsException.file(out.toString());
     ModelProfile start = ModelProfile.resolve(base);
     List<Measurement> all = MeasurementInputs.oneGroup(MeasurementInputs.read(inputs), group);
     List<Measurement> fitSet = new ArrayList<>();

@@ -27,15 +27,11 @@ public final class CompareCommand implements Callable<Integer> {
   @Parameters(arity = "2..*", paramLabel = "AUDIT_DIR", description = "Output folders of `audit` (each holding audit.json).")
   List<String> dirs;
 
-  @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output folder (written atomically).")
-  String out;
+  @Mixin OutputOptions.Required output;
 
   @Option(names = "--label", paramLabel = "NAME",
       description = "A column name per audit, in order (repeat it once per AUDIT_DIR; default: the folders' names).")
   List<String> labels;
-
-  @Option(names = "--overwrite", description = "Replace the output folder if it exists.")
-  boolean overwrite;
 
   @Mixin SparkOptions sparkOptions;
 
@@ -43,12 +39,12 @@ public final class CompareCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter w = spec.commandLine().getOut();
     SparkSession spark = sparkOptions.session("compare");
-    try (OutputDir dir = OutputDir.open(out, overwrite, spark.sparkContext().hadoopConfiguration())) {
+    try (OutputDir dir = output.open(spark.sparkContext().hadoopConfiguration())) {
       CompareReport.Result r = CompareReport.write(spark, dirs, labels, dir);
       dir.commit();
       long drawn = r.charts().stream().filter(ReportCharts.Entry::drawn).count();
       w.printf("compared %d audits: %s; %d charts; written %s/index.html and compare.json%n", dirs.size(),
-          String.join(", ", r.json().path("audits").findValuesAsText("verdict")), drawn, out);
+          String.join(", ", r.json().path("audits").findValuesAsText("verdict")), drawn, output.out());
     }
     return 0;
   }

@@ -4,7 +4,7 @@ import io.smetric.audit.common.UsageException;
 import io.smetric.audit.generate.GeneratorConfig;
 import io.smetric.audit.generate.Param;
 import io.smetric.audit.generate.Preset;
-import io.smetric.audit.generate.TraceFormat;
+import io.smetric.audit.generate.OutputFormat;
 import io.smetric.audit.generate.TraceGeneration;
 import io.smetric.audit.generate.WorkloadGenerator;
 import java.io.PrintWriter;
@@ -93,7 +93,7 @@ public final class GenerateCommand implements Callable<Integer> {
       o.flush();
       return 0;
     }
-    TraceFormat f = TraceFormat.byName(format);
+    OutputFormat f = OutputFormat.byName(format);
     if (f == null) throw new UsageException("--format: unknown '" + format + "' (smetric, bailian, mooncake)");
     if (requests == null) throw new UsageException("--requests is required");
     if (requests < 1) throw new UsageException("--requests must be >= 1, got " + requests);

@@ -51,11 +51,7 @@ public final class HashCommand implements Callable<Integer> {
       + "Default: ${DEFAULT-VALUE}.")
   int blockSize;
 
-  @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output folder (written atomically).")
-  String out;
-
-  @Option(names = "--overwrite", description = "Replace an existing output folder.")
-  boolean overwrite;
+  @Mixin OutputOptions.Required output;
 
   @Option(names = "--jsonl", description = "Also write trace.jsonl (smetric JSONL with the source hash_ids).")
   boolean jsonl;
@@ -74,7 +70,7 @@ public final class HashCommand implements Callable<Integer> {
     HashKey key = hashing.salt.key(envKey, conf);
     HashJob job = new HashJob(spark, hashing.job(logs, key, conf, blockSize, dense, jsonl));
     HashJob.Result r;
-    try (OutputDir dir = OutputDir.open(out, overwrite, conf)) {
+    try (OutputDir dir = output.open(conf)) {
       r = job.run(dir);
       dir.commit();
     }
@@ -82,11 +78,11 @@ public final class HashCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     w.printf(Locale.ROOT, "hashed %d requests (%d tokens, %d blocks) from %d file(s); %d record(s) skipped -> %s%n",
         r.requests(), r.summary().get("input_tokens").asLong(), r.summary().get("blocks").asLong(),
-        r.summary().get("files").asInt(), r.skipped(), out);
+        r.summary().get("files").asInt(), r.skipped(), output.out());
     printInputs(r.summary(), w);
-    if (r.skipped() > 0) w.printf(Locale.ROOT, "skip reasons are listed in %s/%s%n", out, AuditLayout.HASH_SUMMARY_FILE);
+    if (r.skipped() > 0) w.printf(Locale.ROOT, "skip reasons are listed in %s/%s%n", output.out(), AuditLayout.HASH_SUMMARY_FILE);
     for (JsonNode warning : r.summary().path("warnings")) err.println("smetric-audit: warning: " + warning.asText());
-    if (r.summary().path("provider_cache_requests").asLong() > 0) printMeasured(spark, out + "/" + AuditLayout.TRACE_DIR, w);
+    if (r.summary().path("provider_cache_requests").asLong() > 0) printMeasured(spark, output.out() + "/" + AuditLayout.TRACE_DIR, w);
     w.flush();
     err.flush();
     return 0;

@@ -36,11 +36,7 @@ public final class InferSessionsCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "CANONICAL_DIR", description = "Output folder of 'ingest' (reads CANONICAL_DIR/trace).")
   String input;
 
-  @Option(names = "--out", required = true, description = "Output folder (must not exist unless --overwrite).")
-  String out;
-
-  @Option(names = "--overwrite", description = "Replace an existing output folder.")
-  boolean overwrite;
+  @Mixin OutputOptions.Required output;
 
   @Option(names = "--window-s", defaultValue = "" + InferenceOptions.DEFAULT_WINDOW_S,
       description = "Longest gap between a request and its parent, in seconds; also bounds memory (default: ${DEFAULT-VALUE}).")
@@ -67,7 +63,7 @@ public final class InferSessionsCommand implements Callable<Integer> {
     } catch (RuntimeException e) {
       throw new BadInputException(tracePath, "cannot read the canonical dataset (run 'ingest' first): " + e.getMessage());
     }
-    try (OutputDir dir = OutputDir.open(out, overwrite, spark.sparkContext().hadoopConfiguration())) {
+    try (OutputDir dir = output.open(spark.sparkContext().hadoopConfiguration())) {
       InferenceJob.Result r = new InferenceJob(spark, canonical, o, truth).run(dir);
       dir.commit();
       PrintWriter w = spec.commandLine().getOut();

@@ -41,8 +41,7 @@ public final class IngestCommand implements Callable<Integer> {
       description = "auto, smetric, bailian, mooncake, parquet or csv (default: ${DEFAULT-VALUE}, per file).")
   String format;
 
-  @Option(names = "--out", required = true, description = "Output folder (must not exist unless --overwrite).")
-  String out;
+  @Mixin OutputOptions.Required output;
 
   @Option(names = "--block-size", description = "Tokens per block, overriding the records' and the format's own.")
   Integer blockSize;
@@ -55,9 +54,6 @@ public final class IngestCommand implements Callable<Integer> {
       description = {"Bytes per range when a large uncompressed text file is parsed by several tasks in parallel",
           "(default: Spark's file-split rule, min(spark.sql.files.maxPartitionBytes, total bytes / cores))."})
   Long splitBytes;
-
-  @Option(names = "--overwrite", description = "Replace an existing output folder.")
-  boolean overwrite;
 
   @Option(names = "--infer-sessions",
       description = {"When the trace has no session ids, also infer sessions, parents and turns by prefix",
@@ -81,7 +77,7 @@ public final class IngestCommand implements Callable<Integer> {
     IngestJob job = new IngestJob(spark, o);
     IngestJob.Result r;
     String written;
-    try (OutputDir dir = OutputDir.open(out, overwrite, spark.sparkContext().hadoopConfiguration())) {
+    try (OutputDir dir = output.open(spark.sparkContext().hadoopConfiguration())) {
       r = job.run(dir);
       dir.commit();
       written = dir.targetPath().toString();

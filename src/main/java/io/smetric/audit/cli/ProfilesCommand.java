@@ -113,7 +113,7 @@ public final class ProfilesCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
       PrintWriter w = spec.commandLine().getOut();
-      if (out != null && Files.exists(out) && !overwrite) throw new OutputExistsException(out.toString());
+      if (out != null && Files.exists(out) && !overwrite) throw OutputExistsException.file(out.toString());
       if (crossValidate) return crossValidate(w);
       if (model == null || gpu == null || out == null) throw new UsageException("profiles derive needs --model CONFIG.json, --gpu NAME and --out FILE");
       if (!Files.isRegularFile(model)) throw new UsageException("config not found: " + model);

@@ -34,11 +34,7 @@ public final class ReplayCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "CANONICAL_DIR", description = "Canonical Parquet dataset (from ingest).")
   String input;
 
-  @Option(names = "--out", required = true, description = "Output folder (written atomically).")
-  String out;
-
-  @Option(names = "--overwrite", description = "Replace an existing output folder.")
-  boolean overwrite;
+  @Mixin OutputOptions.Required output;
 
   @Option(names = "--config", description = "JSON/YAML file overriding any field of the reference settings (ReplaySettings).")
   Path config;
@@ -130,7 +126,9 @@ public final class ReplayCommand implements Callable<Integer> {
     options = replay.judging(options, audit);
     PrintWriter o = spec.commandLine().getOut();
     SparkSession spark = sparkOptions.session("replay");
-    try (OutputDir dir = OutputDir.open(out, overwrite, spark.sparkContext().hadoopConfiguration())) {
+    // --record-trace is written after the sweep: a taken folder is refused before it
+    if (recordTrace != null) OutputDir.refuseIfTaken(recordTrace, output.overwrite(), spark.sparkContext().hadoopConfiguration());
+    try (OutputDir dir = output.open(spark.sparkContext().hadoopConfiguration())) {
       long t0 = System.nanoTime();
       // no local variable keeps the trace: the job drops it once the sweep's tasks can read it from storage
       var loaded = TraceLoader.load(spark, input, s.kvModel == ReplaySettings.KvModel.REFERENCE);
@@ -184,7 +182,7 @@ public final class ReplayCommand implements Callable<Integer> {
             c.path("instances").isNumber() ? c.path("instances").asText() : "more than " + c.path("bracket").path("highest_fail").asText(),
             c.path("simulations").asInt());
       }
-      o.println("wrote " + out);
+      o.println("wrote " + output.out());
     }
     if (recordTrace != null) record(spark, s, o);
     return 0;
@@ -200,7 +198,7 @@ public final class ReplayCommand implements Callable<Integer> {
     if (replay.rates != null) s.rateScale = replay.rates.get(0);
     s.validate();
     var t = TraceLoader.load(spark, input, s.kvModel == ReplaySettings.KvModel.REFERENCE);
-    try (OutputDir dir = OutputDir.open(recordTrace, overwrite, spark.sparkContext().hadoopConfiguration())) {
+    try (OutputDir dir = OutputDir.open(recordTrace, output.overwrite(), spark.sparkContext().hadoopConfiguration())) {
       var sim = io.smetric.audit.replay.RecordTrace.simulate(t, s, policy);
       var r = io.smetric.audit.replay.RecordTrace.write(spark, TraceLoader.datasetPath(spark, input), sim, policy, dir);
       dir.commit();

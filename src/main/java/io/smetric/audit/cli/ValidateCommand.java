@@ -41,11 +41,7 @@ public final class ValidateCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Mixin SparkOptions sparkOptions;
 
-  @Option(names = "--out", paramLabel = "DIR", description = "With a TRACE: write validation.json and the chart there.")
-  String out;
-
-  @Option(names = "--overwrite", description = "With --out: replace an existing folder.")
-  boolean overwrite;
+  @picocli.CommandLine.Mixin OutputOptions.Optional output;
 
   @Option(names = "--instances", paramLabel = "N",
       description = "With a TRACE: the cluster size (default: the number of distinct recorded instances).")
@@ -94,7 +90,7 @@ public final class ValidateCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter w = spec.commandLine().getOut();
     if (inputs.size() == 1 && isCanonicalTrace(inputs.get(0))) return validateTrace(w, inputs.get(0));
-    if (out != null || instances != null || shadow != null || overload != null || hitRatio != null) {
+    if (output.out() != null || instances != null || shadow != null || overload != null || hitRatio != null) {
       throw new UsageException("--out, --instances, --shadow, --overload and --hit-ratio go with a canonical TRACE argument");
     }
     List<String> names = profiles.isEmpty() ? ModelProfile.catalogue() : profiles;
@@ -180,6 +176,8 @@ public final class ValidateCommand implements Callable<Integer> {
     if (overload != null) s.overload = overload;
     if (hitRatio != null) s.hitRatio = hitRatio;
     org.apache.spark.sql.SparkSession spark = sparkOptions.session("validate");
+    // the folder is written after the replay: a taken one is refused before it, as every command does
+    output.refuseIfTaken(spark.sparkContext().hadoopConfiguration());
     long t0 = System.nanoTime();
     // the trace and its recorded columns in one read (docs/lab/benchmarks.md, "validate TRACE")
     var loaded = io.smetric.audit.replay.TraceValidation.load(spark, trace);
@@ -209,9 +207,8 @@ public final class ValidateCommand implements Callable<Integer> {
     row(w, "end-to-end cache miss", r.e2eMiss());
     w.printf(java.util.Locale.ROOT, "(load: measured requests in flight per instance at arrival; hit: the simulation served part "
         + "of the prompt from a cache) read %.1f s, total %.1f s%n", loadS, totalS);
-    if (out != null) {
-      try (io.smetric.audit.common.OutputDir dir = io.smetric.audit.common.OutputDir.open(out, overwrite,
-          spark.sparkContext().hadoopConfiguration())) {
+    if (output.out() != null) {
+      try (io.smetric.audit.common.OutputDir dir = output.open(spark.sparkContext().hadoopConfiguration())) {
         double[][] m = new double[4][10];
         for (int d = 0; d < 10; d++) {
           m[0][d] = r.ttftByDecile()[d].median();
@@ -232,7 +229,7 @@ public final class ValidateCommand implements Callable<Integer> {
         }
         dir.commit();
       }
-      w.println("wrote " + out + "/" + VALIDATION_JSON + " and " + VALIDATION_CHART);
+      w.println("wrote " + output.out() + "/" + VALIDATION_JSON + " and " + VALIDATION_CHART);
     }
     return 0;
   }
@@ -260,15 +257,14 @@ public final class ValidateCommand implements Callable<Integer> {
       w.printf(L, "  %-32s %8d %7s %7d %14s %8s %8s%n", io.smetric.audit.replay.ShadowRouting.label(c.reason()), c.requests(),
           share(c.requests(), r.requests()), c.agreed(), sec(c.ttft().p50()), sec(c.ttft().p90()), sec(c.ttft().p99()));
     }
-    if (out != null) {
-      try (io.smetric.audit.common.OutputDir dir = io.smetric.audit.common.OutputDir.open(out, overwrite,
-          spark.sparkContext().hadoopConfiguration())) {
+    if (output.out() != null) {
+      try (io.smetric.audit.common.OutputDir dir = output.open(spark.sparkContext().hadoopConfiguration())) {
         dir.writeString(SHADOW_JSON, io.smetric.audit.common.Json.MAPPER.writeValueAsString(r.json()));
         dir.commit();
       } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
         throw new IllegalStateException(e);
       }
-      w.println("wrote " + out + "/" + SHADOW_JSON);
+      w.println("wrote " + output.out() + "/" + SHADOW_JSON);
     }
     return 0;
   }

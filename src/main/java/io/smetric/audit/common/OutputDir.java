@@ -13,6 +13,10 @@ import org.apache.hadoop.fs.Path;
  * An output folder written atomically: everything goes to a hidden sibling
  * {@code .NAME.tmp-UUID}, which is renamed onto NAME only by {@link #commit()}. An interrupted
  * run therefore never leaves a folder that looks complete. Works on any Hadoop FileSystem URI.
+ *
+ * <p>An existing target that holds anything (a non-empty folder, or a file) is refused with {@link
+ * OutputExistsException} unless overwrite; an empty folder is used as it is (e.g. one made by
+ * {@code mktemp -d}), since replacing it loses nothing.
  */
 public final class OutputDir implements AutoCloseable {
   private final FileSystem fs;
@@ -28,7 +32,7 @@ public final class OutputDir implements AutoCloseable {
     this.overwrite = overwrite;
   }
 
-  /** Fails with {@link OutputExistsException} up front, before any work, unless overwrite. */
+  /** Fails with {@link OutputExistsException} up front, before any work, unless overwrite or the target is free. */
   public static OutputDir open(String uri, boolean overwrite, Configuration conf) {
     try {
       return open(uri, overwrite, new Path(uri).getFileSystem(conf));
@@ -41,13 +45,34 @@ public final class OutputDir implements AutoCloseable {
   public static OutputDir open(String uri, boolean overwrite, FileSystem fs) {
     try {
       Path target = fs.makeQualified(new Path(uri));
-      if (fs.exists(target) && !overwrite) throw new OutputExistsException(uri);
+      if (!overwrite && taken(fs, target)) throw OutputExistsException.folder(uri);
       Path temp = new Path(target.getParent(), "." + target.getName() + ".tmp-" + UUID.randomUUID());
       fs.mkdirs(temp);
       return new OutputDir(fs, target, temp, overwrite);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot prepare output " + uri + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The check {@link #open} makes, without opening anything: for a command that must refuse a
+   * taken output before long work but opens its folder only when it has something to write.
+   */
+  public static void refuseIfTaken(String uri, boolean overwrite, Configuration conf) {
+    if (overwrite) return;
+    try {
+      Path target = new Path(uri);
+      FileSystem fs = target.getFileSystem(conf);
+      if (taken(fs, fs.makeQualified(target))) throw OutputExistsException.folder(uri);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot prepare output " + uri + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Whether replacing {@code target} would lose something: it exists and is not an empty folder. */
+  private static boolean taken(FileSystem fs, Path target) throws IOException {
+    if (!fs.exists(target)) return false;
+    return !fs.getFileStatus(target).isDirectory() || fs.listStatus(target).length > 0;
   }
 
   /** The URI of a child of the temporary folder, for Spark writers. */
@@ -82,7 +107,7 @@ public final class OutputDir implements AutoCloseable {
   public void commit() {
     try {
       if (fs.exists(target)) {
-        if (!overwrite) throw new OutputExistsException(target.toString());
+        if (!overwrite && taken(fs, target)) throw OutputExistsException.folder(target.toString());
         fs.delete(target, true);
       }
       if (!fs.rename(temp, target)) throw new IOException("rename failed: " + temp + " -> " + target);

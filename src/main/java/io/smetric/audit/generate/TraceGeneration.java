@@ -31,12 +31,12 @@ public final class TraceGeneration {
   }
 
   /** Generates {@code requests} requests into {@code out} and its truth file; returns the counts. */
-  public static WorkloadGenerator.Stats write(WorkloadGenerator generator, long requests, TraceFormat format,
+  public static WorkloadGenerator.Stats write(WorkloadGenerator generator, long requests, OutputFormat format,
       Path out, boolean overwrite) throws IOException {
     Path truth = truthPathFor(out);
     if (!overwrite) {
-      if (Files.exists(out)) throw new OutputExistsException(out.toString());
-      if (Files.exists(truth)) throw new OutputExistsException(truth.toString());
+      if (Files.exists(out)) throw OutputExistsException.file(out.toString());
+      if (Files.exists(truth)) throw OutputExistsException.file(truth.toString());
     }
     Path dir = out.toAbsolutePath().getParent();
     Files.createDirectories(dir);

@@ -3,7 +3,7 @@ package io.smetric.audit.generate;
 import java.io.IOException;
 
 /**
- * Writes generated requests in one {@link TraceFormat} plus the ground-truth side file (the same
+ * Writes generated requests in one {@link OutputFormat} plus the ground-truth side file (the same
  * for every format, one line per request by 0-based line number). Field names and order are
  * the contract with the ingest readers (docs/generator.md, "Output formats").
  */
@@ -38,11 +38,11 @@ final class TraceWriter implements RequestSink, AutoCloseable {
   private static final byte[] T_FRAMEWORK = JsonlOut.ascii(",\"framework\":");
   private static final byte[] T_AUX = JsonlOut.ascii(",\"aux\":");
 
-  private final TraceFormat format;
+  private final OutputFormat format;
   private final JsonlOut out;
   private final JsonlOut truth;
 
-  TraceWriter(TraceFormat format, JsonlOut out, JsonlOut truth) {
+  TraceWriter(OutputFormat format, JsonlOut out, JsonlOut truth) {
     this.format = format;
     this.out = out;
     this.truth = truth;

@@ -93,6 +93,21 @@ class SharedOptionsTest {
     assertTrue(h.contains("raw logs: default 16)"), h);
   }
 
+  @Test
+  void everyCommandWritingAFolder_saysTheSameOfOutAndOverwrite() {
+    // issue 30 item 4: one mixin (OutputOptions), where nine commands had four wordings
+    CommandLine cl = new CommandLine(new Main());
+    List<String> folderCommands = List.of("ingest", "hash", "infer-sessions", "analyze", "replay", "audit", "compare", "validate");
+    for (String c : folderCommands) {
+      CommandLine.Model.CommandSpec spec = cl.getSubcommands().get(c).getCommandSpec();
+      assertEquals(OutputOptions.OVERWRITE, String.join(" ", spec.findOption("--overwrite").description()), c);
+      String out = String.join(" ", spec.findOption("--out").description());
+      assertTrue(out.endsWith(OutputOptions.OUT), c + ": " + out);
+      assertEquals(!c.equals("validate"), spec.findOption("--out").required(), c);
+      assertEquals("DIR", spec.findOption("--out").paramLabel(), c);
+    }
+  }
+
   @Command(name = "probe")
   static final class Probe {
     @Mixin ReplayOptions replay;

@@ -28,11 +28,11 @@ final class GeneratedTraces {
     return new WorkloadGenerator(c, seed, blockSize, rate);
   }
 
-  static Path write(Path dir, String name, Preset p, long seed, long n, TraceFormat f, int blockSize) {
+  static Path write(Path dir, String name, Preset p, long seed, long n, OutputFormat f, int blockSize) {
     return write(dir, name, p.config(), seed, n, f, blockSize);
   }
 
-  static Path write(Path dir, String name, GeneratorConfig c, long seed, long n, TraceFormat f, int blockSize) {
+  static Path write(Path dir, String name, GeneratorConfig c, long seed, long n, OutputFormat f, int blockSize) {
     try {
       Path out = dir.resolve(name);
       TraceGeneration.write(generator(c, seed, blockSize), n, f, out, false);

@@ -22,7 +22,7 @@ class PresetStatisticsTest {
 
   @Test
   void agentPreset_20kRequests_hitsDocumentedTolerances() throws IOException {
-    Path f = GeneratedTraces.write(dir, "agent.jsonl", Preset.AGENT, 20260529, 20_000, TraceFormat.SMETRIC, 16);
+    Path f = GeneratedTraces.write(dir, "agent.jsonl", Preset.AGENT, 20260529, 20_000, OutputFormat.SMETRIC, 16);
     TraceOracle.Result r = TraceOracle.compute(f);
     within("ideal reuse", r.reuse(), 0.76, 0.85);
     within("intra-session share of hit tokens", r.intraShare(), 0.63, 0.76);
@@ -37,7 +37,7 @@ class PresetStatisticsTest {
 
   @Test
   void chatPreset_reuseMostlyFromSystemPrompts_followUpsFarApart() throws IOException {
-    Path f = GeneratedTraces.write(dir, "chat.jsonl", Preset.CHAT, 20260529, 20_000, TraceFormat.SMETRIC, 16);
+    Path f = GeneratedTraces.write(dir, "chat.jsonl", Preset.CHAT, 20260529, 20_000, OutputFormat.SMETRIC, 16);
     TraceOracle.Result r = TraceOracle.compute(f);
     within("ideal reuse", r.reuse(), 0.50, 0.62);
     within("intra-session share of hit tokens", r.intraShare(), 0.30, 0.48);
@@ -50,7 +50,7 @@ class PresetStatisticsTest {
 
   @Test
   void singleShotPreset_uniquePrompts_noReuse() throws IOException {
-    Path f = GeneratedTraces.write(dir, "single.jsonl", Preset.SINGLE_SHOT, 20260529, 20_000, TraceFormat.SMETRIC, 16);
+    Path f = GeneratedTraces.write(dir, "single.jsonl", Preset.SINGLE_SHOT, 20260529, 20_000, OutputFormat.SMETRIC, 16);
     TraceOracle.Result r = TraceOracle.compute(f);
     assertEquals(0, r.hitTokens);
     assertEquals(1.0, r.firstTurnFraction());

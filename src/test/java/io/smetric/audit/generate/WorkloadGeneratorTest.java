@@ -39,7 +39,7 @@ class WorkloadGeneratorTest {
 
   @BeforeAll
   static void generate() {
-    smetric = GeneratedTraces.write(dir, "agent.jsonl", AGENT, 7, N, TraceFormat.SMETRIC, B);
+    smetric = GeneratedTraces.write(dir, "agent.jsonl", AGENT, 7, N, OutputFormat.SMETRIC, B);
     recs = lines(smetric);
     truth = lines(TraceGeneration.truthPathFor(smetric));
     sysTokens = GeneratedTraces.generator(AGENT, 7, B).systemPromptTokens();
@@ -47,7 +47,7 @@ class WorkloadGeneratorTest {
 
   @Test
   void sameSeed_writesIdenticalBytes() throws IOException {
-    Path again = GeneratedTraces.write(dir, "again.jsonl", AGENT, 7, N, TraceFormat.SMETRIC, B);
+    Path again = GeneratedTraces.write(dir, "again.jsonl", AGENT, 7, N, OutputFormat.SMETRIC, B);
     assertArrayEquals(Files.readAllBytes(smetric), Files.readAllBytes(again));
     assertArrayEquals(Files.readAllBytes(TraceGeneration.truthPathFor(smetric)),
         Files.readAllBytes(TraceGeneration.truthPathFor(again)));
@@ -55,8 +55,8 @@ class WorkloadGeneratorTest {
 
   @Test
   void sameSeed_gzipOutput_identicalBytes() throws IOException {
-    Path a = GeneratedTraces.write(dir, "g1.jsonl.gz", Preset.CHAT, 3, 500, TraceFormat.BAILIAN, B);
-    Path b = GeneratedTraces.write(dir, "g2.jsonl.gz", Preset.CHAT, 3, 500, TraceFormat.BAILIAN, B);
+    Path a = GeneratedTraces.write(dir, "g1.jsonl.gz", Preset.CHAT, 3, 500, OutputFormat.BAILIAN, B);
+    Path b = GeneratedTraces.write(dir, "g2.jsonl.gz", Preset.CHAT, 3, 500, OutputFormat.BAILIAN, B);
     assertArrayEquals(Files.readAllBytes(a), Files.readAllBytes(b));
     assertEquals(500, lines(a).size());
     assertEquals(dir.resolve("g1.jsonl.truth.jsonl.gz"), TraceGeneration.truthPathFor(a));
@@ -65,7 +65,7 @@ class WorkloadGeneratorTest {
 
   @Test
   void differentSeed_writesDifferentBytes() throws IOException {
-    Path other = GeneratedTraces.write(dir, "other.jsonl", AGENT, 8, N, TraceFormat.SMETRIC, B);
+    Path other = GeneratedTraces.write(dir, "other.jsonl", AGENT, 8, N, OutputFormat.SMETRIC, B);
     assertFalse(java.util.Arrays.equals(Files.readAllBytes(smetric), Files.readAllBytes(other)));
   }
 
@@ -204,8 +204,8 @@ class WorkloadGeneratorTest {
 
   @Test
   void bailianAndMooncake_describeTheSameWorkload() {
-    Path bai = GeneratedTraces.write(dir, "agent.bailian.jsonl", AGENT, 7, N, TraceFormat.BAILIAN, B);
-    Path moon = GeneratedTraces.write(dir, "agent.mooncake.jsonl", AGENT, 7, N, TraceFormat.MOONCAKE, 512);
+    Path bai = GeneratedTraces.write(dir, "agent.bailian.jsonl", AGENT, 7, N, OutputFormat.BAILIAN, B);
+    Path moon = GeneratedTraces.write(dir, "agent.mooncake.jsonl", AGENT, 7, N, OutputFormat.MOONCAKE, 512);
     List<JsonNode> b = lines(bai), m = lines(moon);
     List<JsonNode> mt = lines(TraceGeneration.truthPathFor(moon));
     assertEquals(truth, lines(TraceGeneration.truthPathFor(bai)));

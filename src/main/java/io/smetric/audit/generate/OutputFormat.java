@@ -3,10 +3,11 @@ package io.smetric.audit.generate;
 import java.util.Locale;
 
 /**
- * Output formats of the generator: one JSON object per line, in arrival order. Field lists are
- * documented in docs/generator.md and are what the ingest readers expect.
+ * The formats the generator writes: one JSON object per line, in arrival order. Field lists are
+ * documented in docs/generator.md and are what the ingest readers expect (ingest's {@code
+ * TraceFormat} is the other side: the formats it reads).
  */
-public enum TraceFormat {
+public enum OutputFormat {
   /** All canonical fields; hash_ids are source ids (ingest chains them). */
   SMETRIC("smetric", 16),
   /** The public Bailian (Alibaba Cloud Model Studio) trace layout: chat_id/parent_chat_id, 1-based turn. */
@@ -17,7 +18,7 @@ public enum TraceFormat {
   private final String cliName;
   private final int defaultBlockSize;
 
-  TraceFormat(String cliName, int defaultBlockSize) {
+  OutputFormat(String cliName, int defaultBlockSize) {
     this.cliName = cliName;
     this.defaultBlockSize = defaultBlockSize;
   }
@@ -30,8 +31,8 @@ public enum TraceFormat {
     return defaultBlockSize;
   }
 
-  public static TraceFormat byName(String name) {
-    for (TraceFormat f : values()) if (f.cliName.equals(name.toLowerCase(Locale.ROOT))) return f;
+  public static OutputFormat byName(String name) {
+    for (OutputFormat f : values()) if (f.cliName.equals(name.toLowerCase(Locale.ROOT))) return f;
     return null;
   }
 }
