@@ -22,8 +22,8 @@ import org.apache.spark.sql.functions;
  * {@code calibrate TRACE} and {@code audit --profile from-trace}: a profile's step costs fitted to
  * the user's own cluster. The trace must record its routing and measured latencies (trace-model
  * v1.3: {@code served_instance}, {@code ttft_s}, {@code e2e_s}). Its time span is cut in two: the
- * earlier slice is replayed alone as recorded (every request on its recorded instance at its
- * recorded send time) inside {@link Calibrator}'s Levenberg-Marquardt fit, against binned means of
+ * trace is replayed as recorded (every request on its recorded instance at its recorded send time)
+ * inside {@link Calibrator}'s Levenberg-Marquardt fit, and the earlier slice's measurements are fitted: binned means of
  * its measured TTFT and end-to-end times (bins of prompt or output length, and of arrival time); the
  * later slice is never fitted, and is compared afterwards, per request, in a replay of the whole
  * trace (so its caches and queues are warm as they were). Fit and held-out errors are kept apart
@@ -116,7 +116,7 @@ public final class TraceCalibration {
    * held-out slice also with the base profile, for comparison).
    *
    * @param hitShare share of the fit slice's prompt tokens the replay served from a cache (base profile)
-   * @param simulations replays of the fitted slice (the fit's and its checks')
+   * @param simulations replays of the trace (the fit's and its checks')
    */
   public record Result(ModelProfile profile, Calibrator.Result fit, double startS, double cutS, double endS, int fitRequests,
       int heldRequests, int instances, SliceError fitError, SliceError heldError, SliceError heldErrorBase, double hitShare,
@@ -168,8 +168,11 @@ public final class TraceCalibration {
     int k = 0;
     while (k < t.n && t.arrival[k] < cut) k++;
     Usable u = usable(rec);
-    ReplayTrace early = t.prefix(k);
-    TraceProblem pr = new TraceProblem(early, Arrays.copyOf(inst, k), s, u, label);
+    // the whole trace is replayed in the fit, and only the earlier slice's measurements are
+    // compared: the later requests' arrivals and routing are load the earlier ones measured (a
+    // replay cut at the boundary serves the requests in flight there faster than they were served,
+    // and the fit bent the costs to make up for it); the later slice's latencies stay unseen
+    TraceProblem pr = new TraceProblem(t, inst, s, u, k, label);
     if (pr.size() == 0) {
       throw new UsageException(String.format(Locale.ROOT, "%s: the fitted slice (arrivals before t = %.1f s, %d requests) has no"
           + " completed request with a measured TTFT or end-to-end time > 0: nothing to fit", label, cut - start, k));
@@ -180,22 +183,17 @@ public final class TraceCalibration {
     Calibrator.Options co = new Calibrator.Options(opt.params(), opt.maxPointError(), 400, MeasurementReplay.Options.DEFAULT,
         MIN_RMS_ELASTICITY);
     Calibrator.Result fr = Calibrator.fit(pr, start0.copy(), co);
-    SliceError fitErr = errors(pr.simulate(fr.profile()), rec, u, 0, k);
+    SimOutcome fitted = pr.simulate(fr.profile());
+    SliceError fitErr = errors(fitted, rec, u, 0, k);
     SliceError held = null;
     SliceError heldBase = null;
     if (k < t.n) {
-      held = errors(simulate(t, inst, s, fr.profile()), rec, u, k, t.n);
-      heldBase = errors(simulate(t, inst, s, start0), rec, u, k, t.n);
+      held = errors(fitted, rec, u, k, t.n);
+      heldBase = errors(baseEarly, rec, u, k, t.n);
     }
     double secs = (System.nanoTime() - t0) / 1e9;
     ModelProfile stamped = stamp(fr, s.profile, label, start, cut, end, opt.holdOutLast(), k, t.n - k, fitErr, held, pr.size());
     return new Result(stamped, fr, start, cut, end, k, t.n - k, n, fitErr, held, heldBase, hit, secs, pr.simulations);
-  }
-
-  private static SimOutcome simulate(ReplayTrace t, int[] inst, ReplaySettings s, ModelProfile p) {
-    ReplaySettings x = s.copy();
-    x.profile = p;
-    return new Simulator(t, x, new AsRecordedPolicy(inst)).run();
   }
 
   /** Share of the first k requests' prompt tokens served from a local or the global tier. */
@@ -263,11 +261,17 @@ public final class TraceCalibration {
     private final List<String> metrics = new ArrayList<>();
     private final List<Double> measured = new ArrayList<>();
 
-    TraceProblem(ReplayTrace t, int[] inst, ReplaySettings s, Usable u, String label) {
+    /** Bins of the measurements of requests [0, k) only. */
+    TraceProblem(ReplayTrace t, int[] inst, ReplaySettings s, Usable full, int k, String label) {
       this.t = t;
       this.inst = inst;
       this.s = s.copy();
       this.label = label;
+      double[] tt = Arrays.copyOf(full.ttft(), t.n);
+      double[] ee = Arrays.copyOf(full.e2e(), t.n);
+      Arrays.fill(tt, k, t.n, Double.NaN);
+      Arrays.fill(ee, k, t.n, Double.NaN);
+      Usable u = new Usable(tt, ee);
       int[] order = new int[t.n];
       for (int r = 0; r < t.n; r++) order[r] = r;
       bins(u.ttft(), t.input, "ttft_mean", "TTFT, prompts", "tokens");

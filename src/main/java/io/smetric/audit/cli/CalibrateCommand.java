@@ -200,7 +200,7 @@ public final class CalibrateCommand implements Callable<Integer> {
       throw e;
     }
     printTrace(w, trace, s.profile, r, opt);
-    w.printf(Locale.ROOT, "read %.1f s, calibration %.1f s (%d replays of the fitted slice, 2 of the whole trace)%n", readS,
+    w.printf(Locale.ROOT, "read %.1f s, calibration %.1f s (%d replays of the trace)%n", readS,
         r.seconds(), r.simulations());
     String profileName = name != null ? name : out.getFileName().toString().replaceAll("\\.(ya?ml|json)$", "");
     ModelProfile p = r.profile();
