@@ -100,22 +100,6 @@ public final class ReplayTrace implements Serializable {
     this.segBlockOff = segBlockOff;
   }
 
-  /**
-   * The first {@code k} requests in replay order (an earlier time slice; calibrate TRACE fits on
-   * one). Every index a request refers to (previous turn, turn-0 request, fork parent) precedes it,
-   * so the cut keeps them valid; the segment tree stays whole, its extra nodes simply unused.
-   */
-  public ReplayTrace prefix(int k) {
-    if (k < 0 || k > n) throw new IllegalArgumentException("prefix of " + k + " requests of " + n);
-    if (k == n) return this;
-    java.util.function.Function<int[], int[]> cut = a -> java.util.Arrays.copyOf(a, k);
-    return new ReplayTrace(k, blockSize, hasBlocks, hasSessions, hasTurns, java.util.Arrays.copyOf(requestIds, k),
-        java.util.Arrays.copyOf(arrival, k), cut.apply(input), cut.apply(output), cut.apply(turn), cut.apply(session),
-        sessionHash, sessions, cut.apply(blocks), blockCountMismatches, cut.apply(estHitBlocks), cut.apply(prevInSession),
-        cut.apply(sessionFirst), cut.apply(forkParent), segments, segParent, segStart, segLen,
-        java.util.Arrays.copyOf(pathOff, k + 1), pathNodes, segBlocks, segBlockOff);
-  }
-
   public boolean keepsBlocks() {
     return segBlocks != null;
   }
