@@ -216,6 +216,9 @@ public final class ModelProfile implements Serializable {
     public Double e2eMedianAbsError;
     public Double tpotMedianAbsError;
     public Double ttftMedianAbsError;
+    /** 90th percentiles of |error| (per-request checks on a recorded trace, calibrate TRACE; null elsewhere). */
+    public Double e2eP90AbsError;
+    public Double ttftP90AbsError;
     /** Largest |error| over the compared numbers. */
     public Double maxAbsError;
     /** What the compared runs asked of the engine. */

@@ -94,7 +94,7 @@ public final class TraceValidation {
 
   /** Error statistics of one group of requests (fractions; NaN when the group is empty). */
   public record Stat(int n, double median, double medianAbs, double p90Abs) {
-    static Stat of(double[] err, int n) {
+    public static Stat of(double[] err, int n) {
       if (n == 0) return new Stat(0, Double.NaN, Double.NaN, Double.NaN);
       double[] e = Arrays.copyOf(err, n);
       double[] a = new double[n];

@@ -34,6 +34,9 @@ public final class OwnTrafficReport {
         v.path("policy").asText(), v.path("instances").path("simulated").asInt(), v.path("profile").asText(),
         n.path("ttft_compared").asInt(), n.path("e2e_compared").asInt(), n.path("without_ttft").asInt(),
         n.path("without_e2e").asInt(), n.path("not_completed").asInt(), n.path("measured_zero").asInt()));
+    if (v.path("profile_fitted_on_this_trace").isTextual()) {
+      h.tag("p", null, "Profile: " + v.path("profile_fitted_on_this_trace").asText() + ".");
+    }
     h.table(List.of("", "median error", "median |error|", "p90 |error|", "requests"),
         List.of(row("TTFT", v.path("ttft")), row("end-to-end", v.path("e2e"))), null);
     h.raw("</section>\n");

@@ -46,7 +46,7 @@ final class ReplayProfileSection {
       for (JsonNode c : v.path("checks")) {
         ObjectNode cc = checks.addObject();
         for (String k : new String[] {"kind", "meaning", "measurements", "points", "e2eMedianAbsError", "tpotMedianAbsError",
-            "ttftMedianAbsError", "maxAbsError"}) {
+            "ttftMedianAbsError", "e2eP90AbsError", "ttftP90AbsError", "maxAbsError"}) {
           if (!c.path(k).isMissingNode() && !c.path(k).isNull()) cc.set(k, c.path(k).deepCopy());
         }
         if (c.path("regime").path("summary").isTextual()) cc.put("regime", c.path("regime").path("summary").asText());
@@ -258,6 +258,11 @@ final class ReplayProfileSection {
     for (String[] m : new String[][] {{"E2E", "e2eMedianAbsError"}, {"TPOT", "tpotMedianAbsError"}, {"TTFT", "ttftMedianAbsError"}}) {
       if (c.path(m[1]).isNumber()) e.add(m[0] + " " + String.format(Locale.ROOT, "%.1f%%", 100 * c.path(m[1]).asDouble()));
     }
-    return String.join(", ", e) + " over " + c.path("points").asInt() + " numbers of " + c.path("measurements").asInt() + " runs";
+    List<String> p90 = new ArrayList<>(); // per-request checks on a recorded trace (calibrate TRACE) also give the tail
+    for (String[] m : new String[][] {{"E2E", "e2eP90AbsError"}, {"TTFT", "ttftP90AbsError"}}) {
+      if (c.path(m[1]).isNumber()) p90.add(m[0] + " " + String.format(Locale.ROOT, "%.1f%%", 100 * c.path(m[1]).asDouble()));
+    }
+    return String.join(", ", e) + (p90.isEmpty() ? "" : "; p90 |error| " + String.join(", ", p90)) + " over "
+        + c.path("points").asInt() + " numbers of " + c.path("measurements").asInt() + (p90.isEmpty() ? " runs" : " requests");
   }
 }

@@ -39,10 +39,71 @@ public final class Calibrator {
   public static final List<String> FITTABLE = List.of("stepBaseS", "prefillPerTokenS", "prefillAttentionPerPairS",
       "decodePerSeqS", "decodePerContextTokenS", "hbmEfficiency", "frontendLatencyS");
 
-  public record Options(List<String> params, double maxPointError, int maxEvaluations, MeasurementReplay.Options replay) {
+  /**
+   * @param minRmsElasticity a coefficient whose 1% change moves the compared numbers by less than
+   *     this many % on RMS is not identifiable (kept from the base); NaN = the measurement sets'
+   *     rule, a Jacobian column of norm below 1e-3
+   */
+  public record Options(List<String> params, double maxPointError, int maxEvaluations, MeasurementReplay.Options replay,
+      double minRmsElasticity) {
+    public Options(List<String> params, double maxPointError, int maxEvaluations, MeasurementReplay.Options replay) {
+      this(params, maxPointError, maxEvaluations, replay, Double.NaN);
+    }
+
     public static Options defaults(List<String> params) {
       return new Options(params, 0.30, 400, MeasurementReplay.Options.DEFAULT);
     }
+  }
+
+  /**
+   * What a fit compares: measured numbers and what a profile predicts for each. Measurement sets
+   * are one ({@link #fit(List, ModelProfile, Options)}); a recorded trace replayed as recorded is
+   * another (TraceCalibration).
+   */
+  public interface Problem {
+    int size();
+
+    String id(int j);
+
+    String metric(int j);
+
+    double measured(int j);
+
+    /** Where number j came from, for error messages. */
+    String source(int j);
+
+    /** The profile's prediction of every number, in order. */
+    double[] predict(ModelProfile p);
+  }
+
+  /** The measurement sets as a {@link Problem}. */
+  private static Problem problem(List<Measurement> ms, MeasurementReplay.Options o) {
+    List<Target> ts = targets(ms);
+    return new Problem() {
+      public int size() {
+        return ts.size();
+      }
+
+      public String id(int j) {
+        return ms.get(ts.get(j).measurement()).id();
+      }
+
+      public String metric(int j) {
+        return ts.get(j).metric();
+      }
+
+      public double measured(int j) {
+        return ts.get(j).measured();
+      }
+
+      public String source(int j) {
+        return ms.get(ts.get(j).measurement()).source();
+      }
+
+      public double[] predict(ModelProfile p) {
+        return Calibrator.predict(ms, ts, p, o);
+      }
+    };
   }
 
   /** One compared number: measured, what the profile gives, relative error (modelled / measured - 1). */
@@ -79,13 +140,14 @@ public final class Calibrator {
 
   /** What the profile gives for every measurement's compared numbers. */
   public static List<PointFit> evaluate(List<Measurement> ms, ModelProfile p, MeasurementReplay.Options o) {
-    List<Target> ts = targets(ms);
-    double[] v = predict(ms, ts, p, o);
+    return evaluate(problem(ms, o), p);
+  }
+
+  /** What the profile gives for every number of the problem. */
+  public static List<PointFit> evaluate(Problem pr, ModelProfile p) {
+    double[] v = pr.predict(p);
     List<PointFit> out = new ArrayList<>();
-    for (int j = 0; j < ts.size(); j++) {
-      Target t = ts.get(j);
-      out.add(new PointFit(ms.get(t.measurement()).id(), t.metric(), t.measured(), v[j]));
-    }
+    for (int j = 0; j < pr.size(); j++) out.add(new PointFit(pr.id(j), pr.metric(j), pr.measured(j), v[j]));
     return out;
   }
 
@@ -117,31 +179,37 @@ public final class Calibrator {
   }
 
   public static Result fit(List<Measurement> ms, ModelProfile base, Options opt) {
+    return fit(problem(ms, opt.replay()), base, opt);
+  }
+
+  public static Result fit(Problem pr, ModelProfile base, Options opt) {
     for (String f : opt.params()) {
       if (!FITTABLE.contains(f)) throw new UsageException("cannot fit '" + f + "' (fittable: " + String.join(", ", FITTABLE) + ")");
     }
-    List<Target> ts = targets(ms);
-    if (ts.isEmpty()) throw new BadInputException("calibrate", "no measured number to fit to (TTFT, TPOT, E2E or step times)");
-    double[] measured = ts.stream().mapToDouble(Target::measured).toArray();
+    if (pr.size() == 0) throw new BadInputException("calibrate", "no measured number to fit to (TTFT, TPOT, E2E or step times)");
+    double[] measured = new double[pr.size()];
     for (int j = 0; j < measured.length; j++) {
+      measured[j] = pr.measured(j);
       if (!(measured[j] > 0) || !Double.isFinite(measured[j])) {
-        throw new BadInputException(ms.get(ts.get(j).measurement()).source(), ms.get(ts.get(j).measurement()).id() + ": " + ts.get(j).metric() + " = " + measured[j]
+        throw new BadInputException(pr.source(j), pr.id(j) + ": " + pr.metric(j) + " = " + measured[j]
             + " cannot be fitted (must be a positive number)");
       }
     }
     // which coefficients the measurements move at all (Jacobian columns at the base profile)
     List<String> params = new ArrayList<>();
     List<String> notIdentifiable = new ArrayList<>();
-    double[] at0 = predict(ms, ts, base, opt.replay());
+    double[] at0 = pr.predict(base);
     for (String f : opt.params()) {
       if (get(base, f) <= 0) set(base, f, initialGuess(f));
       ModelProfile q = base.copy();
       set(q, f, get(base, f) * (1 + H));
-      double[] v = predict(ms, ts, q, opt.replay());
+      double[] v = pr.predict(q);
       double norm = 0;
       for (int j = 0; j < v.length; j++) norm += sq((v[j] - at0[j]) / measured[j] / H);
-      if (Math.sqrt(norm) < 1e-3) notIdentifiable.add(f);
-      else params.add(f);
+      boolean moves = Double.isNaN(opt.minRmsElasticity()) ? Math.sqrt(norm) >= 1e-3
+          : Math.sqrt(norm / v.length) >= opt.minRmsElasticity();
+      if (moves) params.add(f);
+      else notIdentifiable.add(f);
     }
     if (params.isEmpty()) throw new BadInputException("calibrate", "none of " + opt.params() + " changes any measured number: nothing to fit");
     int np = params.size();
@@ -161,16 +229,16 @@ public final class Calibrator {
     int[] evals = {0};
     LeastSquaresProblem problem = new LeastSquaresBuilder()
         .start(start)
-        .target(new double[ts.size()])
+        .target(new double[pr.size()])
         .model(point -> {
           evals[0]++;
           double[] theta = point.toArray();
-          double[] r0 = residuals(ms, ts, measured, withParams(base, params, scale, theta), opt.replay());
+          double[] r0 = residuals(pr, measured, withParams(base, params, scale, theta));
           double[][] jac = new double[r0.length][np];
           for (int i = 0; i < np; i++) {
             double[] th = theta.clone();
             th[i] += H;
-            double[] ri = residuals(ms, ts, measured, withParams(base, params, scale, th), opt.replay());
+            double[] ri = residuals(pr, measured, withParams(base, params, scale, th));
             for (int j = 0; j < r0.length; j++) jac[j][i] = (ri[j] - r0[j]) / H;
           }
           return new Pair<RealVector, RealMatrix>(new ArrayRealVector(r0, false), new Array2DRowRealMatrix(jac, false));
@@ -198,9 +266,9 @@ public final class Calibrator {
     }
     double[] theta = opt0.getPoint().toArray();
     ModelProfile fitted = withParams(base, params, scale, theta);
-    Map<String, Double> sigma = sigmas(opt0, params, ts.size());
+    Map<String, Double> sigma = sigmas(opt0, params, pr.size());
     for (int i = 0; i < np; i++) sigma.put(params.get(i), sigma.get(params.get(i)) * scale[i]);
-    List<PointFit> points = evaluate(ms, fitted, opt.replay());
+    List<PointFit> points = evaluate(pr, fitted);
     double sum = 0;
     List<String> bad = new ArrayList<>();
     for (PointFit pf : points) {
@@ -250,9 +318,8 @@ public final class Calibrator {
   /** Step of the forward-difference Jacobian, in units of the start (1%: smooths the replay's event-order noise). */
   private static final double H = 0.01;
 
-  private static double[] residuals(List<Measurement> ms, List<Target> ts, double[] measured, ModelProfile p,
-      MeasurementReplay.Options o) {
-    double[] v = predict(ms, ts, p, o);
+  private static double[] residuals(Problem pr, double[] measured, ModelProfile p) {
+    double[] v = pr.predict(p);
     double[] r = new double[v.length];
     // log ratios: symmetric, and a start point that overloads the replay (errors of 100x) does
     // not swamp the fit the way relative errors would

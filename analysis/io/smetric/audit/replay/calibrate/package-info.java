@@ -7,6 +7,8 @@
  * ({@link io.smetric.audit.replay.calibrate.WorkloadSpec}) so that a measured run can be replayed
  * with the same arrivals, lengths and prefix sharing; the fit, its validation record (fit,
  * leave-one-out and held-out checks apart) and the regime the runs were in
- * ({@link io.smetric.audit.replay.calibrate.MeasurementRegime}). Sources and formats: docs/validation.md.
+ * ({@link io.smetric.audit.replay.calibrate.MeasurementRegime}); and the same fit on a recorded
+ * trace of the user's own cluster, an earlier time slice fitted and the last one held out
+ * ({@link io.smetric.audit.replay.calibrate.TraceCalibration}). Sources and formats: docs/validation.md.
  */
 package io.smetric.audit.replay.calibrate;

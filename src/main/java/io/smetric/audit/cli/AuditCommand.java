@@ -33,9 +33,11 @@ import io.smetric.audit.ingest.InputFiles;
 import io.smetric.audit.ingest.TraceFormat;
 import io.smetric.audit.measured.MeasuredCache;
 import io.smetric.audit.measured.MeasuredCacheJob;
+import io.smetric.audit.replay.ModelProfile;
 import io.smetric.audit.replay.RecordedRouting;
 import io.smetric.audit.replay.ReplayJob;
 import io.smetric.audit.replay.TraceValidation;
+import io.smetric.audit.replay.calibrate.TraceCalibration;
 import io.smetric.audit.replay.ReplaySettings;
 import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.sweep.AuditPlan;
@@ -228,6 +230,11 @@ public final class AuditCommand implements Callable<Integer> {
             + " %d instances, the judged router is %s", recorded.withInstance(), recorded.requests(), recorded.distinct(), instances,
             replay.currentRouter != null ? replay.currentRouter + " (--current-router)" : Policies.AS_RECORDED.cliName()));
       }
+      if (fromTrace() && !noReplay) {
+        // before the long work: the fit needs recorded routing and measured latencies
+        TraceCalibration.require(TraceCalibration.scan(spark, TraceLoader.datasetPath(spark, canonical)), String.join(" ", inputs),
+            "--profile " + TraceCalibration.FROM_TRACE);
+      }
 
       progress.step("characterize");
       // outputs record where the trace will be once the audit folder is committed, not its staging path
@@ -353,7 +360,24 @@ public final class AuditCommand implements Callable<Integer> {
     if (recorded != null) {
       // validate TRACE's comparison on the user's own requests, shown beside the verdict
       var rec = TraceValidation.read(spark, TraceLoader.datasetPath(spark, canonical), loaded);
+      String fitted = null;
+      if (fromTrace()) {
+        // calibrate TRACE on the audited trace itself: the replay runs with the fitted costs
+        TraceCalibration.Result c = TraceCalibration.run(loaded, rec, s, instances, TraceCalibration.Options.defaults(), label);
+        ModelProfile p = c.profile();
+        p.name = TraceCalibration.FROM_TRACE + ":" + s.profile.name;
+        p.description = "Step costs fitted on the audited trace (" + label + ") by calibrate TRACE, starting from " + s.profile.name
+            + " (its model and GPU facts kept): " + p.validation.summary;
+        s.profile = p;
+        fitted = p.validation.summary + (c.fit().notIdentifiable().isEmpty() ? ""
+            : "; not identified by the trace, kept from the base profile: " + String.join(", ", c.fit().notIdentifiable()));
+        progress.note("profile from the trace: " + fitted);
+      }
       var v = TraceValidation.run(loaded, rec, s, instances, label);
+      if (fitted != null) {
+        v.json().put("profile_fitted_on_this_trace", "the profile was fitted on this trace's earlier part, so these errors over"
+            + " the whole trace are partly in-sample; " + fitted);
+      }
       try (OutputDir od = OutputDir.open(ownOut, false, spark.sparkContext().hadoopConfiguration())) {
         od.writeString("validation.json", Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(v.json()) + "\n");
         od.commit();
@@ -396,6 +420,11 @@ public final class AuditCommand implements Callable<Integer> {
 
   private static String pct(double v) {
     return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * v);
+  }
+
+  /** --profile from-trace: the replay's profile is calibrated on the audited trace (TraceCalibration). */
+  private boolean fromTrace() {
+    return TraceCalibration.FROM_TRACE.equals(replay.profile);
   }
 
   /**

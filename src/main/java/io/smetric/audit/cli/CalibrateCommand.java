@@ -1,12 +1,14 @@
 package io.smetric.audit.cli;
 
 import io.smetric.audit.common.OutputExistsException;
+import io.smetric.audit.common.UsageException;
 import io.smetric.audit.replay.ModelProfile;
 import io.smetric.audit.replay.calibrate.Calibrator;
 import io.smetric.audit.replay.calibrate.Measurement;
 import io.smetric.audit.replay.calibrate.MeasurementInputs;
 import io.smetric.audit.replay.calibrate.MeasurementReplay;
 import io.smetric.audit.replay.calibrate.ProfileCalibration;
+import io.smetric.audit.replay.calibrate.TraceCalibration;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -35,12 +37,27 @@ import picocli.CommandLine.Spec;
       "shipped:SET (e.g. shipped:inference-sim-h100/runs.json). The model and GPU facts (weights,",
       "KV bytes per token, HBM bandwidth, memory) come from --base; only coefficients are fitted.",
       "A fit that does not converge, or after which a number is off by more than",
-      "--max-point-error, is an error (exit 3)."})
+      "--max-point-error, is an error (exit 3).",
+      "TRACE: one canonical trace with recorded routing and measured latencies (served_instance,",
+      "ttft_s, e2e_s): its earlier part replayed as recorded is fitted, its last --hold-out-last",
+      "share of the time span is held out and its error reported apart (docs/validation.md, \"Your own cluster\")."})
 public final class CalibrateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Parameters(arity = "1..*", paramLabel = "MEASUREMENTS", description = "Measurement files or folders, or shipped:SET.")
+  @Parameters(arity = "1..*", paramLabel = "MEASUREMENTS|TRACE", description = {"Measurement files or folders, or shipped:SET;",
+      "or one canonical trace (a Parquet dataset, an ingest output or a replay --record-trace folder) with recorded routing."})
   List<String> inputs;
+
+  @picocli.CommandLine.Mixin SparkOptions sparkOptions;
+
+  @Option(names = "--hold-out-last", paramLabel = "F",
+      description = "With a TRACE: the share of its time span, at its end, kept out of the fit and compared after it (default: "
+          + TraceCalibration.DEFAULT_HOLD_OUT + "; 0 = none).")
+  Double holdOutLast;
+
+  @Option(names = "--instances", paramLabel = "N",
+      description = "With a TRACE: the cluster size (default: the number of distinct recorded instances).")
+  Integer instances;
 
   @Option(names = "--out", required = true, paramLabel = "PROFILE", description = "Profile to write (.yaml or .json).")
   Path out;
@@ -69,7 +86,7 @@ public final class CalibrateCommand implements Callable<Integer> {
   boolean leaveOneOut;
 
   @Option(names = "--max-point-error", defaultValue = "0.30", paramLabel = "X",
-      description = "Largest |modelled / measured - 1| a fitted number may keep (default: ${DEFAULT-VALUE}).")
+      description = "Largest |modelled / measured - 1| a fitted number (with a TRACE: a binned mean) may keep (default: ${DEFAULT-VALUE}).")
   double maxPointError;
 
   // the whole stage by default: a stage's first requests miss every cache, and a shortened replay
@@ -89,6 +106,8 @@ public final class CalibrateCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     PrintWriter w = spec.commandLine().getOut();
     if (Files.exists(out) && !overwrite) throw OutputExistsException.file(out.toString());
+    if (inputs.size() == 1 && ValidateCommand.isCanonicalTrace(inputs.get(0))) return calibrateTrace(w, inputs.get(0));
+    if (holdOutLast != null || instances != null) throw new UsageException("--hold-out-last and --instances go with a canonical TRACE");
     ModelProfile start = ModelProfile.resolve(base);
     List<Measurement> all = MeasurementInputs.oneGroup(MeasurementInputs.read(inputs), group);
     List<Measurement> fitSet = new ArrayList<>();
@@ -99,7 +118,7 @@ public final class CalibrateCommand implements Callable<Integer> {
       else if (holdOut.stream().anyMatch(h -> m.id().contains(h))) heldSet.add(m);
       else fitSet.add(m);
     }
-    if (fitSet.isEmpty()) throw new io.smetric.audit.common.UsageException("--hold-out leaves no measurement to fit");
+    if (fitSet.isEmpty()) throw new UsageException("--hold-out leaves no measurement to fit");
     List<String> params = fit == null || fit.isEmpty() ? MeasurementInputs.defaultParams(fitSet) : fit;
     MeasurementReplay.Options ro = new MeasurementReplay.Options(42, maxStageSeconds);
     Calibrator.Options opt = new Calibrator.Options(params, maxPointError, 400, ro);
@@ -154,5 +173,81 @@ public final class CalibrateCommand implements Callable<Integer> {
     Files.writeString(out, text, StandardCharsets.UTF_8);
     w.println("wrote " + out + " (use it with --profile " + out + ")");
     return 0;
+  }
+
+  /** calibrate TRACE: the earlier slice replayed as recorded is fitted, the last one held out. */
+  private int calibrateTrace(PrintWriter w, String trace) throws IOException {
+    if (group != null || !holdOut.isEmpty() || leaveOneOut || includeOverloaded || maxStageSeconds != Double.POSITIVE_INFINITY) {
+      throw new UsageException("with a TRACE, the held-out part is a time slice (--hold-out-last); --group, --hold-out,"
+          + " --leave-one-out, --include-overloaded and --max-stage-seconds go with measurement files");
+    }
+    TraceCalibration.Options opt = new TraceCalibration.Options(holdOutLast == null ? TraceCalibration.DEFAULT_HOLD_OUT : holdOutLast,
+        fit == null || fit.isEmpty() ? TraceCalibration.DEFAULT_PARAMS : fit, maxPointError);
+    io.smetric.audit.replay.ReplaySettings s = new io.smetric.audit.replay.ReplaySettings();
+    s.profile = ModelProfile.resolve(base);
+    org.apache.spark.sql.SparkSession spark = sparkOptions.session("calibrate");
+    long t0 = System.nanoTime();
+    String dataset = io.smetric.audit.replay.trace.TraceLoader.datasetPath(spark, trace);
+    TraceCalibration.require(TraceCalibration.scan(spark, dataset), trace, "calibrate TRACE");
+    var t = io.smetric.audit.replay.trace.TraceLoader.load(spark, trace, false);
+    var rec = io.smetric.audit.replay.TraceValidation.read(spark, dataset, t);
+    double readS = (System.nanoTime() - t0) / 1e9;
+    TraceCalibration.Result r;
+    try {
+      r = TraceCalibration.run(t, rec, s, instances, opt, trace);
+    } catch (Calibrator.FitRejected e) {
+      StagePrint.calibrationTable(w, "fitted binned means (rejected fit)", e.result.points());
+      throw e;
+    }
+    printTrace(w, trace, s.profile, r, opt);
+    w.printf(Locale.ROOT, "read %.1f s, calibration %.1f s (%d replays of the trace)%n", readS,
+        r.seconds(), r.simulations());
+    String profileName = name != null ? name : out.getFileName().toString().replaceAll("\\.(ya?ml|json)$", "");
+    ModelProfile p = r.profile();
+    p.name = profileName;
+    StagePrint.validationRecord(w, p.validation);
+    String text = out.toString().endsWith(".json") ? p.toJson() : p.toYaml();
+    if (out.toAbsolutePath().getParent() != null) Files.createDirectories(out.toAbsolutePath().getParent());
+    Files.writeString(out, text, StandardCharsets.UTF_8);
+    w.println("wrote " + out + " (use it with --profile " + out + ")");
+    return 0;
+  }
+
+  /** What calibrate TRACE and audit --profile from-trace print: the slices, the fit, the two errors. */
+  static void printTrace(PrintWriter w, String trace, ModelProfile start, TraceCalibration.Result r, TraceCalibration.Options opt) {
+    Locale L = Locale.ROOT;
+    w.printf(L, "calibrate: %s: %d requests replayed as recorded on %d instances, starting from %s%n", trace,
+        r.fitRequests() + r.heldRequests(), r.instances(), start.name);
+    w.printf(L, "fitted slice: arrivals before t = %.1f s, the first %.0f%% of the %.1f s time span: %d requests; held out: the"
+        + " last %.0f%%: %d requests%n", Math.min(r.cutS(), r.endS()) - r.startS(), 100 * (1 - opt.holdOutLast()),
+        r.endS() - r.startS(), r.fitRequests(), 100 * opt.holdOutLast(), r.heldRequests());
+    for (String slice : List.of("fitted", "held-out")) {
+      TraceCalibration.SliceError e = slice.equals("fitted") ? r.fitError() : r.heldError();
+      if (e == null) continue;
+      w.printf(L, "  %s slice: compared TTFT %d, end-to-end %d; not compared: %d without TTFT, %d without end-to-end, %d not"
+          + " completed (aborted or error), %d measured as 0 s%n", slice, e.ttftCompared(), e.e2eCompared(), e.withoutTtft(),
+          e.withoutE2e(), e.notCompleted(), e.measuredZero());
+    }
+    w.printf(L, "the replay served %.1f%% of the fitted slice's prompt tokens from a cache (with %s)%n", 100 * r.hitShare(), start.name);
+    StagePrint.calibrationTable(w, "fitted binned means (in-sample)", r.fit().points());
+    w.println("coefficients:");
+    for (String f : r.fit().fitted()) {
+      w.printf(L, "  %-26s %.6g +- %.2g (start %.6g)%n", f, Calibrator.get(r.fit().profile(), f), r.fit().sigma().get(f),
+          Calibrator.get(start, f));
+    }
+    if (!r.fit().notIdentifiable().isEmpty()) {
+      w.println("  not identified by this trace (kept from " + start.name + "): " + String.join(", ", r.fit().notIdentifiable())
+          + String.format(L, " (a 1%% change moves the binned means by less than %s%% on RMS; %.1f%% of the prompt tokens were"
+              + " cache hits)", TraceCalibration.MIN_RMS_ELASTICITY, 100 * r.hitShare()));
+    }
+    w.printf(L, "fit: %d iterations, %d evaluations, RMS log error of the binned means %.4f%n", r.fit().iterations(),
+        r.fit().evaluations(), r.fit().rmsError());
+    w.println("fitted slice (in-sample, per request): " + TraceCalibration.describe(r.fitError()));
+    if (r.heldError() != null) {
+      w.println("held-out slice (never fitted, per request): " + TraceCalibration.describe(r.heldError()));
+      w.println("held-out slice with " + start.name + " unfitted: " + TraceCalibration.describe(r.heldErrorBase()));
+    } else {
+      w.println("held-out slice: none (--hold-out-last 0): nothing here measures how the fit predicts other traffic");
+    }
   }
 }

@@ -79,9 +79,10 @@ public final class ReplayOptions {
           + "LMCache's default vLLM connector does). Default: ${bundle:default.globalLoad}.")
   String globalLoad;
 
-  @Option(names = "--profile", paramLabel = "NAME|FILE", description =
+  @Option(names = "--profile", paramLabel = "NAME|FILE|from-trace", description =
       "Model profile of the simulated instances: a shipped one by name (`smetric-audit profiles` lists "
-          + "them; default ${bundle:default.profile}) or a JSON/YAML file (e.g. from `calibrate`).")
+          + "them; default ${bundle:default.profile}) or a JSON/YAML file (e.g. from `calibrate`); audit only: from-trace "
+          + "= calibrated on the audited trace (recorded routing and latencies; its last 20% of time held out).")
   String profile;
 
   @Option(names = "--global-read-gbps", description = "Per-instance read bandwidth from the global KV tier [GB/s]. Default: "
@@ -234,7 +235,10 @@ public final class ReplayOptions {
    * its numbers); options not given leave {@code s} as it is (its defaults, or a --config file's).
    */
   void apply(ReplaySettings s) {
-    if (profile != null) s.profile = ModelProfile.resolve(profile);
+    // from-trace: the audit sets the profile it calibrates on the trace (AuditCommand)
+    if (profile != null && !profile.equals(io.smetric.audit.replay.calibrate.TraceCalibration.FROM_TRACE)) {
+      s.profile = ModelProfile.resolve(profile);
+    }
     if (globalReadGBps != null) s.profile.globalReadGBps = globalReadGBps;
     if (globalAggregateGBps != null) s.globalAggregateGBps = globalAggregateGBps;
     if (instancesPerNode != null) s.instancesPerNode = instancesPerNode;
