@@ -337,13 +337,13 @@ public final class Calibrator {
    * The least a coefficient can physically be: 0, except the decode cost of a context token, which
    * reads that token's KV (kvBytesPerToken) at no more than the HBM's peak bandwidth.
    */
-  static double floor(ModelProfile p, String f) {
+  public static double floor(ModelProfile p, String f) {
     if (f.equals("decodePerContextTokenS") && p.hbmGBps > 0) return p.kvBytesPerToken / (p.hbmGBps * 1e9);
     return 0;
   }
 
   /** The most: no read beats the HBM's peak (efficiency 1); anything else within 1000 s. */
-  static double ceiling(String f) {
+  public static double ceiling(String f) {
     return f.equals("hbmEfficiency") ? 1.0 : 1e3;
   }
 

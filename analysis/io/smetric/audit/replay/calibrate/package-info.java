@@ -9,6 +9,6 @@
  * leave-one-out and held-out checks apart) and the regime the runs were in
  * ({@link io.smetric.audit.replay.calibrate.MeasurementRegime}); and the same fit on a recorded
  * trace of the user's own cluster, an earlier time slice fitted and the last one held out
- * ({@link io.smetric.audit.replay.calibrate.TraceCalibration}). Sources and formats: docs/validation.md.
+ * ({@link io.smetric.audit.replay.TraceCalibration}). Sources and formats: docs/validation.md.
  */
 package io.smetric.audit.replay.calibrate;

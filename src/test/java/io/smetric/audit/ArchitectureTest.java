@@ -153,7 +153,7 @@ class ArchitectureTest {
   static final DescribedPredicate<JavaClass> REPLAY_SETTINGS = DescribedPredicate.describe("the replay's settings",
       c -> c.getPackageName().equals(REPLAY)
           && Set.of("ReplaySettings", "ModelProfile", "RouterKnob", "RecordedRouting").contains(outermost(c).getSimpleName()));
-  /** The rest of the replay's top package: the actions the CLI runs (ReplayJob, TraceValidation, ShadowRouting, RecordTrace). */
+  /** The rest of the replay's top package: the actions the CLI runs (ReplayJob, TraceValidation, TraceCalibration, ShadowRouting, RecordTrace). */
   static final DescribedPredicate<JavaClass> REPLAY_ACTIONS = DescribedPredicate.describe("the replay's actions",
       c -> c.getPackageName().equals(REPLAY) && !REPLAY_SETTINGS.test(c));
 
@@ -191,6 +191,11 @@ class ArchitectureTest {
         .whereLayer("calibrate").mayOnlyAccessLayers("trace", "kv", "settings", "policy", "sim")
         .whereLayer("derive").mayOnlyAccessLayers("trace", "kv", "settings", "policy", "sim", "calibrate")
         .whereLayer("actions").mayOnlyAccessLayers("trace", "kv", "settings", "policy", "sim", "sweep", "calibrate")
+        // the one known exception, named so that no other can hide behind it: ReplaySettings.validate asks
+        // each policy to check its own configuration record (Policies.checkConfigs), so that a bad knob
+        // fails when the command builds the settings, before any work; it goes when the commands call the
+        // policies' check themselves (issue 30 item 2: settings as values)
+        .ignoreDependency(REPLAY + ".ReplaySettings", REPLAY + ".policy.Policies")
         .because("the replay is layered trace -> kv -> policy -> sim -> sweep and calibrate (docs/architecture.md)");
   }
 
@@ -232,7 +237,7 @@ class ArchitectureTest {
       "report.CompareReport", "report.ReportCharts$Entry", "report.verdict.Verdict", "report.verdict.Outcome",
       // replay: its actions, their input (the loaded trace), settings, the names users type, the
       // audit plan's and sweep's defaults the options print, and the results of runs and progress
-      "replay.TraceValidation", "replay.ShadowRouting", "replay.RecordTrace",
+      "replay.TraceValidation", "replay.TraceCalibration", "replay.ShadowRouting", "replay.RecordTrace",
       "replay.ReplaySettings", "replay.ModelProfile", "replay.RecordedRouting",
       "replay.trace.TraceLoader", "replay.trace.ReplayTrace",
       "replay.policy.Policies", "replay.policy.RouterConfig",

@@ -37,7 +37,7 @@ import io.smetric.audit.replay.ModelProfile;
 import io.smetric.audit.replay.RecordedRouting;
 import io.smetric.audit.replay.ReplayJob;
 import io.smetric.audit.replay.TraceValidation;
-import io.smetric.audit.replay.calibrate.TraceCalibration;
+import io.smetric.audit.replay.TraceCalibration;
 import io.smetric.audit.replay.ReplaySettings;
 import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.sweep.AuditPlan;

@@ -8,7 +8,7 @@ import io.smetric.audit.replay.calibrate.Measurement;
 import io.smetric.audit.replay.calibrate.MeasurementInputs;
 import io.smetric.audit.replay.calibrate.MeasurementReplay;
 import io.smetric.audit.replay.calibrate.ProfileCalibration;
-import io.smetric.audit.replay.calibrate.TraceCalibration;
+import io.smetric.audit.replay.TraceCalibration;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

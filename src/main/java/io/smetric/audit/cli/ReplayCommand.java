@@ -87,7 +87,7 @@ public final class ReplayCommand implements Callable<Integer> {
     if (auditSweep) io.smetric.audit.replay.sweep.AuditPlan.applyPace(s); // the audit's pace unless overridden below
     if (replay.rateGrid != null && !auditSweep) throw new UsageException("--rate-grid needs --sweep audit");
     replay.validate();
-    if (io.smetric.audit.replay.calibrate.TraceCalibration.FROM_TRACE.equals(replay.profile)) {
+    if (io.smetric.audit.replay.TraceCalibration.FROM_TRACE.equals(replay.profile)) {
       throw new UsageException("--profile from-trace goes with audit; for replay, calibrate a profile first"
           + " (calibrate TRACE --out PROFILE.yaml) and give --profile PROFILE.yaml");
     }

@@ -236,7 +236,7 @@ public final class ReplayOptions {
    */
   void apply(ReplaySettings s) {
     // from-trace: the audit sets the profile it calibrates on the trace (AuditCommand)
-    if (profile != null && !profile.equals(io.smetric.audit.replay.calibrate.TraceCalibration.FROM_TRACE)) {
+    if (profile != null && !profile.equals(io.smetric.audit.replay.TraceCalibration.FROM_TRACE)) {
       s.profile = ModelProfile.resolve(profile);
     }
     if (globalReadGBps != null) s.profile.globalReadGBps = globalReadGBps;

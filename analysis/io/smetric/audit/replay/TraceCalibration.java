@@ -1,10 +1,9 @@
-package io.smetric.audit.replay.calibrate;
+package io.smetric.audit.replay;
 
 import io.smetric.audit.common.UsageException;
 import io.smetric.audit.contract.Canonical;
-import io.smetric.audit.replay.ModelProfile;
-import io.smetric.audit.replay.ReplaySettings;
-import io.smetric.audit.replay.TraceValidation;
+import io.smetric.audit.replay.calibrate.Calibrator;
+import io.smetric.audit.replay.calibrate.MeasurementReplay;
 import io.smetric.audit.replay.policy.AsRecordedPolicy;
 import io.smetric.audit.replay.sim.SimOutcome;
 import io.smetric.audit.replay.sim.Simulator;
