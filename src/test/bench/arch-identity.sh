@@ -32,8 +32,9 @@ trace=sample-traces/generated/agent.smetric.b64.jsonl.gz
 usage() { sed -n '/^# usage:/,/^# Environment/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 # Keys whose values change from run to run of the same code (times and timestamps), removed at any depth.
-# Measured by running the same commit twice (docs/testing.md, "Behaviour identity").
-volatile_keys='["started_at","finished_at","wall_s","cpu_s"]'
+# Measured by running the same commit twice (docs/testing.md, "Behaviour identity"); sized_point_cpu_s
+# (replay.json's capacity block) is the measured CPU time of the sized-point simulations.
+volatile_keys='["started_at","finished_at","wall_s","cpu_s","sized_point_cpu_s"]'
 
 normalise_json() { # FILE RUN_DIR -> stdout: sorted keys, volatile keys removed, paths replaced
   normalise_paths "$1" "$2" | jq -S --argjson drop "$volatile_keys" \
