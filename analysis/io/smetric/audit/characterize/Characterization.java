@@ -43,7 +43,8 @@ import org.apache.spark.storage.StorageLevel;
  *       themselves, and the request level as Spark jobs ({@link RequestTotals}, one group-by and
  *       join, {@link SortedStats}): nothing grows with the trace on the driver.
  * </ul>
- * {@link Engine#LEGACY} runs the previous block-pass plan ({@link ReuseJob}) for comparison.
+ * The block-pass plan the segment plan replaced lives in test scope, where it checks this one
+ * ({@link #reusePlan}).
  */
 public final class Characterization {
   public static final String JOB_GROUP = "smetric-characterize";
@@ -66,9 +67,17 @@ public final class Characterization {
     /** In this process, no Spark job. */
     LOCAL,
     /** Spark tasks (a cluster). */
-    SPARK,
-    /** The previous plan: block passes with shuffles ({@link ReuseJob}); kept to check the new one against. */
-    LEGACY
+    SPARK
+  }
+
+  /**
+   * How the Spark engine computes block reuse: the aggregate table ({@link ReuseAggregates},
+   * persisted; the caller unpersists) and its plan counters. The segment plan ({@link SegmentJob})
+   * in production; tests put the block-pass plan it replaced here to check it against.
+   */
+  interface ReusePlan {
+    SegmentJob.Result run(SparkSession spark, TraceInput input, CanonicalParquet files, int templateMinSessions,
+        boolean hasSessions);
   }
 
   /**
@@ -112,6 +121,7 @@ public final class Characterization {
   private final Options opt;
   private Engine engine = Engine.AUTO;
   private int tasks;
+  private ReusePlan reusePlan = (spark, input, files, k, hasSessions) -> new SegmentJob(spark, files, k).execute();
 
   public Characterization(SparkSession spark, TraceInput input, Options opt) {
     this.spark = spark;
@@ -121,6 +131,12 @@ public final class Characterization {
 
   public Characterization engine(Engine e) {
     this.engine = e;
+    return this;
+  }
+
+  /** The block-reuse plan of the Spark engine (tests only: another plan to compare with). */
+  Characterization reusePlan(ReusePlan p) {
+    this.reusePlan = p;
     return this;
   }
 
@@ -155,7 +171,7 @@ public final class Characterization {
     }
     List<Dataset<Row>> persisted = new ArrayList<>();
     try {
-      return CharacterizationJson.assemble(sparkParts(e, files, persisted), opt, input.location(), input.ingestSummary(), persisted);
+      return CharacterizationJson.assemble(sparkParts(files, persisted), opt, input.location(), input.ingestSummary(), persisted);
     } catch (Characterization.UnsortedInput ex) {
       for (Dataset<Row> d : persisted) d.unpersist(false);
       return sortedInProcess();
@@ -313,15 +329,15 @@ public final class Characterization {
 
   /**
    * The distributed engines: every job on the cluster, O(minutes + turns + partitions) on the
-   * driver. The plan, in job order: request-level totals, block reuse (the segment plan or the
-   * legacy block passes) and its totals, then one sorted pass for every distribution (reuse
+   * driver. The plan, in job order: request-level totals, block reuse (the segment plan, unless a
+   * test put another {@link ReusePlan}) and its totals, then one sorted pass for every distribution (reuse
    * intervals, per-session turns, durations and tokens, think times).
    */
-  private Parts sparkParts(Engine e, CanonicalParquet files, List<Dataset<Row>> persisted) {
+  private Parts sparkParts(CanonicalParquet files, List<Dataset<Row>> persisted) {
     Parts p = new Parts();
     p.rt = requestTotals();
     boolean hasSessions = p.rt.withSession > 0;
-    Dataset<Row> intervalRows = p.rt.blockSizes.isEmpty() ? null : blockReuse(e, files, hasSessions, p, persisted);
+    Dataset<Row> intervalRows = p.rt.blockSizes.isEmpty() ? null : blockReuse(files, hasSessions, p, persisted);
     List<Dataset<Row>> statInputs = new ArrayList<>();
     if (intervalRows != null) intervalStatInputs(intervalRows, statInputs);
     if (hasSessions) p.sessions = sessionStatInputs(statInputs, persisted);
@@ -338,40 +354,32 @@ public final class Characterization {
   }
 
   /**
-   * Block reuse: the reuse aggregates (persisted) from the segment plan, or the legacy block passes,
-   * their plan counters and totals. Returns the interval rows for the order statistics (null when
+   * Block reuse: the reuse aggregates (persisted) from the {@link ReusePlan}, their plan counters
+   * and totals. Returns the interval rows for the order statistics (null when
    * no request has blocks).
    */
-  private Dataset<Row> blockReuse(Engine e, CanonicalParquet files, boolean hasSessions, Parts p,
+  private Dataset<Row> blockReuse(CanonicalParquet files, boolean hasSessions, Parts p,
       List<Dataset<Row>> persisted) {
-    Dataset<Row> aggregates;
-    if (e == Engine.LEGACY) {
-      ReuseJob.Result reuse = new ReuseJob(spark, input.trace()).templateMinSessions(opt.templateMinSessions())
-          .sessionShuffle(hasSessions).execute();
-      aggregates = reuse.aggregates();
-      p.plan = legacyCounters(reuse);
-    } else {
-      SegmentJob.Result seg = new SegmentJob(spark, files, opt.templateMinSessions()).execute();
-      aggregates = seg.aggregates();
-      p.plan = seg.counters();
-    }
+    SegmentJob.Result reuse = reusePlan.run(spark, input, files, opt.templateMinSessions(), hasSessions);
+    Dataset<Row> aggregates = reuse.aggregates();
+    p.plan = reuse.counters();
     persisted.add(aggregates);
     p.reuseRan = true;
     spark.sparkContext().setJobGroup(JOB_GROUP, "characterization: assembling", false);
     p.bt = BlockTotals.compute(aggregates, Math.round(opt.intervalThresholdS() * 1e6));
-    if (p.bt.quality[ReuseJob.Q_WITH_BLOCKS] == 0) return null;
-    return aggregates.filter(col(ReuseJob.KIND).equalTo(ReuseJob.KIND_INTERVAL));
+    if (p.bt.quality[ReuseAggregates.Q_WITH_BLOCKS] == 0) return null;
+    return aggregates.filter(col(ReuseAggregates.KIND).equalTo(ReuseAggregates.KIND_INTERVAL));
   }
 
   /** The reuse intervals as order-statistics inputs: per source, and over all sources. */
   private static void intervalStatInputs(Dataset<Row> intervalRows, List<Dataset<Row>> statInputs) {
-    Column g = when(col(ReuseJob.SRC).equalTo(0), lit("interval:" + Source.INTRA_SESSION.label))
-        .when(col(ReuseJob.SRC).equalTo(1), lit("interval:" + Source.SYSTEM_PROMPT.label))
+    Column g = when(col(ReuseAggregates.SRC).equalTo(0), lit("interval:" + Source.INTRA_SESSION.label))
+        .when(col(ReuseAggregates.SRC).equalTo(1), lit("interval:" + Source.SYSTEM_PROMPT.label))
         .otherwise(lit("interval:" + Source.INTER_SESSION.label));
-    statInputs.add(intervalRows.select(g.as(SortedStats.G), col(ReuseJob.KEY).as(SortedStats.V),
-        col(ReuseJob.BLOCKS).as(SortedStats.N), col(ReuseJob.TOKENS).as(SortedStats.W)));
-    statInputs.add(intervalRows.select(lit("interval:" + Source.ALL).as(SortedStats.G), col(ReuseJob.KEY).as(SortedStats.V),
-        col(ReuseJob.BLOCKS).as(SortedStats.N), col(ReuseJob.TOKENS).as(SortedStats.W)));
+    statInputs.add(intervalRows.select(g.as(SortedStats.G), col(ReuseAggregates.KEY).as(SortedStats.V),
+        col(ReuseAggregates.BLOCKS).as(SortedStats.N), col(ReuseAggregates.TOKENS).as(SortedStats.W)));
+    statInputs.add(intervalRows.select(lit("interval:" + Source.ALL).as(SortedStats.G), col(ReuseAggregates.KEY).as(SortedStats.V),
+        col(ReuseAggregates.BLOCKS).as(SortedStats.N), col(ReuseAggregates.TOKENS).as(SortedStats.W)));
   }
 
   /**
@@ -415,23 +423,6 @@ public final class Characterization {
     int maxParts = Math.max(1, Integer.parseInt(spark.conf().get("spark.sql.shuffle.partitions", "8")));
     int parts = (int) Math.max(1, Math.min(maxParts, (est + STAT_ROWS_PER_PARTITION - 1) / STAT_ROWS_PER_PARTITION));
     return SortedStats.compute(spark, all, Q, lorenzPoints(), 0.25, parts, Set.of("turns"));
-  }
-
-  private static ObjectNode legacyCounters(ReuseJob.Result reuse) {
-    ObjectNode passes = Json.object();
-    if (reuse.sessionShuffleIds() >= 0) {
-      passes.put("session_shuffle", "requests moved to their session's partition, as deltas");
-      passes.put("session_shuffle_ids", reuse.sessionShuffleIds());
-    } else {
-      passes.put("session_shuffle", "not run: trace has no sessions (input partitions are the fragments)");
-      passes.putNull("session_shuffle_ids");
-    }
-    passes.put("distinct_blocks", reuse.distinctBlocks());
-    passes.put("partition_block_pairs", reuse.pairRecords());
-    passes.put("multi_fragment_blocks", reuse.multiFragmentBlocks());
-    passes.put("template_blocks", reuse.templateBlocks());
-    passes.put("run_records", reuse.runRecords());
-    return passes;
   }
 
   private static final long STAT_ROWS_PER_PARTITION = 1L << 20;
@@ -479,7 +470,7 @@ public final class Characterization {
       BlockTotals t = new BlockTotals();
       long[][] buckets = new long[3][];
       sums.forEach((kind, src, key, tokens, blocks) -> {
-        if (kind != ReuseJob.KIND_INTERVAL) {
+        if (kind != ReuseAggregates.KIND_INTERVAL) {
           t.add(kind, src, key, tokens, blocks, thrUs);
           return;
         }
@@ -502,11 +493,11 @@ public final class Characterization {
     }
 
     private void add(int kind, int src, long key, long tok, long blk, long thrUs) {
-      if (kind == ReuseJob.KIND_QUALITY) {
+      if (kind == ReuseAggregates.KIND_QUALITY) {
         quality[(int) key] += tok;
         return;
       }
-      if (kind == ReuseJob.KIND_INTERVAL) {
+      if (kind == ReuseAggregates.KIND_INTERVAL) {
         intervalRows++;
         if (key <= thrUs) withinBySrc[src] = (withinBySrc[src] == null ? 0 : withinBySrc[src]) + tok;
         int b = bucket(key);
@@ -514,16 +505,16 @@ public final class Characterization {
         cdfBuckets.computeIfAbsent(Source.values()[src].label, k -> new TreeMap<>()).merge(b, tok, Long::sum);
         return;
       }
-      Map<Long, long[]> m = kind == ReuseJob.KIND_MINUTE ? hitByMinute : hitByTurn;
+      Map<Long, long[]> m = kind == ReuseAggregates.KIND_MINUTE ? hitByMinute : hitByTurn;
       long[] v = m.computeIfAbsent(key, k -> new long[7]);
-      if (src == ReuseJob.SRC_ALL_BLOCKS) {
+      if (src == ReuseAggregates.SRC_ALL_BLOCKS) {
         v[6] += blk;
-        if (kind == ReuseJob.KIND_MINUTE) usedBlocks += blk;
+        if (kind == ReuseAggregates.KIND_MINUTE) usedBlocks += blk;
         return;
       }
       v[src] += tok;
       v[3 + src] += blk;
-      if (kind == ReuseJob.KIND_MINUTE) {
+      if (kind == ReuseAggregates.KIND_MINUTE) {
         hitTok[src] += tok;
         hitBlk[src] += blk;
       }

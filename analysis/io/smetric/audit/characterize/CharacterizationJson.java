@@ -63,7 +63,7 @@ final class CharacterizationJson {
     this.bt = p.bt;
     this.st = p.st;
     this.hasSessions = rt.withSession > 0;
-    this.hasBlocks = bt.quality[ReuseJob.Q_WITH_BLOCKS] > 0;
+    this.hasBlocks = bt.quality[ReuseAggregates.Q_WITH_BLOCKS] > 0;
     this.hitTokens = bt.hitTok[0] + bt.hitTok[1] + bt.hitTok[2];
   }
 
@@ -114,8 +114,8 @@ final class CharacterizationJson {
 
   private void dataQuality(ObjectNode dq, JsonNode ingestSummary) {
     long nReq = rt.requests;
-    long mismatch = bt.quality[ReuseJob.Q_MISMATCH];
-    long mismatchLonger = bt.quality[ReuseJob.Q_LONGER];
+    long mismatch = bt.quality[ReuseAggregates.Q_MISMATCH];
+    long mismatchLonger = bt.quality[ReuseAggregates.Q_LONGER];
     if (ingestSummary != null) dq.set("ingest", ingestSummary);
     else dq.put("ingest", "no " + AuditLayout.INGEST_SUMMARY_FILE + " next to the trace");
     ObjectNode findings = dq.putObject("analysis");
@@ -123,7 +123,7 @@ final class CharacterizationJson {
     findings.put("block_count_mismatch_longer", mismatchLonger);
     findings.put("block_count_mismatch_shorter", mismatch - mismatchLonger);
     findings.put("block_count_mismatch_rule", "analyses use the first min(count, ceil(input_tokens / block_size)) blocks");
-    findings.put("requests_without_blocks", nReq - bt.quality[ReuseJob.Q_WITH_BLOCKS]);
+    findings.put("requests_without_blocks", nReq - bt.quality[ReuseAggregates.Q_WITH_BLOCKS]);
     findings.put("requests_without_session", nReq - rt.withSession);
     findings.put("requests_without_turn", nReq - rt.withTurn);
   }

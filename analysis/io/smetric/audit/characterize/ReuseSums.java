@@ -26,7 +26,7 @@ final class ReuseSums implements Serializable {
   final Long2ObjectOpenHashMap<long[]> byTurn = new Long2ObjectOpenHashMap<>();
   final Long2LongOpenHashMap[] intervalTokens = new Long2LongOpenHashMap[3];
   final Long2LongOpenHashMap[] intervalBlocks = new Long2LongOpenHashMap[3];
-  /** Requests with blocks, with a block-count mismatch, with more blocks than ceil(input / B) ({@link ReuseJob#Q_WITH_BLOCKS}...). */
+  /** Requests with blocks, with a block-count mismatch, with more blocks than ceil(input / B) ({@link ReuseAggregates#Q_WITH_BLOCKS}...). */
   final long[] quality = new long[3];
 
   // plan counters
@@ -70,9 +70,9 @@ final class ReuseSums implements Serializable {
   void request(long minute, int turnOrNull, long usedBlocks, int count, int expected) {
     slot(byMinute, minute)[ALL] += usedBlocks;
     if (turnOrNull != TraceBatch.NULL_INT) slot(byTurn, turnOrNull)[ALL] += usedBlocks;
-    quality[ReuseJob.Q_WITH_BLOCKS]++;
-    if (count != expected) quality[ReuseJob.Q_MISMATCH]++;
-    if (count > expected) quality[ReuseJob.Q_LONGER]++;
+    quality[ReuseAggregates.Q_WITH_BLOCKS]++;
+    if (count != expected) quality[ReuseAggregates.Q_MISMATCH]++;
+    if (count > expected) quality[ReuseAggregates.Q_LONGER]++;
   }
 
   ReuseSums merge(ReuseSums o) {
@@ -95,13 +95,13 @@ final class ReuseSums implements Serializable {
     for (int i = 0; i < x.length; i++) x[i] += y[i];
   }
 
-  /** One row of {@link ReuseJob}'s aggregate table. */
+  /** One row of the aggregate table ({@link ReuseAggregates}). */
   interface Sink {
     void row(int kind, int src, long key, long tokens, long blocks);
   }
 
   /**
-   * The sums as rows of {@link ReuseJob}'s aggregate table (kind, src, key, tokens, blocks): what
+   * The sums as rows of the aggregate table ({@link ReuseAggregates}) (kind, src, key, tokens, blocks): what
    * the distributed assembly ({@code BlockTotals}, {@code SortedStats}) reads.
    */
   void emit(List<Row> out) {
@@ -109,23 +109,23 @@ final class ReuseSums implements Serializable {
   }
 
   void forEach(Sink out) {
-    for (int kind : new int[] {ReuseJob.KIND_MINUTE, ReuseJob.KIND_TURN}) {
-      Long2ObjectOpenHashMap<long[]> m = kind == ReuseJob.KIND_MINUTE ? byMinute : byTurn;
+    for (int kind : new int[] {ReuseAggregates.KIND_MINUTE, ReuseAggregates.KIND_TURN}) {
+      Long2ObjectOpenHashMap<long[]> m = kind == ReuseAggregates.KIND_MINUTE ? byMinute : byTurn;
       for (var e : m.long2ObjectEntrySet()) {
         long[] v = e.getValue();
         for (int s = 0; s < 3; s++) {
           if (v[TOK + s] != 0 || v[BLK + s] != 0) out.row(kind, s, e.getLongKey(), v[TOK + s], v[BLK + s]);
         }
-        out.row(kind, ReuseJob.SRC_ALL_BLOCKS, e.getLongKey(), 0L, v[ALL]);
+        out.row(kind, ReuseAggregates.SRC_ALL_BLOCKS, e.getLongKey(), 0L, v[ALL]);
       }
     }
     for (int s = 0; s < 3; s++) {
       for (var e : intervalTokens[s].long2LongEntrySet()) {
-        out.row(ReuseJob.KIND_INTERVAL, s, e.getLongKey(), e.getLongValue(), intervalBlocks[s].get(e.getLongKey()));
+        out.row(ReuseAggregates.KIND_INTERVAL, s, e.getLongKey(), e.getLongValue(), intervalBlocks[s].get(e.getLongKey()));
       }
     }
     for (int q = 0; q < 3; q++) {
-      if (quality[q] != 0) out.row(ReuseJob.KIND_QUALITY, 0, q, quality[q], 0L);
+      if (quality[q] != 0) out.row(ReuseAggregates.KIND_QUALITY, 0, q, quality[q], 0L);
     }
   }
 }

@@ -22,14 +22,14 @@ import org.apache.spark.util.LongAccumulator;
  * The segment plan on a cluster: one Spark task per {@link Routing} part; each reads the
  * canonical files itself (block-id pages decoded in bulk, in trace order) and keeps only its own
  * regions, so no block id becomes a Spark row or crosses a shuffle. Tasks return their sums as
- * rows of {@link ReuseJob}'s aggregate table (O(minutes + turns + distinct intervals) each); one
+ * rows of the aggregate table ({@link ReuseAggregates}) (O(minutes + turns + distinct intervals) each); one
  * small aggregation merges them. The driver holds the routing sample and the accumulators only.
  */
 final class SegmentJob {
   static final StructType AGG = new StructType()
-      .add(ReuseJob.KIND, DataTypes.IntegerType, false).add(ReuseJob.SRC, DataTypes.IntegerType, false)
-      .add(ReuseJob.KEY, DataTypes.LongType, false).add(ReuseJob.TOKENS, DataTypes.LongType, false)
-      .add(ReuseJob.BLOCKS, DataTypes.LongType, false);
+      .add(ReuseAggregates.KIND, DataTypes.IntegerType, false).add(ReuseAggregates.SRC, DataTypes.IntegerType, false)
+      .add(ReuseAggregates.KEY, DataTypes.LongType, false).add(ReuseAggregates.TOKENS, DataTypes.LongType, false)
+      .add(ReuseAggregates.BLOCKS, DataTypes.LongType, false);
 
   record Result(Dataset<Row> aggregates, ObjectNode counters) {}
 
@@ -45,7 +45,7 @@ final class SegmentJob {
 
   /** @throws Characterization.UnsortedInput when the files are not in (arrival_s, seq) order */
   Result execute() {
-    spark.sparkContext().setJobGroup(ReuseJob.JOB_GROUP, "ideal prefix reuse by prefix segments", false);
+    spark.sparkContext().setJobGroup(ReuseAggregates.JOB_GROUP, "ideal prefix reuse by prefix segments", false);
     try {
       int parts = Math.max(1, spark.sparkContext().defaultParallelism());
       Routing routing = parts == 1 ? Routing.single()
@@ -71,9 +71,9 @@ final class SegmentJob {
         }
         return out.iterator();
       });
-      Dataset<Row> aggs = spark.createDataFrame(rows, AGG).groupBy(ReuseJob.KIND, ReuseJob.SRC, ReuseJob.KEY)
-          .agg(sum(ReuseJob.TOKENS).as(ReuseJob.TOKENS), sum(ReuseJob.BLOCKS).as(ReuseJob.BLOCKS))
-          .select(col(ReuseJob.KIND), col(ReuseJob.SRC), col(ReuseJob.KEY), col(ReuseJob.TOKENS), col(ReuseJob.BLOCKS))
+      Dataset<Row> aggs = spark.createDataFrame(rows, AGG).groupBy(ReuseAggregates.KIND, ReuseAggregates.SRC, ReuseAggregates.KEY)
+          .agg(sum(ReuseAggregates.TOKENS).as(ReuseAggregates.TOKENS), sum(ReuseAggregates.BLOCKS).as(ReuseAggregates.BLOCKS))
+          .select(col(ReuseAggregates.KIND), col(ReuseAggregates.SRC), col(ReuseAggregates.KEY), col(ReuseAggregates.TOKENS), col(ReuseAggregates.BLOCKS))
           .persist(StorageLevel.MEMORY_AND_DISK());
       try {
         aggs.count();

@@ -7,10 +7,8 @@ import io.smetric.audit.replay.kv.BlockTier;
 import io.smetric.audit.replay.kv.HolderIndex;
 import io.smetric.audit.replay.kv.KvTier;
 import io.smetric.audit.replay.kv.SegmentTier;
-import io.smetric.audit.replay.policy.ClusterView;
 import io.smetric.audit.replay.policy.Policy;
 import io.smetric.audit.replay.trace.ReplayTrace;
-import it.unimi.dsi.fastutil.doubles.DoubleArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrayFIFOQueue;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.ints.IntRBTreeSet;
@@ -19,7 +17,7 @@ import it.unimi.dsi.fastutil.ints.IntRBTreeSet;
  * The discrete-event cluster simulator, the step scheduler: one sequential run of one policy over
  * one trace. When requests are sent is the {@link Arrivals} model's (open loop, or closed loop with
  * follow-ups waiting for responses); a sent request is routed the moment it reaches the engine (the
- * policy sees this object as a {@link ClusterView}); each
+ * policy sees the cluster through a {@link RoutingView}); each
  * instance runs vLLM-style continuous batching with chunked prefill (every decoding sequence
  * takes one token of the step's budget, prefilling requests take chunks in admission order, and
  * waiting requests are admitted FCFS while the batch, the budget and KV memory allow). A step's
@@ -34,7 +32,7 @@ import it.unimi.dsi.fastutil.ints.IntRBTreeSet;
  * block is free or evictable the most recently admitted running request is preempted (its blocks
  * freed, its prompt left in the prefix cache) and later recomputed from the front of the queue.
  */
-public final class Simulator implements ClusterView {
+public final class Simulator {
   private static final byte QUEUED = 0;
   private static final byte FETCHING = 1;
   private static final byte PREFILL = 2;
@@ -43,21 +41,21 @@ public final class Simulator implements ClusterView {
   /** Sent, not yet at the engine (only with a request timeout: otherwise nothing reads it). */
   private static final byte SENT = 5;
 
-  private final ReplayTrace t;
-  private final ReplaySettings s;
+  final ReplayTrace t;
+  final ReplaySettings s;
   private final ModelProfile p;
   private final Policy policy;
-  private final int nInst;
+  final int nInst;
   /** Decode-pool instances (PD disaggregation with a decode pool), indices nInst..nAll-1. */
   private final int nAll;
   private final boolean decodePool;
   private int decodeRr;
   private final int bs;
-  private final boolean colocated;
-  private final long cap;
-  private final boolean prefixCaching;
+  final boolean colocated;
+  final long cap;
+  final boolean prefixCaching;
   private final long gcap;
-  private final KvTier[] local;
+  final KvTier[] local;
   private final KvTier global;
   /** When requests are sent (open or closed loop), and the global tier's read path. */
   private final Arrivals arrivals;
@@ -87,36 +85,21 @@ public final class Simulator implements ClusterView {
   private final boolean[] started;
 
   // per instance
-  private final IntArrayFIFOQueue[] queue;
+  final IntArrayFIFOQueue[] queue;
   private final IntArrayList[] prefilling;
   private final IntArrayList[] planned;
   private final IntRBTreeSet[] decoders;
   /** Running requests (admitted, not finished) in admission order: preemption takes the last. */
   private final IntArrayList[] runOrder;
   /**
-   * Memory as the engine manages it (colocated, bounded local tier): per instance, decoding
-   * sequences by the step phase (step count mod block size) at which their KV crosses into a new
-   * block, the running sum of that, and the step count up to which decode blocks are allocated.
+   * Memory as the engine manages it (colocated, bounded local tier): when decoding sequences take
+   * new blocks, and per instance the step count up to which decode blocks are allocated.
    */
   private final boolean memLimited;
-  private final int[][] phaseCnt;
-  private final int[][] phasePrefix;
-  private final boolean[] phaseDirty;
+  private final DecodeBlocks phases;
   private final long[] allocThrough;
-  /**
-   * Decode stretches: consecutive decode-only steps of an instance with the same decoding
-   * sequences, whose step times form an arithmetic series (the context grows by nd a step), so the
-   * end of any step in the stretch is one closed-form expression of its index ({@link #stretchT}),
-   * in the step-by-step replay and in fast-forward alike. Per instance: when the stretch's first
-   * step started, the decode context and step count then, its nd and context-free step cost, and
-   * the index (steps since its start) at which its last scheduled step ends.
-   */
-  private final double[] strT;
-  private final long[] strCtx;
-  private final long[] strStep;
-  private final int[] strNd;
-  private final double[] strK0;
-  private final long[] strNext;
+  /** Decode stretches: when each decode-only step ends, in closed form. */
+  private final DecodeStretches stretches;
   private double now;
   private long preemptions;
   /** Step-cost terms: dense weight read R, all-expert read W, f(T) table, save cost per prefill token. */
@@ -126,11 +109,11 @@ public final class Simulator implements ClusterView {
   private final double savePerToken;
   private final int chunkLimit;
   private final double perContext;
-  private final int[] requests;
-  private final int[] runningN;
-  private final long[] unprefilled;
-  private final long[] activeBlocks;
-  private final long[] reserved;
+  final int[] requests;
+  final int[] runningN;
+  final long[] unprefilled;
+  final long[] activeBlocks;
+  final long[] reserved;
   private final boolean[] busy;
   private final int[] decodeN;
   private final int[] stepDecode;
@@ -138,13 +121,11 @@ public final class Simulator implements ClusterView {
   private final long[] steps;
   /**
    * Decode fast-forward (ReplaySettings.decodeFastForward): per instance, the generation of its
-   * pending STEP_END (older ones are stale), how many steps that event completes, and for a run of
-   * several decode-only steps the stretch index of its first step.
+   * pending STEP_END (older ones are stale) and how many steps that event completes.
    */
   private final boolean fastForward;
   private final int[] stepGen;
   private final long[] stepCount;
-  private final long[] runJ0;
   /**
    * Global load IN_STEP (ReplaySettings.globalLoad): per instance, fetches the step being planned
    * waits for, and that step's duration and decoding sequences, scheduled when the last lands.
@@ -154,28 +135,12 @@ public final class Simulator implements ClusterView {
   private final double[] stalledDt;
   private final int[] stalledNd;
 
-  // imbalance: time-integrated in-flight token load per instance per window
-  private final long[] loadTokens;
-  private final double[] loadLast;
-  private final DoubleArrayList[] loadWindows;
+  /** Imbalance: time-integrated in-flight token load per instance per window. */
+  private final LoadWindows load;
   private final double t0;
 
-  // routing view of the current request
-  private int cur = -1;
-  private final int[] hitMemo;
-  private final int[] hitMemoFor;
-  /** Which instances hold each segment (null: a reference-model run, or more instances than it covers). */
-  private final HolderIndex holders;
-  /** The policy reads every instance's hit: the holder index answers from the first probe. */
-  private final boolean probeAll;
-  private final SegmentTier[] indexedLocal;
-  /** Every instance's hit for request {@code allHitsFor}, from one walk of the holder index. */
-  private final int[] allHits;
-  private int allHitsFor = -1;
-  /** Instances whose tier changed since {@link #allHits} was taken (bit i: its entry is stale). */
-  private long allHitsStale;
-  /** Instances probed for the current request so far (the walk pays off from the second). */
-  private int probes;
+  /** What the policy sees of the cluster when it routes a request. */
+  private final RoutingView view;
 
   /**
    * Request timeout (ReplaySettings.requestTimeoutS): whether it is on, its length, which requests
@@ -214,9 +179,10 @@ public final class Simulator implements ClusterView {
     }
     this.local = new KvTier[nInst];
     boolean indexed = !reference && trace.hasBlocks && prefixCaching && nInst >= 2 && nInst <= HolderIndex.MAX_INSTANCES;
-    this.holders = indexed ? new HolderIndex(trace, nInst) : null;
-    this.probeAll = policy.probesEveryInstance();
-    this.indexedLocal = indexed ? new SegmentTier[nInst] : null;
+    // which instances hold each segment, for the routing view's probes (not in a reference-model
+    // run, or with more instances than the index covers)
+    HolderIndex holders = indexed ? new HolderIndex(trace, nInst) : null;
+    SegmentTier[] indexedLocal = indexed ? new SegmentTier[nInst] : null;
     for (int i = 0; i < nInst; i++) {
       if (reference) local[i] = new BlockTier(trace, true);
       else if (indexed) local[i] = indexedLocal[i] = new SegmentTier(trace, true, holders, i);
@@ -250,12 +216,10 @@ public final class Simulator implements ClusterView {
     planned = new IntArrayList[nInst];
     decoders = new IntRBTreeSet[nAll];
     runOrder = new IntArrayList[nInst];
-    loadWindows = new DoubleArrayList[nInst];
     for (int i = 0; i < nInst; i++) {
       queue[i] = new IntArrayFIFOQueue();
       prefilling[i] = new IntArrayList();
       planned[i] = new IntArrayList();
-      loadWindows[i] = new DoubleArrayList();
       runOrder[i] = new IntArrayList();
     }
     for (int i = 0; i < nAll; i++) {
@@ -263,17 +227,8 @@ public final class Simulator implements ClusterView {
           ? Long.compare(finishStep[x], finishStep[y]) : Integer.compare(x, y));
     }
     memLimited = colocated && trace.hasBlocks && cap != Long.MAX_VALUE;
-    phaseCnt = new int[memLimited ? nInst : 0][bs];
-    phasePrefix = new int[memLimited ? nInst : 0][bs + 1];
-    phaseDirty = new boolean[nInst];
+    phases = new DecodeBlocks(memLimited ? nInst : 0, bs);
     allocThrough = new long[nInst];
-    strT = new double[nAll];
-    strCtx = new long[nAll];
-    strStep = new long[nAll];
-    strNd = new int[nAll];
-    strK0 = new double[nAll];
-    strNext = new long[nAll];
-    java.util.Arrays.fill(strNext, -1);
     denseR = p.denseReadS();
     expertW = p.expertReadS();
     int maxT = Math.max(p.tokenBudget, p.maxBatch) + 1;
@@ -283,6 +238,7 @@ public final class Simulator implements ClusterView {
         ? p.kvBytesPerToken / (p.globalSaveGBps * 1e9) : 0;
     chunkLimit = p.chunkLimit();
     perContext = p.decodePerContextTokenS;
+    stretches = new DecodeStretches(nAll, perContext);
     requests = new int[nInst];
     runningN = new int[nInst];
     unprefilled = new long[nInst];
@@ -296,18 +252,11 @@ public final class Simulator implements ClusterView {
     fastForward = settings.decodeFastForward;
     stepGen = new int[nAll];
     stepCount = new long[nAll];
-    runJ0 = new long[nAll];
     inStepLoad = settings.globalLoad == ReplaySettings.GlobalLoad.IN_STEP;
     stepFetches = new int[nAll];
     stalledDt = new double[nAll];
     stalledNd = new int[nAll];
-    loadTokens = new long[nInst];
-    loadLast = new double[nInst];
-    java.util.Arrays.fill(loadLast, t0);
-    hitMemo = new int[nInst];
-    hitMemoFor = new int[nInst];
-    allHits = holders == null ? null : new int[nInst];
-    java.util.Arrays.fill(hitMemoFor, -1);
+    load = new LoadWindows(nInst, t0, settings.imbalanceWindowS);
     timeoutS = settings.requestTimeout();
     aborts = Double.isFinite(timeoutS);
     aborted = new boolean[aborts ? n : 0];
@@ -315,6 +264,7 @@ public final class Simulator implements ClusterView {
     for (int i = 0; i < abortPending.length; i++) abortPending[i] = new IntArrayList();
     poolInst = new int[aborts && decodePool ? n : 0];
     if (aborts) java.util.Arrays.fill(state, SENT);
+    view = new RoutingView(this, holders, indexedLocal, policy.probesEveryInstance());
   }
 
   /** The scaled open-loop arrivals ({@link Arrivals#scaledArrivals}), for callers outside the package. */
@@ -433,16 +383,9 @@ public final class Simulator implements ClusterView {
       }
       end = Math.max(end, finish[r]);
     }
-    for (int i = 0; i < nInst; i++) accumulateLoad(i, end);
+    double[][] windows = load.close(end);
     for (KvTier k : local) k.release();
     if (global != null) global.release();
-    double[][] windows = new double[nInst][];
-    int nw = 0;
-    for (int i = 0; i < nInst; i++) nw = Math.max(nw, loadWindows[i].size());
-    for (int i = 0; i < nInst; i++) {
-      windows[i] = new double[nw];
-      for (int w = 0; w < loadWindows[i].size(); w++) windows[i][w] = loadWindows[i].getDouble(w);
-    }
     return new SimOutcome(t, s, arrivals.sendTimes(), inst, hitLocal, hitGlobal, firstTok, finish, windows,
         links.bandwidthWindows(), totalSteps, end, preemptions, admitted, aborted, arrivals.sendRanks());
   }
@@ -463,22 +406,20 @@ public final class Simulator implements ClusterView {
 
   private void arrive(int r, double now) {
     arrivals.engineArrived(r); // requests may already wait for r's response: its timeout starts
-    cur = r;
-    probes = 0;
-    allHitsFor = -1;
     this.now = now;
-    int i = policy.route(this);
+    view.begin(r);
+    int i = policy.route(view);
     if (i < 0 || i >= nInst) throw new IllegalStateException("policy returned instance " + i + " of " + nInst);
-    long hitTok = t.hasBlocks ? localHitTokens(i) : 0;
-    cur = -1;
+    long hitTok = t.hasBlocks ? view.localHitTokens(i) : 0;
+    view.end();
     inst[r] = i;
     state[r] = QUEUED;
     requests[i]++;
     contrib[r] = Math.max(1, t.input[r] - hitTok);
     unprefilled[i] += contrib[r];
     queue[i].enqueue(r);
-    if (colocated) addLoad(i, now, (long) t.input[r] + t.output[r]);
-    else addLoad(i, now, contrib[r]);
+    if (colocated) load.add(i, now, (long) t.input[r] + t.output[r]);
+    else load.add(i, now, contrib[r]);
     if (!busy[i]) startStep(i, now);
     else cutRun(i, now);
   }
@@ -582,7 +523,7 @@ public final class Simulator implements ClusterView {
     long sc = steps[i];
     IntArrayList ro = runOrder[i];
     long before = preemptions;
-    while (crossings(i, sc, sc + 1) > allocatable(i) && ro.size() > 1) {
+    while (phases.crossings(i, sc, sc + 1) > allocatable(i) && ro.size() > 1) {
       int v = -1;
       for (int k = ro.size() - 1; k >= 0; k--) {
         int r = ro.getInt(k);
@@ -594,33 +535,15 @@ public final class Simulator implements ClusterView {
       if (v < 0) break;
       preempt(i, v);
     }
-    reserved[i] += crossings(i, sc, sc + 1);
+    reserved[i] += phases.crossings(i, sc, sc + 1);
     allocThrough[i] = sc + 1;
     evictToFit(i);
     return preemptions > before;
   }
 
-  /** Decode blocks that the steps with counts in [from, to) of instance i take (phase sums). */
-  private long crossings(int i, long from, long to) {
-    if (to <= from) return 0;
-    if (phaseDirty[i]) {
-      int[] c = phaseCnt[i];
-      int[] pre = phasePrefix[i];
-      for (int k = 0; k < bs; k++) pre[k + 1] = pre[k] + c[k];
-      phaseDirty[i] = false;
-    }
-    return prefixCrossings(i, to) - prefixCrossings(i, from);
-  }
-
-  /** Decode blocks of the steps with counts in [0, x): full cycles of the block size plus a part. */
-  private long prefixCrossings(int i, long x) {
-    int[] pre = phasePrefix[i];
-    return (x / bs) * pre[bs] + pre[(int) (x % bs)];
-  }
-
+  /** Decoding request r of instance i starts (+1) or stops (-1) taking decode blocks. */
   private void phaseAdd(int i, int r, int delta) {
-    phaseCnt[i][(int) Math.floorMod(s0[r] - kvBase[r], (long) bs)] += delta;
-    phaseDirty[i] = true;
+    phases.add(i, s0[r] - kvBase[r], delta);
   }
 
   /**
@@ -675,34 +598,15 @@ public final class Simulator implements ClusterView {
    * step ended now, the context grew by nd per step), else 0 of a new stretch starting now.
    */
   private long decodeStretch(int i, double now, int nd) {
-    long j = strNext[i];
-    if (j >= 0 && strNd[i] == nd && steps[i] - strStep[i] == j && decodeCtx[i] == strCtx[i] + (long) nd * j
-        && stretchT(i, j) == now) {
-      return j;
-    }
-    strT[i] = now;
-    strCtx[i] = decodeCtx[i];
-    strStep[i] = steps[i];
-    strNd[i] = nd;
-    strK0[i] = decodeConst(nd);
+    long j = stretches.continued(i, now, nd, steps[i], decodeCtx[i]);
+    if (j >= 0) return j;
+    stretches.begin(i, now, nd, steps[i], decodeCtx[i], decodeConst(nd));
     return 0;
-  }
-
-  /**
-   * When step j of instance i's stretch starts (= when step j - 1 ends): the stretch's start plus
-   * the sum of the step times before j, j * k0 + perContext * (j * c0 + nd * j (j - 1) / 2), with
-   * the context sum an exact integer. Strictly increasing in j (each step adds at least k0).
-   */
-  private double stretchT(int i, long j) {
-    long ctxSum = j * strCtx[i] + (long) strNd[i] * (j * (j - 1) / 2);
-    return strT[i] + (j * strK0[i] + perContext * ctxSum);
   }
 
   /** Schedules {@code count} decode-only steps of instance i from stretch index j0 as one STEP_END. */
   private void scheduleDecode(int i, long j0, long count, int nd) {
-    runJ0[i] = j0;
-    strNext[i] = j0 + count;
-    scheduleSteps(i, stretchT(i, j0 + count), count, nd);
+    scheduleSteps(i, stretches.schedule(i, j0, count), count, nd);
   }
 
   private void scheduleSteps(int i, double end, long count, int nd) {
@@ -746,10 +650,10 @@ public final class Simulator implements ClusterView {
   private long stepsWithBlocks(int i, long count) {
     long sc = steps[i];
     long avail = allocatable(i);
-    if (crossings(i, sc + 1, sc + count) <= avail) return count;
-    long perCycle = phasePrefix[i][bs];
+    if (phases.crossings(i, sc + 1, sc + count) <= avail) return count;
+    long perCycle = phases.perCycle(i);
     long m = 1 + (avail / perCycle) * bs; // steps [sc+1, sc+m) take (m-1)/bs full cycles <= avail
-    while (crossings(i, sc + 1, sc + m + 1) <= avail) m++;
+    while (phases.crossings(i, sc + 1, sc + m + 1) <= avail) m++;
     return Math.max(1, m);
   }
 
@@ -763,35 +667,18 @@ public final class Simulator implements ClusterView {
     long count = stepCount[i];
     if (count <= 1) return;
     int nd = stepDecode[i];
-    long done = stepsEndedBy(i, now, count);
+    long done = stretches.endedBy(i, now, count);
     if (memLimited && i < nInst) allocateRun(i, steps[i] + done + 1);
     steps[i] += done;
     decodeCtx[i] += (long) nd * done;
     totalSteps -= count - done;
-    scheduleDecode(i, runJ0[i] + done, 1, nd);
-  }
-
-  /**
-   * Steps of instance i's current decode run (of {@code count} steps) that ended by {@code now},
-   * at most count - 1 (the last one ends with the run's own event): the largest k with
-   * stretchT(j0 + k) <= now, from the quadratic's root and then checked against stretchT itself.
-   */
-  private long stepsEndedBy(int i, double now, long count) {
-    long j0 = runJ0[i];
-    double d = now - strT[i];
-    double a = perContext * strNd[i] / 2;
-    double b = strK0[i] + perContext * (strCtx[i] - strNd[i] / 2.0);
-    double j = a > 0 ? (-b + Math.sqrt(b * b + 4 * a * d)) / (2 * a) : d / b;
-    long k = Double.isFinite(j) ? Math.max(0, Math.min(count - 1, (long) Math.floor(j) - j0)) : 0;
-    while (k > 0 && stretchT(i, j0 + k) > now) k--;
-    while (k < count - 1 && stretchT(i, j0 + k + 1) <= now) k++;
-    return k;
+    scheduleDecode(i, stretches.runStart(i) + done, 1, nd);
   }
 
   /** Allocates the decode blocks of instance i's steps with counts below {@code through}. */
   private void allocateRun(int i, long through) {
     if (through <= allocThrough[i]) return;
-    reserved[i] += crossings(i, allocThrough[i], through);
+    reserved[i] += phases.crossings(i, allocThrough[i], through);
     allocThrough[i] = through;
     evictToFit(i);
   }
@@ -800,16 +687,16 @@ public final class Simulator implements ClusterView {
    * Brings instance i's memory up to the clock when it is read in the middle of a decode run:
    * the blocks of every step started by now are allocated, as the step-by-step replay has done.
    */
-  private void syncMemory(int i) {
+  void syncMemory(int i) {
     if (!needsSync(i)) return;
     long cached = local[i].cached();
-    allocateRun(i, steps[i] + stepsEndedBy(i, now, stepCount[i]) + 1);
+    allocateRun(i, steps[i] + stretches.endedBy(i, now, stepCount[i]) + 1);
     // only an eviction changes what the tier matches: then instance i's entry of allHits is stale
-    if (local[i].cached() != cached) allHitsStale |= 1L << i;
+    if (local[i].cached() != cached) view.stale(i);
   }
 
   /** Instance i runs several decode steps as one event, whose decode blocks are allocated lazily. */
-  private boolean needsSync(int i) {
+  boolean needsSync(int i) {
     return memLimited && busy[i] && stepCount[i] > 1;
   }
 
@@ -856,7 +743,7 @@ public final class Simulator implements ClusterView {
     // a full hit still computes the last token; a resumed request recomputes what it generated
     remaining[r] = (int) Math.max(1, t.input[r] + (long) resumeGen[r] - hitTok);
     ctx[r] = hitTok;
-    if (!colocated) addLoad(i, now, remaining[r] - contrib[r]);
+    if (!colocated) load.add(i, now, remaining[r] - contrib[r]);
     unprefilled[i] += remaining[r] - contrib[r];
     contrib[r] = remaining[r];
     if (g > 0 && inStepLoad) { // scheduled in this step, which waits for the fetch
@@ -914,7 +801,7 @@ public final class Simulator implements ClusterView {
       ctx[r] += c;
       unprefilled[i] -= c;
       contrib[r] -= c;
-      if (!colocated) addLoad(i, now, -c);
+      if (!colocated) load.add(i, now, -c);
       if (remaining[r] == 0) prefillDone(i, r, now);
     }
     plan.clear();
@@ -968,7 +855,7 @@ public final class Simulator implements ClusterView {
       completed(r, now);
     }
     leaveBatch(i, r);
-    if (colocated) addLoad(i, now, -((long) t.input[r] + t.output[r]));
+    if (colocated) load.add(i, now, -((long) t.input[r] + t.output[r]));
   }
 
   /** Request r leaves instance i's running batch (finished or aborted): its slot, blocks and pins go. */
@@ -1024,7 +911,7 @@ public final class Simulator implements ClusterView {
         unqueue(i, r);
         requests[i]--;
         unprefilled[i] -= contrib[r];
-        addLoad(i, now, colocated ? -((long) t.input[r] + t.output[r]) : -contrib[r]);
+        load.add(i, now, colocated ? -((long) t.input[r] + t.output[r]) : -contrib[r]);
         contrib[r] = 0;
         state[r] = DONE;
         // the new head may fit where the old one did not: the next step boundary admits it
@@ -1098,35 +985,10 @@ public final class Simulator implements ClusterView {
       if (t.hasBlocks) reserved[i] -= t.blocks[r] - admHit[r];
     }
     unprefilled[i] -= contrib[r];
-    addLoad(i, now, colocated ? -((long) t.input[r] + t.output[r]) : -contrib[r]);
+    load.add(i, now, colocated ? -((long) t.input[r] + t.output[r]) : -contrib[r]);
     contrib[r] = 0;
     state[r] = DONE;
     leaveBatch(i, r);
-  }
-
-  // ---------------------------------------------------------------- time series
-
-  private void addLoad(int i, double now, long delta) {
-    accumulateLoad(i, now);
-    loadTokens[i] += delta;
-  }
-
-  private void accumulateLoad(int i, double now) {
-    double from = loadLast[i];
-    loadLast[i] = now;
-    long v = loadTokens[i];
-    if (v == 0 || now <= from) return;
-    double w = s.imbalanceWindowS;
-    DoubleArrayList acc = loadWindows[i];
-    while (from < now) {
-      int idx = (int) ((from - t0) / w);
-      double wEnd = t0 + (idx + 1) * w;
-      double to = Math.min(now, wEnd);
-      while (acc.size() <= idx) acc.add(0);
-      acc.set(idx, acc.getDouble(idx) + v * (to - from) / w);
-      if (to <= from) break; // floating-point guard
-      from = to;
-    }
   }
 
   public long totalSteps() {
@@ -1136,146 +998,5 @@ public final class Simulator implements ClusterView {
   /** Step-end events processed: totalSteps() without decode fast-forward, far fewer with it. */
   public long stepEvents() {
     return stepEvents;
-  }
-
-  // ---------------------------------------------------------------- ClusterView
-
-  @Override
-  public int instances() {
-    return nInst;
-  }
-
-  @Override
-  public int blockSize() {
-    return t.blockSize;
-  }
-
-  @Override
-  public int request() {
-    return cur;
-  }
-
-  @Override
-  public int inputTokens() {
-    return t.input[cur];
-  }
-
-  @Override
-  public int promptBlocks() {
-    return t.blocks[cur];
-  }
-
-  @Override
-  public int turn() {
-    // the turn as a router infers it from the history the request carries
-    return forkSeenAsFollowUp() ? 1 : t.turn[cur];
-  }
-
-  /** A fork that carries its parent's history, seen as a follow-up (ReplaySettings.forkHistoryIsFollowUp). */
-  private boolean forkSeenAsFollowUp() {
-    return t.turn[cur] == 0 && s.forkHistoryIsFollowUp && t.forkCarriesHistory(cur);
-  }
-
-  @Override
-  public long sessionHash() {
-    int ss = t.session[cur];
-    return ss < 0 ? 0 : t.sessionHash[ss];
-  }
-
-  @Override
-  public boolean hasSession() {
-    return t.session[cur] >= 0;
-  }
-
-  @Override
-  public long estHitTokens() {
-    if (forkSeenAsFollowUp()) {
-      return t.tokensOf(cur, t.commonBlocks(cur, t.forkParent[cur])); // the history it shares with its parent
-    }
-    return t.tokensOf(cur, t.estHitBlocks[cur]);
-  }
-
-  /**
-   * local[i].match(cur), as a router's probe asks it. The first probe of a request asks the tier,
-   * unless the policy weighs every instance; from the second on, one walk of the holder index
-   * answers for all instances, each exactly as its tier would at this moment (an instance whose
-   * tier changed since the walk asks its tier again).
-   */
-  private int match(int i) {
-    if (holders == null || (probes++ == 0 && !probeAll)) return local[i].match(cur);
-    if (allHitsFor != cur) {
-      holders.matchAll(cur, indexedLocal, allHits);
-      allHitsFor = cur;
-      allHitsStale = 0;
-    }
-    return (allHitsStale & (1L << i)) != 0 ? local[i].match(cur) : allHits[i];
-  }
-
-  @Override
-  public int localHitBlocks(int i) {
-    if (!t.hasBlocks || !prefixCaching) return 0;
-    if (hitMemoFor[i] != cur) {
-      // Bringing memory up to the clock can only evict (unreferenced, least recent) blocks, so it
-      // is needed only when the hit has blocks it could take; otherwise it is left to the
-      // instance's next event, which evicts the same blocks (nothing else touches its tier before).
-      int m = match(i);
-      if (m > 0 && needsSync(i) && !local[i].lastMatchPinned()) {
-        long cached = local[i].cached();
-        syncMemory(i);
-        // bringing memory up to the clock only evicts: the same number of blocks cached, the same tier
-        if (local[i].cached() != cached) m = local[i].match(cur);
-      }
-      hitMemo[i] = m;
-      hitMemoFor[i] = cur;
-    }
-    return hitMemo[i];
-  }
-
-  @Override
-  public long localHitTokens(int i) {
-    return t.tokensOf(cur, localHitBlocks(i));
-  }
-
-  @Override
-  public int requests(int i) {
-    return requests[i];
-  }
-
-  @Override
-  public int running(int i) {
-    return runningN[i];
-  }
-
-  @Override
-  public int waiting(int i) {
-    return queue[i].size();
-  }
-
-  @Override
-  public long unprefilledTokens(int i) {
-    return unprefilled[i];
-  }
-
-  @Override
-  public long activeBlocks(int i) {
-    return activeBlocks[i];
-  }
-
-  @Override
-  public double kvUsage(int i) {
-    if (cap == Long.MAX_VALUE) return 0;
-    syncMemory(i);
-    return Math.min(1.0, (double) (local[i].cached() + reserved[i]) / cap);
-  }
-
-  @Override
-  public long cachedBlocks(int i) {
-    syncMemory(i);
-    return local[i].cached();
-  }
-
-  @Override
-  public long load(int i) {
-    return colocated ? requests[i] : unprefilled[i];
   }
 }

@@ -107,7 +107,6 @@ public final class AnalyzeCommand implements Callable<Integer> {
       case "auto" -> Engine.AUTO;
       case "local" -> Engine.LOCAL;
       case "spark" -> Engine.SPARK;
-      case "legacy" -> Engine.LEGACY;
       default -> throw new UsageException("--engine: unknown value '" + name + "' (one of: auto, local, spark)");
     };
   }

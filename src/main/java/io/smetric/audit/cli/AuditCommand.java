@@ -12,12 +12,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.characterize.CharacterizationJob;
 import io.smetric.audit.characterize.TraceInput;
-import io.smetric.audit.common.BadInputException;
-import io.smetric.audit.common.BuildInfo;
 import io.smetric.audit.common.ExitCodes;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.common.OutputDir;
-import io.smetric.audit.common.SerializableConf;
 import io.smetric.audit.common.UsageException;
 import io.smetric.audit.contract.AuditLayout;
 import io.smetric.audit.contract.Canonical;
@@ -25,11 +22,9 @@ import io.smetric.audit.contract.IngestSummary;
 import io.smetric.audit.hasher.HashJob;
 import io.smetric.audit.hasher.HashKey;
 import io.smetric.audit.hasher.HashSettings;
-import io.smetric.audit.hasher.LogFormat;
 import io.smetric.audit.infer.InferenceJob;
 import io.smetric.audit.infer.InferenceOptions;
 import io.smetric.audit.ingest.IngestJob;
-import io.smetric.audit.ingest.InputFiles;
 import io.smetric.audit.ingest.TraceFormat;
 import io.smetric.audit.measured.MeasuredCache;
 import io.smetric.audit.measured.MeasuredCacheJob;
@@ -46,12 +41,9 @@ import io.smetric.audit.report.ReportJob;
 import io.smetric.audit.report.verdict.Outcome;
 import io.smetric.audit.report.verdict.Verdict;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
-import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -59,7 +51,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -153,10 +144,10 @@ public final class AuditCommand implements Callable<Integer> {
         AuditProgress progress = new AuditProgress(spark, err, noReplay ? 4 : 5, 5000)) {
       String started = Instant.now().toString();
       progress.step("inputs");
-      boolean logs = isLogs(detectionCandidates(conf), conf);
-      // each stage's own view of the inputs: the hasher takes only log files from folders
-      List<Path> files = logs ? HashJob.expand(inputs, conf).stream().map(Path::new).toList() : InputFiles.expand(inputs, conf);
-      ArrayNode fileNodes = checksums(spark, files);
+      InputDetection.Kind kind = InputDetection.detect(inputs, inputKind, hashing.messagesPath != null, conf);
+      boolean logs = kind.logs();
+      List<Path> files = kind.files();
+      ArrayNode fileNodes = AuditProvenance.checksums(spark, files);
       progress.done(String.format(Locale.ROOT, "%d file(s), %s, checksummed", files.size(), logs ? "raw chat logs" : "trace"));
 
       String canonical;
@@ -265,7 +256,7 @@ public final class AuditCommand implements Callable<Integer> {
         replay(spark, canonical, label, dir.child(REPLAY), dir.child(AuditLayout.OWN_TRAFFIC), progress);
       }
 
-      ObjectNode prov = provenance(started, fileNodes, logs, sessionsMode);
+      ObjectNode prov = AuditProvenance.json(this, started, fileNodes, logs, sessionsMode);
       dir.writeString(PROVENANCE, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(prov) + "\n");
 
       progress.step("report");
@@ -299,41 +290,6 @@ public final class AuditCommand implements Callable<Integer> {
     if (!noReplay && replay.policies != null && !replay.policies.contains("smetric")) {
       throw new UsageException("--policies must include smetric: the verdict compares it with the baselines");
     }
-  }
-
-  /**
-   * The files whose kind decides the input's: the trace reader's (a folder's own files), or, for a
-   * folder that holds only folders (raw logs kept per tool or per day), the hasher's recursive listing.
-   */
-  private List<Path> detectionCandidates(Configuration conf) {
-    try {
-      return InputFiles.expand(inputs, conf);
-    } catch (BadInputException e) {
-      if (inputKind.equals("trace")) throw e;
-      try {
-        return HashJob.expand(inputs, conf).stream().map(Path::new).toList();
-      } catch (BadInputException | java.io.UncheckedIOException e2) {
-        throw e; // neither a trace nor logs: the trace reader's message names the input
-      }
-    }
-  }
-
-  /** Raw logs or a trace: by --input-kind, else by the first file's extension and first record. */
-  private boolean isLogs(List<Path> files, Configuration conf) {
-    if (!inputKind.equals("auto")) return inputKind.equals("logs");
-    if (hashing.messagesPath != null) return true; // only raw logs have a message list to point at
-    for (Path f : files) {
-      String name = f.getName().toLowerCase(Locale.ROOT).replaceFirst("\\.(gz|bz2|zst|lz4|snappy|deflate)$", "");
-      if (name.endsWith(".traj")) return true;
-      if (name.endsWith(".parquet") || name.endsWith(".csv")) return false;
-      if (!(name.endsWith(".jsonl") || name.endsWith(".json") || name.endsWith(".ndjson"))) continue; // LICENSE, README...
-      try {
-        return LogFormat.sniff(f.toString(), conf) != null;
-      } catch (BadInputException | IOException e) {
-        return false; // not a JSON record: ingest names the problem with file and line
-      }
-    }
-    return false;
   }
 
   private HashJob.Options hashOptions(SparkSession spark) {
@@ -425,96 +381,5 @@ public final class AuditCommand implements Callable<Integer> {
   /** --profile from-trace: the replay's profile is calibrated on the audited trace (TraceCalibration). */
   private boolean fromTrace() {
     return TraceCalibration.FROM_TRACE.equals(replay.profile);
-  }
-
-  /**
-   * Whether the trace records its routing (trace-model v1.3): more than half of its requests name
-   * the instance that served them. One Spark job over the served_instance column.
-   */
-  record RecordedScan(long requests, long withInstance, int distinct) {
-    static RecordedScan of(SparkSession spark, String dataset) {
-      org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> d = Canonical.withOptionalColumns(spark.read().parquet(dataset));
-      org.apache.spark.sql.Row r = d.agg(org.apache.spark.sql.functions.count(org.apache.spark.sql.functions.lit(1)),
-          org.apache.spark.sql.functions.count(Canonical.SERVED_INSTANCE),
-          org.apache.spark.sql.functions.countDistinct(org.apache.spark.sql.functions.col(Canonical.SERVED_INSTANCE))).first();
-      RecordedScan s = new RecordedScan(r.getLong(0), r.getLong(1), (int) r.getLong(2));
-      return 2 * s.withInstance() > s.requests() ? s : null;
-    }
-  }
-
-  /** Size and SHA-256 of every input file, computed by the executors (the files may be large). */
-  private static ArrayNode checksums(SparkSession spark, List<Path> files) {
-    SerializableConf sc = new SerializableConf(spark.sparkContext().hadoopConfiguration());
-    List<String> names = files.stream().map(Path::toString).toList();
-    List<String[]> sums = JavaSparkContext.fromSparkContext(spark.sparkContext())
-        .parallelize(names, Math.max(1, names.size()))
-        .map(f -> sha256(f, sc.get()))
-        .collect();
-    ArrayNode a = Json.MAPPER.createArrayNode();
-    for (String[] s : sums) a.addObject().put("path", s[0]).put("bytes", Long.parseLong(s[1])).put("sha256", s[2]);
-    return a;
-  }
-
-  private static String[] sha256(String file, Configuration conf) throws Exception {
-    Path p = new Path(file);
-    MessageDigest md = MessageDigest.getInstance("SHA-256");
-    long n = 0;
-    try (InputStream in = p.getFileSystem(conf).open(p, 1 << 16)) {
-      byte[] buf = new byte[1 << 16];
-      for (int k; (k = in.read(buf)) > 0; n += k) md.update(buf, 0, k);
-    }
-    return new String[] {file, Long.toString(n), HexFormat.of().formatHex(md.digest())};
-  }
-
-  private ObjectNode provenance(String started, ArrayNode fileNodes, boolean logs, String sessionsMode) {
-    ObjectNode p = Json.MAPPER.createObjectNode();
-    p.put("tool_version", BuildInfo.version());
-    p.put("command_line", String.join(" ", spec.commandLine().getParseResult().originalArgs()));
-    p.put("started_at", started);
-    p.put("finished_at", Instant.now().toString());
-    p.put("input_kind", logs ? "logs" : "trace");
-    p.put("sessions", sessionsMode);
-    p.set("inputs", fileNodes);
-    ObjectNode par = p.putObject("parameters");
-    par.put("instances", instances);
-    if (recorded != null && instancesOption == null) par.put("instances_from", "recorded served_instance");
-    if (recorded != null && replay.currentRouter == null && !noReplay) par.put("judged_router_default", Policies.AS_RECORDED.cliName());
-    par.put("format", format);
-    if (blockSize != null) par.put("block_size", blockSize);
-    if (logs) par.put("tokenizer", hashing.tokenizer).put("log_format", hashing.logFormat);
-    if (logs && hashing.messagesPath != null) par.put("messages_path", hashing.messagesPath);
-    if (logs && hashing.arrivalsChanged()) {
-      par.put("session_gap_s", hashing.sessionGap).put("think_time_s", hashing.thinkTime)
-          .put("timestamp_unit", hashing.timestampUnit).put("session_cache", hashing.sessionCache);
-    }
-    par.put("infer_sessions", inferSessions);
-    par.put("template_min_sessions", characterization.templateMinSessions);
-    par.put("interval_threshold_s", characterization.intervalThreshold);
-    par.put("replay", !noReplay);
-    ReplaySettings.RateScaling rateScalingMode = replay.rateScalingMode();
-    if (rateScalingMode != null) par.put("rate_scaling", rateScalingMode.name().toLowerCase(java.util.Locale.ROOT));
-    if (replay.closedLoop) par.put("closed_loop", true);
-    if (replay.openLoop) par.put("open_loop", true);
-    if (!noReplay) par.put("rate_grid", replay.rateGridMode().name().toLowerCase(java.util.Locale.ROOT));
-    if (replay.currentRouter != null) par.put("current_router", replay.currentRouter);
-    if (!noReplay) par.put("bootstrap", replay.replicates(true));
-    if (!noReplay && replay.noConditions) par.put("no_conditions", true);
-    ReplaySettings.GlobalLoad globalLoadMode = replay.globalLoadMode();
-    if (globalLoadMode != null) par.put("global_load", globalLoadMode.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
-    if (!noReplay) {
-      par.put("replay_sweep", replay.customAxes() ? "custom" : "audit");
-      if (replay.policies != null) replay.policies.forEach(par.putArray("policies")::add);
-      if (replay.globalRatios != null) replay.globalRatios.forEach(par.putArray("global_ratios")::add);
-      if (replay.rates != null) replay.rates.forEach(par.putArray("rate_scales")::add);
-      if (replayConfig != null) par.put("replay_config", replayConfig.toString());
-      if (replay.profile != null) par.put("profile", replay.profile);
-      if (replay.globalReadGBps != null) par.put("global_read_gbps", replay.globalReadGBps);
-      if (replay.globalAggregateGBps != null) par.put("global_aggregate_gbps", replay.globalAggregateGBps);
-      if (replay.instancesPerNode != null) par.put("instances_per_node", replay.instancesPerNode);
-      if (replay.nodeNicGBps != null) par.put("node_nic_gbps", replay.nodeNicGBps);
-    }
-    ObjectNode co = par.putObject("criterion_overrides");
-    criterionOverrides.forEach(co::put);
-    return p;
   }
 }

@@ -106,7 +106,7 @@ public final class CalibrateCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     PrintWriter w = spec.commandLine().getOut();
     if (Files.exists(out) && !overwrite) throw OutputExistsException.file(out.toString());
-    if (inputs.size() == 1 && ValidateCommand.isCanonicalTrace(inputs.get(0))) return calibrateTrace(w, inputs.get(0));
+    if (inputs.size() == 1 && InputDetection.isCanonicalTrace(inputs.get(0))) return calibrateTrace(w, inputs.get(0));
     if (holdOutLast != null || instances != null) throw new UsageException("--hold-out-last and --instances go with a canonical TRACE");
     ModelProfile start = ModelProfile.resolve(base);
     List<Measurement> all = MeasurementInputs.oneGroup(MeasurementInputs.read(inputs), group);

@@ -89,7 +89,7 @@ public final class ValidateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter w = spec.commandLine().getOut();
-    if (inputs.size() == 1 && isCanonicalTrace(inputs.get(0))) return validateTrace(w, inputs.get(0));
+    if (inputs.size() == 1 && InputDetection.isCanonicalTrace(inputs.get(0))) return validateTrace(w, inputs.get(0));
     if (output.out() != null || instances != null || shadow != null || overload != null || hitRatio != null) {
       throw new UsageException("--out, --instances, --shadow, --overload and --hit-ratio go with a canonical TRACE argument");
     }
@@ -150,20 +150,6 @@ public final class ValidateCommand implements Callable<Integer> {
     }
     if (checked == 0) throw new UsageException("no profile with measurements to check");
     return 0;
-  }
-
-  /** A Parquet file, a folder of Parquet files, or an ingest / record-trace folder (its trace/ holds them). */
-  static boolean isCanonicalTrace(String arg) {
-    java.nio.file.Path p = java.nio.file.Path.of(arg.startsWith("file:") ? java.net.URI.create(arg).getPath() : arg);
-    if (java.nio.file.Files.isRegularFile(p)) return p.getFileName().toString().endsWith(".parquet");
-    if (!java.nio.file.Files.isDirectory(p)) return false;
-    java.nio.file.Path t = p.resolve(io.smetric.audit.contract.AuditLayout.TRACE_DIR);
-    if (java.nio.file.Files.isDirectory(t)) p = t;
-    try (var s = java.nio.file.Files.list(p)) {
-      return s.anyMatch(f -> f.getFileName().toString().endsWith(".parquet"));
-    } catch (java.io.IOException e) {
-      return false;
-    }
   }
 
   /** validate TRACE: the recorded assignment replayed (as-recorded) against the measured latencies. */

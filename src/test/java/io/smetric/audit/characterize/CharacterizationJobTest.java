@@ -39,7 +39,7 @@ class CharacterizationJobTest {
       try (OutputDir out = OutputDir.open(t.toString(), false, spark.sparkContext().hadoopConfiguration())) {
         StageJobs.Recorded<CharacterizationJob.Result> rec = StageJobs.recordGroups(spark,
             () -> new CharacterizationJob(spark, input, Characterization.Options.defaults(2)).engine(engine).run(out));
-        assertTrue(Set.of(Characterization.JOB_GROUP, ReuseJob.JOB_GROUP).containsAll(rec.groupSet()),
+        assertTrue(Set.of(Characterization.JOB_GROUP, ReuseAggregates.JOB_GROUP).containsAll(rec.groupSet()),
             engine + ": every Spark job of the stage in one of its groups: " + rec.groupSet());
         assertFalse(Files.exists(t), "run does not commit: the caller owns the folder");
         out.commit();

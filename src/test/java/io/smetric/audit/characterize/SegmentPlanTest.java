@@ -25,7 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The segment plan against the block-pass plan it replaces ({@link Engine#LEGACY}), and its two
+ * The segment plan against the block-pass plan it replaces ({@link ReuseJob}, test scope), and its two
  * engines against each other: every field of characterization.json (but the plan counters) and
  * every row of every table equal, on random property traces (written as Parquet files, in order
  * and out of order) and on the shipped Mooncake and agent samples; the in-process engine with
@@ -53,6 +53,12 @@ class SegmentPlanTest {
         .execute();
   }
 
+  /** The Spark engine with the block-pass plan in place of the segment plan. */
+  static Characterization.Result legacy(TraceInput in) {
+    return new Characterization(TestSpark.get(), in, Characterization.Options.defaults(4)).engine(Engine.SPARK)
+        .reusePlan(ReuseJob.PLAN).execute();
+  }
+
   /** Every JSON field but parameters.input and plan_counters, and every table's columns and rows. */
   static void assertSameOutput(Characterization.Result a, Characterization.Result b, String what) {
     List<String> d = new ArrayList<>();
@@ -74,7 +80,7 @@ class SegmentPlanTest {
 
   /** All three on one input: the block-pass plan, in process, Spark tasks. */
   static void assertEnginesAgree(TraceInput in, String what) {
-    try (Characterization.Result legacy = run(in, Engine.LEGACY, 0);
+    try (Characterization.Result legacy = legacy(in);
         Characterization.Result local = run(in, Engine.LOCAL, 0);
         Characterization.Result spark = run(in, Engine.SPARK, 0)) {
       assertEquals("in-process", local.json().at("/plan_counters/engine").asText(local.json().toString()));

@@ -1,5 +1,19 @@
 package io.smetric.audit.characterize;
 
+import static io.smetric.audit.characterize.ReuseAggregates.BLOCKS;
+import static io.smetric.audit.characterize.ReuseAggregates.JOB_GROUP;
+import static io.smetric.audit.characterize.ReuseAggregates.KEY;
+import static io.smetric.audit.characterize.ReuseAggregates.KIND;
+import static io.smetric.audit.characterize.ReuseAggregates.KIND_INTERVAL;
+import static io.smetric.audit.characterize.ReuseAggregates.KIND_MINUTE;
+import static io.smetric.audit.characterize.ReuseAggregates.KIND_QUALITY;
+import static io.smetric.audit.characterize.ReuseAggregates.KIND_TURN;
+import static io.smetric.audit.characterize.ReuseAggregates.Q_LONGER;
+import static io.smetric.audit.characterize.ReuseAggregates.Q_MISMATCH;
+import static io.smetric.audit.characterize.ReuseAggregates.Q_WITH_BLOCKS;
+import static io.smetric.audit.characterize.ReuseAggregates.SRC;
+import static io.smetric.audit.characterize.ReuseAggregates.SRC_ALL_BLOCKS;
+import static io.smetric.audit.characterize.ReuseAggregates.TOKENS;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.floor;
@@ -8,6 +22,8 @@ import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.when;
 import static org.apache.spark.sql.functions.xxhash64;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.smetric.audit.common.Json;
 import io.smetric.audit.contract.Canonical;
 import io.smetric.audit.contract.Source;
 import it.unimi.dsi.fastutil.doubles.DoubleArrayList;
@@ -69,26 +85,16 @@ import scala.Tuple2;
  * turn or interval (microseconds).
  */
 public final class ReuseJob {
-  public static final String JOB_GROUP = "smetric-characterize-reuse";
-
-  /** Aggregate table columns. */
-  public static final String KIND = "kind";
-  public static final String SRC = "src";
-  public static final String KEY = "key";
-  public static final String TOKENS = "tokens";
-  public static final String BLOCKS = "blocks";
-
-  public static final int KIND_MINUTE = 1;
-  public static final int KIND_TURN = 2;
-  public static final int KIND_INTERVAL = 3;
-  /** Data-quality counters: key {@link #Q_WITH_BLOCKS}, {@link #Q_MISMATCH}, {@link #Q_LONGER}; tokens = count. */
-  public static final int KIND_QUALITY = 4;
-  public static final int Q_WITH_BLOCKS = 0;
-  public static final int Q_MISMATCH = 1;
-  public static final int Q_LONGER = 2;
-  /** Source slot of minute/turn rows holding all blocks the requests use (hit or not). */
-  public static final int SRC_ALL_BLOCKS = 3;
   private static final int KIND_RUN = 0;
+
+  /**
+   * This plan in the Spark engine's place of the segment plan ({@link Characterization#reusePlan}),
+   * with the session shuffle when the trace has sessions.
+   */
+  static final Characterization.ReusePlan PLAN = (spark, input, files, k, hasSessions) -> {
+    Result r = new ReuseJob(spark, input.trace()).templateMinSessions(k).sessionShuffle(hasSessions).execute();
+    return new SegmentJob.Result(r.aggregates(), counters(r));
+  };
 
   /** Runs (kind 0) and aggregates (kinds 1-3) share one schema so that one pass emits both. */
   private static final StructType R3 = new StructType()
@@ -193,6 +199,24 @@ public final class ReuseJob {
     return new Result(aggs, pairsAcc.value(), multiAcc.value(), tmplAcc.value(), runs.value(), distinctAcc.value(),
         sessionShuffle ? shipped.value() : -1);
   }
+
+  private static ObjectNode counters(Result reuse) {
+    ObjectNode passes = Json.object();
+    if (reuse.sessionShuffleIds() >= 0) {
+      passes.put("session_shuffle", "requests moved to their session's partition, as deltas");
+      passes.put("session_shuffle_ids", reuse.sessionShuffleIds());
+    } else {
+      passes.put("session_shuffle", "not run: trace has no sessions (input partitions are the fragments)");
+      passes.putNull("session_shuffle_ids");
+    }
+    passes.put("distinct_blocks", reuse.distinctBlocks());
+    passes.put("partition_block_pairs", reuse.pairRecords());
+    passes.put("multi_fragment_blocks", reuse.multiFragmentBlocks());
+    passes.put("template_blocks", reuse.templateBlocks());
+    passes.put("run_records", reuse.runRecords());
+    return passes;
+  }
+
 
   /** The columns the passes read, in the layout of the I_* indices, as Spark's internal rows. */
   static JavaRDD<InternalRow> selectInput(Dataset<Row> trace) {
