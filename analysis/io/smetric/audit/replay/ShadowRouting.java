@@ -129,12 +129,7 @@ public final class ShadowRouting {
     int[] instanceOf = new int[t.n];
     for (int r = 0; r < t.n; r++) instanceOf[r] = rec.instance()[r] == null ? -1 : id.get(rec.instance()[r]);
 
-    ReplaySettings s = base.copy();
-    s.instances = n;
-    s.rateScale = 1.0;
-    s.rateScaling = ReplaySettings.RateScaling.UNIFORM;
-    s.followUpsWaitForPrevious = false;
-    s.validate();
+    ReplaySettings s = TraceValidation.asRecordedSettings(base, n);
     Policy made = shadowKind.create(s);
     if (!(made instanceof SMetricPolicy sm)) {
       throw new io.smetric.audit.common.UsageException("--shadow takes smetric or a variant of it (smetric-basic, "

@@ -153,13 +153,7 @@ public final class TraceCalibration {
     if (n < names.size()) {
       throw new UsageException("--instances " + n + ": " + label + " names " + names.size() + " distinct serving instances");
     }
-    ReplaySettings s = base.copy();
-    s.instances = n;
-    // the recorded arrivals are when each request was sent: replayed as they are (TraceValidation.run)
-    s.rateScale = 1.0;
-    s.rateScaling = ReplaySettings.RateScaling.UNIFORM;
-    s.followUpsWaitForPrevious = false;
-    s.validate();
+    ReplaySettings s = TraceValidation.asRecordedSettings(base, n);
     int[] inst = TraceValidation.instanceOf(rec);
     double start = t.arrival[0];
     double end = t.arrival[t.n - 1];
@@ -369,15 +363,10 @@ public final class TraceCalibration {
     for (String f : fr.fitted()) {
       double v = Calibrator.get(p, f);
       double sd = fr.sigma().getOrDefault(f, Double.NaN);
-      Double low = null;
-      Double high = null;
-      if (Double.isFinite(sd)) {
-        low = Math.max(Calibrator.floor(p, f), v - 2 * sd);
-        high = Math.min(Calibrator.ceiling(f), v + 2 * sd);
-      }
+      Double[] range = Calibrator.twoSigmaRange(p, f, v, sd);
       p.sources.put(f, new ModelProfile.Source("fitted", String.format(Locale.ROOT,
           "%s: %d binned means of measured TTFT and end-to-end time, RMS log error %.3f; range = +-2 standard deviations of the fit",
-          where, points, fr.rmsError()), low, high));
+          where, points, fr.rmsError()), range[0], range[1]));
     }
     for (String f : fr.notIdentifiable()) {
       ModelProfile.Source s = p.sources.get(f);

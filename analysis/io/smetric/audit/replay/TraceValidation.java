@@ -145,13 +145,7 @@ public final class TraceValidation {
     int[] instanceOf = instanceOf(rec);
     int fallback = 0;
     for (int r = 0; r < t.n; r++) if (instanceOf[r] < 0) fallback++;
-    ReplaySettings s = base.copy();
-    s.instances = n;
-    // the recorded arrivals are when each request was sent: replay them as they are
-    s.rateScale = 1.0;
-    s.rateScaling = ReplaySettings.RateScaling.UNIFORM;
-    s.followUpsWaitForPrevious = false;
-    s.validate();
+    ReplaySettings s = asRecordedSettings(base, n);
     SimOutcome o = new Simulator(t, s, new AsRecordedPolicy(instanceOf)).run();
 
     double[] load = measuredLoad(t, rec, n);
@@ -266,6 +260,21 @@ public final class TraceValidation {
   }
 
   /** Per request: its recorded instance numbered by the sorted distinct names, or -1 when not recorded. */
+
+  /**
+   * The settings of a replay of recorded routing on {@code n} instances: the recorded arrivals are
+   * when each request was sent, so they are replayed as they are (no rate scaling, follow-ups not
+   * held back for their previous turn). validate, calibrate and shadow routing replay alike.
+   */
+  public static ReplaySettings asRecordedSettings(ReplaySettings base, int n) {
+    ReplaySettings s = base.copy();
+    s.instances = n;
+    s.rateScale = 1.0;
+    s.rateScaling = ReplaySettings.RateScaling.UNIFORM;
+    s.followUpsWaitForPrevious = false;
+    s.validate();
+    return s;
+  }
   public static int[] instanceOf(Recorded rec) {
     TreeSet<String> names = new TreeSet<>();
     for (String x : rec.instance()) if (x != null) names.add(x);

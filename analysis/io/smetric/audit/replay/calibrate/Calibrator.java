@@ -332,6 +332,15 @@ public final class Calibrator {
     for (int i = 0; i < params.size(); i++) set(p, params.get(i), scale[i] * theta[i]);
     return p;
   }
+  /**
+   * A fitted coefficient's range as its source records it: +-2 standard deviations of the fit,
+   * clipped to the coefficient's floor and ceiling; {null, null} when the fit gave no deviation.
+   */
+  public static Double[] twoSigmaRange(ModelProfile p, String f, double v, double sd) {
+    if (!Double.isFinite(sd)) return new Double[] {null, null};
+    return new Double[] {Math.max(floor(p, f), v - 2 * sd), Math.min(ceiling(f), v + 2 * sd)};
+  }
+
 
   /**
    * The least a coefficient can physically be: 0, except the decode cost of a context token, which

@@ -145,15 +145,10 @@ public final class ProfileCalibration {
     for (String f : r.fitted()) {
       double v = Calibrator.get(p, f);
       double sd = r.sigma().getOrDefault(f, Double.NaN);
-      Double low = null;
-      Double high = null;
-      if (Double.isFinite(sd)) {
-        low = Math.max(Calibrator.floor(p, f), v - 2 * sd);
-        high = Math.min(Calibrator.ceiling(f), v + 2 * sd);
-      }
+      Double[] range = Calibrator.twoSigmaRange(p, f, v, sd);
       p.sources.put(f, new ModelProfile.Source("fitted", String.format(Locale.ROOT,
           "calibrate on %s: %d measurements, %d compared numbers, RMS log error %.3f; range = +-2 standard deviations of the fit",
-          inputs, fitSet.size(), r.points().size(), r.rmsError()), low, high));
+          inputs, fitSet.size(), r.points().size(), r.rmsError()), range[0], range[1]));
     }
     for (String f : r.notIdentifiable()) {
       ModelProfile.Source s = p.sources.get(f);

@@ -24,15 +24,21 @@ public final class CapacitySearch {
     if (max < 1) throw new IllegalArgumentException("max must be >= 1, got " + max);
     Integer hi = lowestPass(tested);
     Integer lo = highestFailBelow(tested, hi);
-    if (hi != null && lo != null && hi - lo <= 1) return OptionalInt.empty();
-    if (hi == null && lo != null && lo >= max) return OptionalInt.empty();
-    if (lo == null && hi != null && hi <= 1) return OptionalInt.empty();
+    if (settled(lo, hi, max)) return OptionalInt.empty();
     // the guess first, when what is known (e.g. a failure carried over from a lower traffic) leaves it open
     int s = Math.max(1, Math.min(start, max));
     if (!tested.containsKey(s) && (lo == null || s > lo) && (hi == null || s < hi)) return OptionalInt.of(s);
     if (hi == null) return OptionalInt.of(Math.min(lo * 2, max));
     if (lo == null) return OptionalInt.of(Math.max(1, hi / 2));
     return OptionalInt.of(lo + (hi - lo) / 2);
+  }
+
+  /**
+   * Whether nothing is left to test: a pass next to a fail (the answer), a fail at the cap (none
+   * within it), or a pass at 1.
+   */
+  private static boolean settled(Integer lo, Integer hi, int max) {
+    return (hi != null && lo != null && hi - lo <= 1) || (hi == null && lo != null && lo >= max) || (lo == null && hi != null && hi <= 1);
   }
 
   /**
@@ -48,9 +54,7 @@ public final class CapacitySearch {
     if (max < 1) throw new IllegalArgumentException("max must be >= 1, got " + max);
     Integer hi = lowestPass(tested);
     Integer lo = highestFailBelow(tested, hi);
-    if (hi != null && lo != null && hi - lo <= 1) return OptionalInt.empty();
-    if (hi == null && lo != null && lo >= max) return OptionalInt.empty();
-    if (lo == null && hi != null && hi <= 1) return OptionalInt.empty();
+    if (settled(lo, hi, max)) return OptionalInt.empty();
     int g = Math.max(1, Math.min(guess, max));
     if (!tested.containsKey(g) && (lo == null || g > lo) && (hi == null || g < hi)) return OptionalInt.of(g);
     // keep stepping while the step lands inside what is known (a failure carried over from a lower

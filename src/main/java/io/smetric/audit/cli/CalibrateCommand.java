@@ -167,6 +167,11 @@ public final class CalibrateCommand implements Callable<Integer> {
     String profileName = name != null ? name : out.getFileName().toString().replaceAll("\\.(ya?ml|json)$", "");
     ModelProfile p = ProfileCalibration.stamp(r, profileName, String.join(" ", inputs)
         + (group == null ? "" : " --group " + group), fitSet, loo, heldSet, held, overloaded, over, inputs, group, holdOut);
+    return write(w, p);
+  }
+
+  /** Prints the profile's validation record and writes it to --out (YAML, or JSON by the name). */
+  private int write(PrintWriter w, ModelProfile p) throws IOException {
     StagePrint.validationRecord(w, p.validation);
     String text = out.toString().endsWith(".json") ? p.toJson() : p.toYaml();
     if (out.toAbsolutePath().getParent() != null) Files.createDirectories(out.toAbsolutePath().getParent());
@@ -205,12 +210,7 @@ public final class CalibrateCommand implements Callable<Integer> {
     String profileName = name != null ? name : out.getFileName().toString().replaceAll("\\.(ya?ml|json)$", "");
     ModelProfile p = r.profile();
     p.name = profileName;
-    StagePrint.validationRecord(w, p.validation);
-    String text = out.toString().endsWith(".json") ? p.toJson() : p.toYaml();
-    if (out.toAbsolutePath().getParent() != null) Files.createDirectories(out.toAbsolutePath().getParent());
-    Files.writeString(out, text, StandardCharsets.UTF_8);
-    w.println("wrote " + out + " (use it with --profile " + out + ")");
-    return 0;
+    return write(w, p);
   }
 
   /** What calibrate TRACE and audit --profile from-trace print: the slices, the fit, the two errors. */
