@@ -220,8 +220,11 @@ final class ReplayProfileSection {
       checked = v.path("summary").asText("no summary") + " (" + v.path("labels").asText() + ")";
     }
     h.tag("p", null, "The replay's instances follow the profile " + what + ". How it was checked against real runs: " + checked
-        + ". Every number of the profile and its source: `smetric-audit profiles " + profile.path("name").asText()
-        + "`; the validation: docs/validation.md.");
+        + ". Every number of the profile and its source: " + (profile.path("name").asText().startsWith("from-trace:")
+            // fitted on this trace for this audit (--profile from-trace): not a shipped profile `profiles` could print
+            ? "replay/replay.json `settings.profile`"
+            : "`smetric-audit profiles " + profile.path("name").asText() + "`")
+        + "; the validation: docs/validation.md.");
     JsonNode regime = v.path("regime");
     if (regime.isObject()) {
       StringBuilder b = new StringBuilder("Checked in: " + regime.path("summary").asText() + ". ");

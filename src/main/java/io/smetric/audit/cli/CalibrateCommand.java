@@ -194,8 +194,10 @@ public final class CalibrateCommand implements Callable<Integer> {
     long t0 = System.nanoTime();
     String dataset = io.smetric.audit.replay.trace.TraceLoader.datasetPath(spark, trace);
     TraceCalibration.require(TraceCalibration.scan(spark, dataset), trace, "calibrate TRACE");
-    var t = io.smetric.audit.replay.trace.TraceLoader.load(spark, trace, false);
-    var rec = io.smetric.audit.replay.TraceValidation.read(spark, dataset, t);
+    // the trace and its recorded columns in one pass where the dataset allows (as validate TRACE reads it)
+    var loaded = io.smetric.audit.replay.TraceValidation.load(spark, trace);
+    var t = loaded.trace();
+    var rec = loaded.recorded();
     double readS = (System.nanoTime() - t0) / 1e9;
     TraceCalibration.Result r;
     try {
