@@ -44,7 +44,10 @@ public final class InputFiles {
         Arrays.sort(matches);
         for (FileStatus st : matches) {
           if (st.isDirectory()) {
-            FileStatus[] children = fs.listStatus(st.getPath(), f -> !hidden(f.getName()));
+            // a stage's output folder (ingest, hash, infer-sessions, replay --record-trace): its
+            // trace/ holds the dataset, beside summaries that are not trace records
+            Path stage = stageTrace(fs, st.getPath());
+            FileStatus[] children = fs.listStatus(stage != null ? stage : st.getPath(), f -> !hidden(f.getName()));
             Arrays.sort(children);
             int before = out.size();
             List<String> docs = new ArrayList<>();
@@ -89,6 +92,19 @@ public final class InputFiles {
     if (DOC_NAME.matcher(n).matches()) return true;
     for (String ext : DOC_EXTENSIONS) if (n.endsWith(ext)) return true;
     return false;
+  }
+
+  /**
+   * The {@code trace/} folder of a stage's output folder, when it holds Parquet files; null for any
+   * other folder (a folder of the user's own data files is read as it is).
+   */
+  static Path stageTrace(FileSystem fs, Path dir) throws IOException {
+    Path t = new Path(dir, io.smetric.audit.contract.AuditLayout.TRACE_DIR);
+    if (!fs.isDirectory(t)) return null;
+    for (FileStatus c : fs.listStatus(t, f -> !hidden(f.getName()))) {
+      if (c.isFile() && c.getPath().getName().endsWith(".parquet")) return t;
+    }
+    return null;
   }
 
   private static boolean hidden(String name) {

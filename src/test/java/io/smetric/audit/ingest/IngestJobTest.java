@@ -247,6 +247,25 @@ class IngestJobTest {
   }
 
   @Test
+  void stageOutputFolder_readsItsTrace_notItsSummaries() throws IOException {
+    // an ingest (or record-trace) output folder holds ingest-summary.json / recording.json beside
+    // trace/: given the folder, the trace is read, not the summary as a trace record
+    Path f = write("mc.jsonl",
+        "{\"timestamp\": 0, \"input_length\": 600, \"output_length\": 6, \"hash_ids\": [0, 1]}",
+        "{\"timestamp\": 1500, \"input_length\": 1000, \"output_length\": 4, \"hash_ids\": [0, 1]}");
+    StageRuns.Ingested first = ingest(f);
+    // the command writes the summary (the job alone does not): a JSON object that is no trace record
+    Path out = first.out().startsWith("file:") ? Path.of(java.net.URI.create(first.out())) : Path.of(first.out());
+    Files.writeString(out.resolve("recording.json"), "{\"format\": \"smetric-audit recording\"}\n");
+    StageRuns.Ingested again = ingest(out);
+    assertEquals(2, again.result().accepted());
+    assertEquals(0, again.result().quarantined());
+    java.util.function.Function<TraceRecord, String> key = t -> t.requestId() + "@" + t.arrivalS() + ":" + t.inputTokens()
+        + "/" + t.outputTokens() + Arrays.toString(t.blocks());
+    assertEquals(trace(first).stream().map(key).toList(), trace(again).stream().map(key).toList());
+  }
+
+  @Test
   void documentationNames() {
     for (String n : List.of("README", "readme.txt", "LICENSE", "LICENSE-APACHE", "Licence.txt", "NOTICE", "COPYING",
         "CITATION.cff", "PROVENANCE.md", "AzureLLMInferenceDataset2023.md", "notes.rst", "paper.pdf", "index.html")) {
