@@ -24,7 +24,8 @@ import java.util.function.Function;
  * scale at which a cluster <em>without any cache</em> would saturate on prefill compute, N x
  * tokenBudget / (a + max(R + W f(budget), b x budget)) prompt tokens per second against the trace's prompt tokens
  * per second at x1. The {@link RateGrid#ADAPTIVE} grid (default) finds each curve's knee in rounds
- * ({@link KneeSearch}); the {@link RateGrid#FIXED} grid runs {@link #RATE_MULTIPLIERS} x x_ref for
+ * ({@link KneeSearch}): SMetric's curve at each global ratio from round 0, every other curve there
+ * from SMetric's knee once it is found ({@link #mainSweep}, issue 29); the {@link RateGrid#FIXED} grid runs {@link #RATE_MULTIPLIERS} x x_ref for
  * every curve in one round (the grid before issue 15). A headline found at the lowest or highest
  * sampled rate is flagged in replay.json ({@code at_edge}).
  */
