@@ -457,18 +457,17 @@ public final class ReplayJob {
         progress.expectExactly("grid", grid.size());
         first = new Schedule.Group(0, List.of(counted("grid", once(grid))), this::afterMainSweep);
       } else {
-        // every curve's knee search is a track of its own; the replicates and the conditions
-        // sweep need the whole main sweep, then run beside each other
-        List<Schedule.Track> curves = new ArrayList<>();
+        // every curve's knee search is a track of its own: the anchors (SMetric at each global
+        // ratio) and the cold curves first, then the curves warm-started from their anchor's knee;
+        // the replicates and the conditions sweep need the whole main sweep, then run beside each other
         List<AuditPlan.Curve> planned = new ArrayList<>();
         for (var c : plan.curves()) {
           if (!ok.contains(c.policy())) continue;
           planned.add(c);
-          progress.expect("curve " + c, plan.expectedPoints(c));
-          curves.add(counted("curve " + c, all -> plan.next(c, all)));
+          progress.expect("curve " + c, plan.expectedPoints(c, ok));
         }
         expectAfterMainSweep(planned);
-        first = new Schedule.Group(0, curves, this::afterMainSweep);
+        first = plan.mainSweep(ok, (c, t) -> counted("curve " + c, t), this::afterMainSweep);
       }
       progress.announce();
       List<RunResult> results;

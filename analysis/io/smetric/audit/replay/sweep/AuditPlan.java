@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * The audit sweep preset ({@code replay --sweep audit}): everything the verdict needs. Its
@@ -22,7 +24,8 @@ import java.util.TreeMap;
  * scale at which a cluster <em>without any cache</em> would saturate on prefill compute, N x
  * tokenBudget / (a + max(R + W f(budget), b x budget)) prompt tokens per second against the trace's prompt tokens
  * per second at x1. The {@link RateGrid#ADAPTIVE} grid (default) finds each curve's knee in rounds
- * ({@link KneeSearch}); the {@link RateGrid#FIXED} grid runs {@link #RATE_MULTIPLIERS} x x_ref for
+ * ({@link KneeSearch}): SMetric's curve at each global ratio from round 0, every other curve there
+ * from SMetric's knee once it is found ({@link #mainSweep}, issue 29); the {@link RateGrid#FIXED} grid runs {@link #RATE_MULTIPLIERS} x x_ref for
  * every curve in one round (the grid before issue 15). A headline found at the lowest or highest
  * sampled rate is flagged in replay.json ({@code at_edge}).
  */
@@ -154,37 +157,127 @@ public final class AuditPlan {
   }
 
   /**
+   * The curve whose knee warm-starts {@code c}'s search (issue 29): the first SMetric curve of the
+   * plan at {@code c}'s global ratio whose policy is in {@code runnable}, the curve the verdict is
+   * about, searched cold; null when {@code c} is searched cold (it is that curve, no SMetric curve
+   * runs at its ratio, or the grid is fixed). On the 200k agent trace every curve's knee at one
+   * global ratio lay within a factor 1.2-1.6 of SMetric's there, and the sensitivity curves' knees
+   * at SMetric's exactly (docs/lab/benchmarks.md).
+   */
+  public Curve anchorOf(Curve c, Set<String> runnable) {
+    if (grid != RateGrid.ADAPTIVE) return null;
+    for (Curve a : curves) {
+      if (a.policy().equals(Policies.SMETRIC.cliName()) && a.globalRatio() == c.globalRatio()
+          && runnable.contains(a.policy())) {
+        return a.equals(c) ? null : a;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The hint a warm curve starts from: its anchor's knee, the rate of the anchor's highest sampled
+   * TPS within SLO (the lowest on ties) once its search is done; NaN (the curve goes cold) when the
+   * curve has no anchor or the anchor has nothing within SLO.
+   */
+  public double hint(Curve c, List<RunResult> results, Set<String> runnable) {
+    Curve a = anchorOf(c, runnable);
+    if (a == null) return Double.NaN;
+    double best = 0;
+    double at = Double.NaN;
+    for (var e : sampled(a, results).entrySet()) {
+      if (e.getValue() > best) {
+        best = e.getValue();
+        at = e.getKey();
+      }
+    }
+    return at;
+  }
+
+  /**
+   * The main sweep's curves (those whose policy is in {@code runnable}) as schedule groups: the
+   * cold curves (the anchors and every curve without one) in one group, whose continuation starts
+   * the warm curves, each from its anchor's knee read from the then complete anchors' results,
+   * whose continuation is {@code then}. Without warm curves, one group continued by {@code then}.
+   * A warm curve's first batch depends only on curves finished before it starts, so the
+   * simulations run never depend on which finished first ({@link Schedule}). {@code wrap} wraps
+   * each curve's track (the replay counts batches for its progress line).
+   */
+  public Schedule.Group mainSweep(Set<String> runnable, BiFunction<Curve, Schedule.Track, Schedule.Track> wrap,
+      Function<List<RunResult>, List<Schedule.Group>> then) {
+    List<Schedule.Track> cold = new ArrayList<>();
+    List<Curve> warm = new ArrayList<>();
+    for (Curve c : curves) {
+      if (!runnable.contains(c.policy())) continue;
+      if (anchorOf(c, runnable) != null) warm.add(c);
+      else cold.add(wrap.apply(c, all -> next(c, all, Double.NaN)));
+    }
+    warmCurves = warm.size();
+    if (warm.isEmpty()) return new Schedule.Group(0, cold, then);
+    return new Schedule.Group(0, cold, anchors -> {
+      List<Schedule.Track> tracks = new ArrayList<>();
+      for (Curve c : warm) {
+        double h = hint(c, anchors, runnable);
+        tracks.add(wrap.apply(c, all -> next(c, all, h)));
+      }
+      return List.of(new Schedule.Group(0, tracks, then));
+    });
+  }
+
+  /**
    * The simulations of the next round (run ids -1: the caller numbers them) given every main-sweep
    * result so far, for the curves whose policy is in {@code runnable}; empty when the sweep is done.
-   * The round-by-round sweep: the concatenation of every curve's {@link #next} in curve order.
+   * The round-by-round sweep: the concatenation of every cold curve's {@link #next} in curve order,
+   * then, once those are all done, of every warm curve's (what {@link #mainSweep} runs as tracks).
    */
   public List<SimSpec> nextRound(List<RunResult> results, Set<String> runnable) {
     List<SimSpec> out = new ArrayList<>();
-    for (Curve c : curves) if (runnable.contains(c.policy())) out.addAll(next(c, results));
+    for (Curve c : curves) {
+      if (runnable.contains(c.policy()) && anchorOf(c, runnable) == null) out.addAll(next(c, results, Double.NaN));
+    }
+    if (out.isEmpty()) {
+      for (Curve c : curves) {
+        if (runnable.contains(c.policy()) && anchorOf(c, runnable) != null) {
+          out.addAll(next(c, results, hint(c, results, runnable)));
+        }
+      }
+    }
     if (!out.isEmpty()) rounds++;
     return out;
+  }
+
+  /** The cold search of one curve ({@link #next(Curve, List, double)} without a hint). */
+  public List<SimSpec> next(Curve c, List<RunResult> results) {
+    return next(c, results, Double.NaN);
   }
 
   /**
    * The next rates of one curve (run ids -1) given every result so far, of which it reads only
    * that curve's main-sweep points: empty when its knee is bracketed (the fixed grid: after its
-   * one round). A curve's next batch never depends on another curve, which lets the sweep run
-   * curves as independent tracks ({@link Schedule}).
+   * one round). {@code hint}: the knee to start from ({@link KneeSearch#next(java.util.NavigableMap,
+   * double, double)}), NaN for the cold search. A curve's next batch depends on no other curve
+   * (the hint is fixed when its track starts), which lets the sweep run curves as independent
+   * tracks ({@link Schedule}).
    */
-  public List<SimSpec> next(Curve c, List<RunResult> results) {
+  public List<SimSpec> next(Curve c, List<RunResult> results, double hint) {
+    TreeMap<Double, Double> cur = sampled(c, results);
+    List<SimSpec> out = new ArrayList<>();
+    if (grid == RateGrid.FIXED) {
+      if (cur.isEmpty()) for (double x : rates()) out.add(c.at(x));
+    } else {
+      for (double x : KneeSearch.next(cur, rateReference, hint)) out.add(c.at(x));
+    }
+    return out;
+  }
+
+  private static TreeMap<Double, Double> sampled(Curve c, List<RunResult> results) {
     TreeMap<Double, Double> cur = new TreeMap<>();
     for (RunResult r : results) {
       if (!r.spec().isSearch() || !c.equals(Curve.of(r.spec()))) continue;
       Double tps = r.metrics().get("tps_within_slo");
       cur.put(r.spec().rateScale(), tps == null ? 0.0 : tps);
     }
-    List<SimSpec> out = new ArrayList<>();
-    if (grid == RateGrid.FIXED) {
-      if (cur.isEmpty()) for (double x : rates()) out.add(c.at(x));
-    } else {
-      for (double x : KneeSearch.next(cur, rateReference)) out.add(c.at(x));
-    }
-    return out;
+    return cur;
   }
 
   /**
@@ -203,6 +296,26 @@ public final class AuditPlan {
     return SweepProgress.meanModelPoints(List.of(), rateReference, r0[0] * rateReference,
         r0[r0.length - 1] * rateReference);
   }
+
+  /**
+   * Knees of warm curves are assumed to lie within this factor of their anchor's, evenly in log
+   * scale (an assumption with its range: 1.2-1.6 on the 200k agent trace, docs/lab/benchmarks.md;
+   * a knee further away costs extension rounds, which the progress line counts as submitted).
+   */
+  public static final double WARM_SPREAD = 2;
+
+  /**
+   * {@link #expectedPoints(Curve)}, warm where {@link #mainSweep} starts {@code c} warm: the warm
+   * search's rules on the same model curves, knees spread evenly (log scale) over the anchor's knee
+   * / {@link #WARM_SPREAD} to x {@link #WARM_SPREAD}.
+   */
+  public double expectedPoints(Curve c, Set<String> runnable) {
+    if (anchorOf(c, runnable) == null) return expectedPoints(c);
+    return SweepProgress.meanWarmPoints(rateReference, WARM_SPREAD);
+  }
+
+  /** How many curves {@link #mainSweep} started warm (replay.json's sweep block). */
+  private int warmCurves;
 
   /** Records the rounds a sweep run track by track took (what {@link #nextRound} counts itself). */
   public void rounds(int n) {
@@ -237,6 +350,14 @@ public final class AuditPlan {
       o.put("resolution", KneeSearch.RESOLUTION);
       o.put("floor_multiplier", KneeSearch.FLOOR);
       o.put("cap_multiplier", KneeSearch.CAP);
+      ObjectNode w = o.putObject("warm_start");
+      w.put("curves", warmCurves);
+      w.put("rule", "SMetric's curve at each global ratio (the first in the plan) is searched cold and is the anchor there; every "
+          + "other curve at that ratio starts after the anchors are done, from the anchor's knee h: first h x {2^-0.25, 1, 2^0.25}, "
+          + "then the cold rules with an extension step of the distance from h to the maximum's end, within [2^0.25, 2]; the "
+          + "same stopping rule (maximum bracketed within the resolution on both sides, or a bound). A ratio without an "
+          + "SMetric curve, or whose SMetric curve has nothing within SLO, stays cold");
+      w.put("step", KneeSearch.WARM_STEP);
     }
     ArrayNode p = o.putArray("policies");
     POLICIES.forEach(x -> p.add(x.cliName()));

@@ -15,7 +15,9 @@ import java.util.TreeSet;
  * refines around the maximum, adding the geometric midpoint towards each neighbour that lies
  * more than {@link #RESOLUTION} away. It stops when the maximum has a lower (or equal) neighbour
  * on both sides, each within the resolution, or at a bound. Rates are rounded to four
- * significant digits so that every curve's points compare equal across runs.
+ * significant digits so that every curve's points compare equal across runs. A curve whose knee
+ * is expected near another curve's (the audit's baselines near SMetric's at the same global
+ * ratio) may start warm from that knee instead ({@link #next(NavigableMap, double, double)}).
  */
 public final class KneeSearch {
   /** Round 0: multiples of the reference rate. */
@@ -33,9 +35,42 @@ public final class KneeSearch {
    * none of them already sampled; empty when the knee is found (or the curve cannot move further).
    */
   public static List<Double> next(NavigableMap<Double, Double> curve, double reference) {
+    return next(curve, reference, Double.NaN);
+  }
+
+  /**
+   * The warm start's spacing (issue 29): 2^(1/4), the factor {@link #RESOLUTION} rounds. Its
+   * exact value, not 1.2, so that a first batch rounded to four digits is still bracketed within
+   * the resolution (1.2 x a four-digit rate rounds up past 1.2 about half the time, which would
+   * cost a midpoint), and so that the extension steps (2^(1/4), 2^(1/2), 2) and their midpoints
+   * stay on the cold search's grid of powers of 2^(1/4).
+   */
+  public static final double WARM_STEP = Math.pow(2, 0.25);
+
+  /**
+   * The knee search warm-started from {@code hint}, the knee rate of another curve expected to
+   * lie near this one's (NaN: the cold search, round 0 = {@link #INITIAL}). The first batch is
+   * hint x {1 / {@link #WARM_STEP}, 1, {@link #WARM_STEP}}; then the cold search's rules, the same
+   * stopping rule included (the maximum bracketed within {@link #RESOLUTION} on both sides, or a
+   * bound), except the step of an extension: instead of a factor 2 at once, the factor between the
+   * hint and the end the maximum sits at, at least {@link #WARM_STEP} and at most 2 (a galloping
+   * search: hint x 2^(1/4), 2^(1/2), 2, 4, 8, ...). A knee next to the hint costs one or two
+   * points beyond the first batch; a far one costs at most three more extensions than a factor-2
+   * search from the hint would (SweepProgress's model table, docs/replay.md).
+   */
+  public static List<Double> next(NavigableMap<Double, Double> curve, double reference, double hint) {
+    boolean warm = !Double.isNaN(hint);
+    double lo = round(reference * FLOOR);
+    double hi = round(reference * CAP);
     List<Double> out = new ArrayList<>();
     if (curve.isEmpty()) {
-      for (double m : INITIAL) out.add(round(m * reference));
+      if (!warm) {
+        for (double m : INITIAL) out.add(round(m * reference));
+        return out;
+      }
+      TreeSet<Double> first = new TreeSet<>();
+      for (double m : new double[] {1 / WARM_STEP, 1, WARM_STEP}) first.add(round(Math.min(Math.max(hint * m, lo), hi)));
+      out.addAll(first);
       return out;
     }
     double best = Double.NEGATIVE_INFINITY;
@@ -46,30 +81,35 @@ public final class KneeSearch {
         at = e.getKey();
       }
     }
-    double lo = round(reference * FLOOR);
-    double hi = round(reference * CAP);
     TreeSet<Double> add = new TreeSet<>();
     Double left = curve.lowerKey(at);
     Double right = curve.higherKey(at);
     if (best <= 0) {
       // nothing within SLO anywhere sampled: only lower rates can help
-      double x = round(curve.firstKey() / 2);
+      double x = round(curve.firstKey() / step(warm, hint, curve.firstKey()));
       if (curve.firstKey() > lo && !curve.containsKey(x)) add.add(x);
       out.addAll(add);
       return out;
     }
     if (left == null) {
-      if (at > lo) add.add(round(Math.max(at / 2, lo)));
+      if (at > lo) add.add(round(Math.max(at / step(warm, hint, at), lo)));
     } else if (at / left > RESOLUTION) {
       add.add(round(Math.sqrt(at * left)));
     }
     if (right == null) {
-      if (at < hi) add.add(round(Math.min(at * 2, hi)));
+      if (at < hi) add.add(round(Math.min(at * step(warm, hint, at), hi)));
     } else if (right / at > RESOLUTION) {
       add.add(round(Math.sqrt(at * right)));
     }
     for (double x : add) if (!curve.containsKey(x) && x > 0) out.add(x);
     return out;
+  }
+
+  /** An extension's factor from the end at {@code end}: 2 cold; warm, the distance from the hint within [WARM_STEP, 2]. */
+  private static double step(boolean warm, double hint, double end) {
+    if (!warm) return 2;
+    double d = Math.max(end / hint, hint / end);
+    return Math.min(2, Math.max(WARM_STEP, d));
   }
 
   /**

@@ -171,13 +171,23 @@ public final class SweepProgress {
    * nearest-sample order gives the same count).
    */
   static int modelPoints(List<Double> start, double reference, double knee) {
+    return modelCurve(start, reference, Double.NaN, knee).size();
+  }
+
+  /** The warm search's simulations ({@link KneeSearch#next(java.util.NavigableMap, double, double)}) from {@code hint} on the same model curve. */
+  static int warmModelPoints(double reference, double hint, double knee) {
+    return modelCurve(List.of(), reference, hint, knee).size();
+  }
+
+  /** The points the search (warm from {@code hint}, or cold: NaN) samples on the model curve with its knee at {@code knee}. */
+  static TreeMap<Double, Double> modelCurve(List<Double> start, double reference, double hint, double knee) {
     TreeMap<Double, Double> c = new TreeMap<>();
-    List<Double> next = start.isEmpty() ? KneeSearch.next(c, reference) : start;
+    List<Double> next = start.isEmpty() ? KneeSearch.next(c, reference, hint) : start;
     for (int round = 0; round < 100 && !next.isEmpty(); round++) {
       for (double x : next) c.put(x, Math.min(x, knee * knee / x));
-      next = KneeSearch.next(c, reference);
+      next = KneeSearch.next(c, reference, hint);
     }
-    return c.size();
+    return c;
   }
 
   /** Knees at {@link #MODEL_KNEES} positions spread evenly in log scale over [low, high]. */
@@ -192,6 +202,21 @@ public final class SweepProgress {
     for (int i = 0; i < MODEL_KNEES; i++) {
       double knee = low * Math.pow(high / low, i / (double) (MODEL_KNEES - 1));
       sum += modelPoints(start, reference, knee);
+    }
+    return sum / MODEL_KNEES;
+  }
+
+  /**
+   * The mean of {@link #warmModelPoints} over knees spread evenly in log scale within a factor
+   * {@code spread} of the hint, the hint at the middle of round 0's range (x_ref x 0.35, far from
+   * both search bounds, so only the knee's displacement from the hint counts).
+   */
+  static double meanWarmPoints(double reference, double spread) {
+    double hint = KneeSearch.round(0.35 * reference);
+    double sum = 0;
+    for (int i = 0; i < MODEL_KNEES; i++) {
+      double knee = hint / spread * Math.pow(spread * spread, i / (double) (MODEL_KNEES - 1));
+      sum += warmModelPoints(reference, hint, knee);
     }
     return sum / MODEL_KNEES;
   }

@@ -143,14 +143,25 @@ class ScheduleTest {
       for (SimSpec s : next) rounds.add(result(s.withRunId(id++), tps.applyAsDouble(s)));
     }
 
-    AuditPlan plan = AuditPlan.of(trace, base);
-    // tracks are stateless (a curve's next rates follow from its results), so both schedules can use them
-    List<Schedule.Track> tracks = new ArrayList<>();
-    for (AuditPlan.Curve c : plan.curves()) if (runnable.contains(c.policy())) tracks.add(all -> plan.next(c, all));
+    // the anchors (SMetric at each ratio) run in round 0 alone; every warm curve's first batch is
+    // its anchor's knee x {2^-0.25, 1, 2^0.25}, so the warm curves' start depends on the anchors' results
+    assertEquals(5 * 4, rounds.stream().filter(r -> r.spec().runId() < 20 && r.spec().policy().equals("smetric")).count());
+    for (AuditPlan.Curve c : curves) {
+      AuditPlan.Curve a = ref.anchorOf(c, runnable);
+      if (a == null || !runnable.contains(c.policy())) continue;
+      double h = ref.hint(c, rounds, runnable);
+      List<Double> first = rounds.stream().filter(r -> AuditPlan.Curve.of(r.spec()).equals(c)).limit(3)
+          .map(r -> r.spec().rateScale()).toList();
+      assertEquals(List.of(KneeSearch.round(h / KneeSearch.WARM_STEP), h, KneeSearch.round(h * KneeSearch.WARM_STEP)), first,
+          c.toString());
+    }
     assertTrue(rounds.size() > 62 * 4, "more than one round: " + rounds.size());
+
+    AuditPlan plan = AuditPlan.of(trace, base);
+    // the plan's own groups (anchors, then the warm curves), with results coming back out of order:
     // one submission per batch, and batches held back and sent several tracks at a time (as the replay does)
     for (Schedule s : List.of(new Schedule(new LastFirst(tps)), new Schedule(new LastFirst(tps), 2, 5))) {
-      List<RunResult> tracked = s.run(List.of(Schedule.Group.of(0, tracks)));
+      List<RunResult> tracked = s.run(List.of(plan.mainSweep(runnable, (c, t) -> t, all -> List.of())));
       assertEquals(rounds.stream().map(r -> r.spec().runId() + " " + r.spec().label()).toList(),
           tracked.stream().map(r -> r.spec().runId() + " " + r.spec().label()).toList());
       assertEquals(ref.describe().get("rounds").asInt(), s.rounds(0));

@@ -68,6 +68,25 @@ class SweepProgressTest {
     assertEquals(e, adaptive(0.37).expectedPoints(c), 1e-9);
   }
 
+  @Test
+  void expectedPoints_warmCurve_theWarmRulesOnModelPeaksWithinAFactorTwo_theAnchorStaysCold() {
+    AuditPlan.Curve sm = new AuditPlan.Curve("smetric", 0.4, 1.5, 0.5);
+    AuditPlan.Curve ll = new AuditPlan.Curve("least-load", 0.4, 1.5, 0.5);
+    AuditPlan plan = AuditPlan.of(List.of(sm, ll), 1, AuditPlan.RateGrid.ADAPTIVE);
+    java.util.Set<String> both = java.util.Set.of("smetric", "least-load");
+    assertEquals(plan.expectedPoints(sm), plan.expectedPoints(sm, both), 1e-9);
+    double w = plan.expectedPoints(ll, both);
+    // the knee on the hint takes the first batch alone (3); within a factor 2 at most 9 (a knee a
+    // factor 2 away: 3 + 3 extensions + 3 midpoints, KneeSearchTest)
+    assertEquals(3, SweepProgress.warmModelPoints(1, 0.35, 0.35));
+    assertEquals(9, SweepProgress.warmModelPoints(1, 0.35, 0.7));
+    assertTrue(w > 3 && w < 9, "expected " + w);
+    // the 33 model knees' counts add up to 192 (the table in docs/replay.md)
+    assertEquals(192.0 / 33, w, 1e-9);
+    // without SMetric among the runnable policies the same curve is cold
+    assertEquals(plan.expectedPoints(ll), plan.expectedPoints(ll, java.util.Set.of("least-load")), 1e-9);
+  }
+
   private static AuditPlan adaptive(double reference) {
     return AuditPlan.of(List.of(), reference, AuditPlan.RateGrid.ADAPTIVE);
   }
