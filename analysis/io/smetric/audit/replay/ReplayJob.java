@@ -700,8 +700,8 @@ public final class ReplayJob {
           progress.expectExactly("sized point", sized.size());
           List<Schedule.Group> then = new ArrayList<>();
           if (!sized.isEmpty()) then.add(Schedule.Group.of(3, List.of(counted("sized point", once(sized)))));
-          // the instance count's bootstrap interval, beside the sized point (issue 29 item 1): one group per
-          // router, its second wave planned when its first is back; the placeholder counts the tracks not yet made
+          // the instance count's bootstrap interval, beside the sized point (issue 29 item 1): the first waves'
+          // group, whose continuation plans the second waves; the placeholder counts the tracks not yet made
           int[] made = {0};
           int[] planned = {Integer.MAX_VALUE};
           then.addAll(capacity.intervalGroups(reps, (part, t) -> {

@@ -398,20 +398,18 @@ public final class Capacity {
     final Chain of;
     final int k;
     final int cap;
-    /** 1: searched from the point estimate; 2: from the guess the first wave's answers give. */
-    final int wave;
+    /** The point estimate in the first wave; the second wave's guess once the first wave is back. */
     int guess;
     final TreeMap<Integer, Boolean> tested = new TreeMap<>();
     SimSpec pending;
     final List<SimSpec> specs = new ArrayList<>();
     boolean done;
 
-    Replicate(Chain of, int k, int guess, int cap, int wave) {
+    Replicate(Chain of, int k, int guess, int cap) {
       this.of = of;
       this.k = k;
       this.guess = guess;
       this.cap = cap;
-      this.wave = wave;
     }
 
     SimSpec spec(int n) {
@@ -537,7 +535,7 @@ public final class Capacity {
       first.put(ch, new ArrayList<>());
       rest.put(ch, new ArrayList<>());
       for (int k = 1; k <= b; k++) {
-        Replicate r = new Replicate(ch, k, n, cap, k <= w ? 1 : 2);
+        Replicate r = new Replicate(ch, k, n, cap);
         replicates.add(r);
         (k <= w ? first : rest).get(ch).add(r);
         if (k <= w) t1.add(counted.apply(part(r), r::next));
