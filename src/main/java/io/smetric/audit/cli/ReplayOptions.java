@@ -135,7 +135,7 @@ public final class ReplayOptions {
   @Option(names = "--capacity-all-routers", description =
       "With the capacity search: also size every other router (not only SMetric and the judged router) at the "
           + "trace's own pace, with and without the global tier, each search starting from SMetric's answer. Off by "
-          + "default: it adds about 4 pass/fail runs per router and capacity (docs/replay.md, \"Capacity\").")
+          + "default: it adds about 5 pass/fail runs per router and capacity, 2-10 on the shipped sample (docs/replay.md, \"Capacity\").")
   boolean capacityAllRouters;
 
   @Option(names = "--attainment", paramLabel = "SHARE", description =
