@@ -162,7 +162,9 @@ public final class Capacity {
     }
 
     /**
-     * The first count of factor x: the guess at x1; else the previous answer x the factor ratio.
+     * The first count of factor x: the guess at x1 (the lead's answer there, else the rate-based
+     * guess); else the previous answer x the lead's growth, else x this chain's own growth between
+     * the two previous factors (as an elasticity), else x the factor ratio (linear).
      * The previous answer's neighbour below failed at the lower traffic, so it fails here too
      * (monotone in load, assumed): a probe without a run that bounds this search from below.
      */
@@ -191,6 +193,18 @@ public final class Capacity {
         near.put(x, true);
         startRules.put(x, "this router's answer at x" + prev + " x " + leadName + "'s growth from x" + prev + " to x" + x);
         return Math.max(a, (int) Math.round((double) a * led / ledPrev));
+      }
+      Integer before = f >= 2 ? answers.get(factors.get(f - 2)) : null;
+      if (before != null) {
+        // this chain's own growth between the two previous factors, as an elasticity (answer ~ traffic^e),
+        // carried one factor further: on the 200k trace x1 -> x1.25 -> x1.5 gave 71 -> 80 -> 87, e = 0.53 and
+        // 0.46, where the linear guesses were 96 and 116 for answers of 87 and 100
+        double pp = factors.get(f - 2);
+        double e = Math.log((double) a / before) / Math.log(prev / pp);
+        near.put(x, true);
+        startRules.put(x, String.format(java.util.Locale.ROOT, "the answer at x%s x (x%s / x%s)^%.3f, this router's growth "
+            + "from x%s to x%s", prev, x, prev, e, pp, prev));
+        return Math.max(a, (int) Math.round(a * Math.pow(x / prev, e)));
       }
       startRules.put(x, "the answer at x" + prev + " x " + x / prev);
       return linear;
