@@ -60,3 +60,15 @@ for x,led,ledp in ((1.25,80,71),(1.5,87,80),(2.0,100,87)):
   ni,ci,ei=run(('smetric',0.0,x,0),ans[x],s0,10**6,{prev-1:False}); tot+=ci;n+=ni;e+=ei; prev=ans[x]
 old=sum(s['cpu_s'] for s in d['capacity']['searches'] if s['policy']=='smetric' and s['global_ratio']==0.0)
 print('SM@0 chain new: sims',n,'cpu %.1f'%tot,'estimated',e,'old cpu %.1f'%old)
+# SMetric at 1.6x, x1.5 and x2: from the previous answer x its own growth as an elasticity
+import math
+ans16={1.0:71,1.25:80,1.5:87,2.0:100}
+fs=[1.0,1.25,1.5,2.0]
+tot=0;n=0;e=0;old=0
+for i in (2,3):
+  x,prev,pp=fs[i],fs[i-1],fs[i-2]
+  el=math.log(ans16[prev]/ans16[pp])/math.log(prev/pp)
+  s0=max(ans16[prev],round(ans16[prev]*(x/prev)**el))
+  ni,ci,ei=run(('smetric',1.6,x,0),ans16[x],s0,10**6,{ans16[prev]-1:False}); tot+=ci;n+=ni;e+=ei
+  old+=sum(s['cpu_s'] for s in d['capacity']['searches'] if s['policy']=='smetric' and s['global_ratio']==1.6 and s['traffic_factor']==x)
+print('SM@1.6 x1.5+x2 new: sims',n,'cpu %.1f'%tot,'estimated',e,'old cpu %.1f'%old)
