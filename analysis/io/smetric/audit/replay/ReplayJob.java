@@ -572,6 +572,9 @@ public final class ReplayJob {
     }
   }
 
+  /** Pass/fail runs one replicate's capacity search is expected to take (progress estimate). */
+  private static final double INTERVAL_RUNS = 2.0;
+
   /** A track of one batch. */
   private static Schedule.Track once(List<SimSpec> specs) {
     boolean[] sent = {false};
@@ -689,21 +692,26 @@ public final class ReplayJob {
         progress.expect("sized point", 4);
         // then the second operating point: both routers as full runs on the cluster sized for the judged router
         int reps = bootstrapRuns > 0 ? bootstrap : 0;
-        // the interval's replicates: about 2 runs per router and replicate (N and N - 1)
-        if (reps > 0) progress.expect("capacity interval", 2.0 * 2 * reps);
+        // the interval's replicates: about 2 runs per router and replicate (a search from a guess on the answer or 1 below it)
+        if (reps > 0) progress.expect("capacity interval", INTERVAL_RUNS * 2 * reps);
         next.add(new Schedule.Group(3, tracks, all -> {
           List<SimSpec> sized = capacity.sizedSpecs();
           progress.expectExactly("sized point", sized.size());
-          List<Schedule.Track> then = new ArrayList<>();
-          if (!sized.isEmpty()) then.add(counted("sized point", once(sized)));
-          // the instance count's bootstrap interval, beside the sized point (issue 29 item 1)
-          List<Schedule.Track> iv = capacity.intervalTracks(reps);
-          progress.drop("capacity interval");
-          for (int k = 0; k < iv.size(); k++) {
-            progress.expect("capacity interval " + k, 2.0 * 2 * reps / iv.size());
-            then.add(counted("capacity interval " + k, iv.get(k)));
-          }
-          return then.isEmpty() ? List.of() : List.of(Schedule.Group.of(3, then));
+          List<Schedule.Group> then = new ArrayList<>();
+          if (!sized.isEmpty()) then.add(Schedule.Group.of(3, List.of(counted("sized point", once(sized)))));
+          // the instance count's bootstrap interval, beside the sized point (issue 29 item 1): the first waves'
+          // group, whose continuation plans the second waves; the placeholder counts the tracks not yet made
+          int[] made = {0};
+          int[] planned = {Integer.MAX_VALUE};
+          then.addAll(capacity.intervalGroups(reps, (part, t) -> {
+            progress.expect(part, INTERVAL_RUNS);
+            made[0]++;
+            if (planned[0] != Integer.MAX_VALUE) progress.expect("capacity interval", INTERVAL_RUNS * (planned[0] - made[0]));
+            return counted(part, t);
+          }));
+          planned[0] = capacity.intervalSearches();
+          progress.expect("capacity interval", INTERVAL_RUNS * (planned[0] - made[0]));
+          return then;
         }));
       }
     }

@@ -88,7 +88,10 @@ final class Answers {
         r.put("judged_router", s.path("judged_router").asText());
         byKey.put(key, r);
       }
-      ObjectNode x = r.putObject(s.path("role").asText());
+      // the other routers (--capacity-all-routers, x1 only): a list beside the two the sentence names
+      ObjectNode x = s.path("role").asText().equals("other")
+          ? (r.has("others") ? (ArrayNode) r.get("others") : r.putArray("others")).addObject()
+          : r.putObject(s.path("role").asText());
       x.put("router", s.path("policy").asText());
       for (String k : new String[] {"instances", "gpus", "usd_per_day"}) {
         if (s.path(k).isNumber()) x.put(k, s.path(k).asDouble());
@@ -239,6 +242,8 @@ final class Answers {
     h.tag("p", "capacity", c.path("summary").asText());
     List<List<String>> rows = new ArrayList<>();
     boolean usd = c.path("gpu_hour_usd").isNumber();
+    boolean others = false;
+    for (JsonNode r : c.path("by_global_ratio")) others |= r.path("others").isArray();
     for (JsonNode r : c.path("by_global_ratio")) {
       List<String> row = new ArrayList<>();
       row.add(Numbers.sig4(r.path("global_ratio").asDouble()) + "x");
@@ -251,9 +256,19 @@ final class Answers {
             : a.isMissingNode() ? Numbers.NA : "not found";
         row.add((role.equals("judged") ? a.path("router").asText() + ": " : "") + v);
       }
+      if (others) {
+        List<String> o = new ArrayList<>();
+        for (JsonNode a : r.path("others")) {
+          o.add(a.path("router").asText() + ": " + (a.path("instances").isNumber() ? Numbers.count(a.path("instances").asLong())
+              + (a.path("gpus").isNumber() ? " / " + Numbers.count(a.path("gpus").asLong()) + " GPUs" : "") : "not found"));
+        }
+        row.add(String.join(", ", o));
+      }
       rows.add(row);
     }
-    h.table(List.of("global tier", "traffic", "judged router", "SMetric"), rows, "capacity");
+    List<String> head = new ArrayList<>(List.of("global tier", "traffic", "judged router", "SMetric"));
+    if (others) head.add("other routers (x1 only)");
+    h.table(head, rows, "capacity");
     h.tag("p", null, sentenceCase(c.path("rule").asText()) + ". " + sentenceCase(c.path("interval").asText()) + ".");
     sizedHtml(h, c.path("sized_point"));
     h.raw("</section>\n");

@@ -71,11 +71,14 @@ final class CapacityCharts {
     Map<String, double[]> bars = new java.util.LinkedHashMap<>();
     Map<String, String> policyOf = new java.util.HashMap<>();
     Map<String, Double> ratioOf = new java.util.HashMap<>();
+    java.util.Set<String> others = new java.util.HashSet<>();
     for (JsonNode s : cap.path("searches")) {
       if (!s.path("instances").isNumber()) continue;
       double g = s.path("global_ratio").asDouble();
       String p = s.path("policy").asText();
       String name = p + (g > 0 ? ", " + Numbers.sig4(g) + "x tier" : ", no tier");
+      // the other routers (--capacity-all-routers) are sized at x1 only: a point each, not a line
+      if (s.path("role").asText().equals("other")) others.add(name);
       policyOf.put(name, p);
       ratioOf.put(name, g);
       lines.computeIfAbsent(name, k -> new ArrayList<>()).add(new double[] {s.path("traffic_factor").asDouble(), s.path("instances").asDouble()});
@@ -93,6 +96,12 @@ final class CapacityCharts {
       String p = policyOf.get(e.getKey());
       Color col = policyColors.getOrDefault(p, Color.DARK_GRAY);
       Charts.series(c, e.getKey(), e.getValue(), col, ratioOf.get(e.getKey()) > 0 ? SeriesLines.SOLID : SeriesLines.DOT_DOT);
+      if (others.contains(e.getKey())) {
+        XYSeries o = c.getSeries(e.getKey());
+        o.setMarker(ratioOf.get(e.getKey()) > 0 ? org.knowm.xchart.style.markers.SeriesMarkers.DIAMOND
+            : org.knowm.xchart.style.markers.SeriesMarkers.SQUARE);
+        continue;
+      }
       c.getSeries(e.getKey()).setLineWidth(p.equals("smetric") ? 3.5f : 2.5f);
       double[] b = bars.get(e.getKey());
       if (b != null) {
@@ -112,7 +121,10 @@ final class CapacityCharts {
         "Goodput at the attainment target: for each router and global-tier capacity (solid: with the tier, dotted: without), "
             + "the smallest number of instances that keeps " + target + " of the requests within the TTFT and TPOT SLO at each "
             + "traffic factor (x1 = the trace's own pace; more traffic by session-tree scaling), from the capacity search's "
-            + "pass/fail runs; a vertical bar at x1 is the instance count's bootstrap interval. Beside the maximum TPS within SLO "
+            + "pass/fail runs; a vertical bar at x1 is the instance count's bootstrap interval"
+            + (others.isEmpty() ? "" : "; the other routers (--capacity-all-routers) are sized at x1 only, a marker each "
+                + "(diamond: with the tier, square: without)")
+            + ". Beside the maximum TPS within SLO "
             + "above (the paper's unit, at --instances), this is the cluster a platform team would buy.", c);
   }
 

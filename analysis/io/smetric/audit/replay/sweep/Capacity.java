@@ -40,15 +40,24 @@ public final class Capacity {
   static final int MAX_FACTOR = 16;
 
   /** What the capacity search is asked for. */
-  public record Options(boolean enabled, double attainment, List<Double> growth, double gpuHourUsd) {
+  public record Options(boolean enabled, double attainment, List<Double> growth, double gpuHourUsd, boolean allRouters) {
     public Options {
       if (!(attainment > 0 && attainment <= 1)) throw new IllegalArgumentException("attainment must be in (0, 1], got " + attainment);
       growth = List.copyOf(growth);
       for (double f : growth) if (!(f > 1)) throw new IllegalArgumentException("growth factors must be > 1, got " + f);
     }
 
+    /** Without the other routers' x1 answers (the default: {@link #allRouters}). */
+    public Options(boolean enabled, double attainment, List<Double> growth, double gpuHourUsd) {
+      this(enabled, attainment, growth, gpuHourUsd, false);
+    }
+
     public static final Options DEFAULT = new Options(true, EqualLoad.TARGET_ATTAINMENT, GROWTH, Double.NaN);
     public static final Options OFF = new Options(false, EqualLoad.TARGET_ATTAINMENT, GROWTH, Double.NaN);
+
+    public Options withAllRouters(boolean all) {
+      return new Options(enabled, attainment, growth, gpuHourUsd, all);
+    }
   }
 
   /** One probe: a count at a traffic factor, and how its answer was obtained. */
@@ -69,12 +78,22 @@ public final class Capacity {
     /** Factors searched from a guess next to the answer ({@link CapacitySearch#nextNear}) rather than bracketed. */
     final Map<Double, Boolean> near = new LinkedHashMap<>();
     /**
-     * The chain this one follows (SMetric's at the same capacity), null for a lead: at each factor
-     * this chain waits for the lead's answer there and starts next to it (issue 29's cost bound:
-     * on the 200k agent trace the two routers' answers were 0-1 apart with the 1.6x tier and 8-13
-     * without, against a first guess 2-3x off and linear growth guesses 9-16 too high).
+     * The chain this one follows, null for the first SMetric chain: the judged router and the other
+     * routers follow SMetric's chain at the same capacity, SMetric's chain at the second capacity
+     * follows SMetric's at the first. At each factor this chain waits for the lead's answer there
+     * and starts next to it (issue 29's cost bound: on the 200k agent trace the two routers'
+     * answers were 0-1 apart with the 1.6x tier and 8-13 without, SMetric's answers at the two
+     * capacities 71 and 86, against a first guess 2-3x off and linear growth guesses 9-16 too high).
      */
     Chain lead;
+    /** How many of the traffic factors this chain searches (the other routers: x1 only). */
+    int limit = Integer.MAX_VALUE;
+    /**
+     * The count each factor's cap is a multiple of: for SMetric's chains the rate-based or linear
+     * growth guess whatever the first count tested, so that a start from a lead cannot lower the
+     * cap (and change an answer) below what the bracket search from that guess would have tried.
+     */
+    final Map<Double, Integer> capBase = new LinkedHashMap<>();
     /** The factor searched now (index into factors), the probe in flight. */
     int f;
     SimSpec pending;
@@ -111,11 +130,11 @@ public final class Capacity {
         probes.add(new Probe(factors.get(f), pendingN, got.metrics().getOrDefault(RunResult.PASS, 0.0) == 1.0, "simulated", pending));
         pending = null;
       }
-      while (f < factors.size()) {
+      while (f < Math.min(limit, factors.size())) {
         double x = factors.get(f);
         if (!starts.containsKey(x) && waitsForLead(x)) return List.of();
         int s0 = starts.computeIfAbsent(x, k -> startFor(k));
-        int cap = caps.computeIfAbsent(x, k -> Math.max(64, MAX_FACTOR * s0));
+        int cap = caps.computeIfAbsent(x, k -> Math.max(64, MAX_FACTOR * capBase.getOrDefault(k, s0)));
         TreeMap<Integer, Boolean> t = tested(x);
         OptionalInt n = near.getOrDefault(x, false) ? CapacitySearch.nextNear(t, s0, cap) : CapacitySearch.next(t, s0, cap);
         if (n.isEmpty()) {
@@ -143,16 +162,21 @@ public final class Capacity {
     }
 
     /**
-     * The first count of factor x: the guess at x1; else the previous answer x the factor ratio.
+     * The first count of factor x: the guess at x1 (the lead's answer there, else the rate-based
+     * guess); else the previous answer x the lead's growth, else x this chain's own growth between
+     * the two previous factors (as an elasticity), else x the factor ratio (linear).
      * The previous answer's neighbour below failed at the lower traffic, so it fails here too
      * (monotone in load, assumed): a probe without a run that bounds this search from below.
      */
     private int startFor(double x) {
       Integer led = lead == null ? null : lead.answers.get(x);
+      String leadName = lead == null ? null : lead.curve.policy() + (lead.curve.globalRatio() == curve.globalRatio() ? ""
+          : lead.curve.globalRatio() > 0 ? " (" + lead.curve.globalRatio() + "x global tier)" : " (no global tier)");
       if (f == 0) {
+        if (role.equals("smetric")) capBase.put(x, start);
         if (led != null) {
           near.put(x, true);
-          startRules.put(x, lead.curve.policy() + "'s answer at x" + x);
+          startRules.put(x, leadName + "'s answer at x" + x);
           return led;
         }
         startRules.put(x, "instances / the router's " + pct(options.attainment()) + "-attainment rate at --instances");
@@ -161,15 +185,29 @@ public final class Capacity {
       double prev = factors.get(f - 1);
       int a = answers.get(prev); // the chain stops at a factor without an answer
       if (a > 1) probes.add(new Probe(x, a - 1, false, "implied: failed at x" + prev, null));
+      int linear = Math.max(a, (int) Math.ceil(a * x / prev - 1e-9));
+      if (role.equals("smetric")) capBase.put(x, linear);
       Integer ledPrev = lead == null ? null : lead.answers.get(prev);
       if (led != null && ledPrev != null) {
         // the lead's growth from prev to x, applied to this chain's own answer at prev
         near.put(x, true);
-        startRules.put(x, "this router's answer at x" + prev + " x " + lead.curve.policy() + "'s growth from x" + prev + " to x" + x);
+        startRules.put(x, "this router's answer at x" + prev + " x " + leadName + "'s growth from x" + prev + " to x" + x);
         return Math.max(a, (int) Math.round((double) a * led / ledPrev));
       }
+      Integer before = f >= 2 ? answers.get(factors.get(f - 2)) : null;
+      if (before != null) {
+        // this chain's own growth between the two previous factors, as an elasticity (answer ~ traffic^e),
+        // carried one factor further: on the 200k trace x1 -> x1.25 -> x1.5 gave 71 -> 80 -> 87, e = 0.53 and
+        // 0.46, where the linear guesses were 96 and 116 for answers of 87 and 100
+        double pp = factors.get(f - 2);
+        double e = Math.log((double) a / before) / Math.log(prev / pp);
+        near.put(x, true);
+        startRules.put(x, String.format(java.util.Locale.ROOT, "the answer at x%s x (x%s / x%s)^%.3f, this router's growth "
+            + "from x%s to x%s", prev, x, prev, e, pp, prev));
+        return Math.max(a, (int) Math.round(a * Math.pow(x / prev, e)));
+      }
       startRules.put(x, "the answer at x" + prev + " x " + x / prev);
-      return Math.max(a, (int) Math.ceil(a * x / prev - 1e-9));
+      return linear;
     }
 
     /** Whether the lead is still searching factor x (its answer there is this chain's first guess). */
@@ -234,10 +272,47 @@ public final class Capacity {
           Chain prev = c.chains.get(c.chains.size() - 1);
           if (prev.role.equals("smetric") && prev.curve.globalRatio() == g) ch.lead = prev;
         }
+        // SMetric at the second capacity follows SMetric at the first (its x1 answer there is a better
+        // first guess than the rate-based one: 71 vs 166 for an answer of 86 on the 200k agent trace)
+        if (pr[1].equals("smetric")) ch.lead = c.smetricChain(Double.NaN);
         c.chains.add(ch);
       }
     }
+    if (options.allRouters()) c.planOthers(d, all);
     return c;
+  }
+
+  /** SMetric's chain at capacity g (NaN: the first one planned), null when none. */
+  private Chain smetricChain(double g) {
+    for (Chain ch : chains) if (ch.role.equals("smetric") && (Double.isNaN(g) || ch.curve.globalRatio() == g)) return ch;
+    return null;
+  }
+
+  /**
+   * The other routers (issue 29 item 1: "for each router"; {@link Options#allRouters}): every
+   * baseline outside the SMetric family that is neither the judged router nor the recorded routing,
+   * at x1 at each capacity SMetric is sized at, starting from SMetric's answer there
+   * ({@link CapacitySearch#nextNear}); without one, from its own rate-based guess by the bracket.
+   */
+  private void planOthers(Map<String, TreeMap<Double, SweepSummary.Headline>> d, List<RunResult> all) {
+    List<Chain> others = new ArrayList<>();
+    for (double g : judged.keySet()) {
+      Chain sm = smetricChain(g);
+      if (sm == null) continue;
+      for (String p : d.keySet()) {
+        if (SweepSummary.isSmetricFamily(p) || p.equals(judged.get(g)) || p.equals(Policies.AS_RECORDED.cliName())) continue;
+        SweepSummary.Headline h = d.get(p).get(g);
+        if (h == null) continue;
+        AuditPlan.Curve curve = new AuditPlan.Curve(p, g, h.overload(), h.hitRatio());
+        double rate = KneeSearch.attainmentRate(EqualLoad.attainment(curve, all), options.attainment());
+        int start = Double.isNaN(rate) || rate <= 0 ? base.instances : Math.max(1, (int) Math.ceil(base.instances / rate - 1e-9));
+        Chain ch = new Chain("other", curve, start, rate);
+        ch.lead = sm;
+        ch.limit = 1;
+        others.add(ch);
+      }
+    }
+    chains.addAll(others);
   }
 
   /** The variant of the full runs at the sized cluster (issue 29 item 3). */
@@ -267,7 +342,7 @@ public final class Capacity {
       Integer n = judgedAnswer(g);
       if (n == null) continue;
       for (Chain ch : chains) {
-        if (ch.curve.globalRatio() != g) continue;
+        if (ch.curve.globalRatio() != g || ch.role.equals("other")) continue;
         TreeMap<String, Double> ov = new TreeMap<>();
         ov.put(SweepVariable.INSTANCES.key(), (double) n);
         out.add(new SimSpec(-1, ch.curve.policy(), g, 1.0, ch.curve.overload(), ch.curve.hitRatio(), 0, SIZED, ov));
@@ -328,59 +403,56 @@ public final class Capacity {
     return g0;
   }
 
-  /** One router's x1 answer on bootstrap replicate k: a search next to the point estimate. */
+  /**
+   * One router's x1 answer on bootstrap replicate k: {@link CapacitySearch#nextNear} from a guess
+   * (the point estimate in the first wave, the second-wave guess after it), with a cap fixed by
+   * the point estimate, so that the answer is the one a search from any start finds.
+   */
   final class Replicate {
     final Chain of;
     final int k;
+    final int cap;
+    /** The point estimate in the first wave; the second wave's guess once the first wave is back. */
     int guess;
-    /** SMetric's search on the same replicate, which this one (the judged router's) waits for and starts from; null for a lead. */
-    Replicate lead;
     final TreeMap<Integer, Boolean> tested = new TreeMap<>();
-    final List<SimSpec> pending = new ArrayList<>();
+    SimSpec pending;
     final List<SimSpec> specs = new ArrayList<>();
     boolean done;
 
-    Replicate(Chain of, int k, int guess) {
+    Replicate(Chain of, int k, int guess, int cap) {
       this.of = of;
       this.k = k;
       this.guess = guess;
+      this.cap = cap;
     }
 
     SimSpec spec(int n) {
       TreeMap<String, Double> ov = new TreeMap<>();
-      ov.put("instances", (double) n);
-      ov.put("decideAttainment", options.attainment());
+      ov.put(SweepVariable.INSTANCES.key(), (double) n);
+      ov.put(SweepVariable.DECIDE_ATTAINMENT.key(), options.attainment());
       return new SimSpec(-1, of.curve.policy(), of.curve.globalRatio(), 1.0, of.curve.overload(), of.curve.hitRatio(), k, VARIANT, ov);
     }
 
-    List<SimSpec> next(Map<String, RunResult> back) {
+    /** A track of its own: one probe per batch, the next chosen from this replicate's results only. */
+    List<SimSpec> next(List<RunResult> all) {
       if (done) return List.of();
-      if (lead != null && tested.isEmpty() && pending.isEmpty()) {
-        // as in the main search: the judged router starts from SMetric's answer on the same resample
-        if (!lead.done) return List.of();
-        if (lead.answer() != null) guess = lead.answer();
+      if (pending != null) {
+        String key = specKey(pending);
+        RunResult got = null;
+        for (RunResult r : all) if (VARIANT.equals(r.spec().variant()) && key.equals(specKey(r.spec()))) got = r;
+        if (got == null) throw new IllegalStateException("capacity replicate probe not back: " + pending.label());
+        tested.put((int) Math.round(pending.overrides().get(SweepVariable.INSTANCES.key())),
+            got.metrics().getOrDefault(RunResult.PASS, 0.0) == 1.0);
+        pending = null;
       }
-      for (SimSpec p : pending) {
-        RunResult r = back.get(specKey(p));
-        if (r == null) throw new IllegalStateException("capacity replicate probe not back: " + p.label());
-        tested.put((int) Math.round(p.overrides().get("instances")), r.metrics().getOrDefault(RunResult.PASS, 0.0) == 1.0);
+      OptionalInt n = CapacitySearch.nextNear(tested, guess, cap);
+      if (n.isEmpty()) {
+        done = true;
+        return List.of();
       }
-      pending.clear();
-      int cap = Math.max(64, MAX_FACTOR * guess);
-      if (tested.isEmpty() && guess > 1) {
-        // the point estimate and its neighbour below in one batch: most replicates end there
-        pending.add(spec(guess));
-        pending.add(spec(guess - 1));
-      } else {
-        OptionalInt n = CapacitySearch.nextNear(tested, guess, cap);
-        if (n.isEmpty()) {
-          done = true;
-          return List.of();
-        }
-        pending.add(spec(n.getAsInt()));
-      }
-      specs.addAll(pending);
-      return List.copyOf(pending);
+      pending = spec(n.getAsInt());
+      specs.add(pending);
+      return List.of(pending);
     }
 
     Integer answer() {
@@ -390,45 +462,125 @@ public final class Capacity {
 
   private final List<Replicate> replicates = new ArrayList<>();
   private int intervalReplicates;
+  /** Per interval search (SMetric's, the judged router's): the second wave's first guess. */
+  private final Map<Chain, Integer> secondWaveGuess = new LinkedHashMap<>();
+
+  /**
+   * The size of the first wave for B replicates: odd (its nearest-rank median is one of its
+   * answers) and about sqrt(B), so that the replicates searched from the point estimate, which the
+   * resamples can miss in either direction (on the sample and the 200k agent trace every replicate
+   * needed 1-3 instances more), are a shrinking share as B grows: 1 for B <= 3, 3 for B = 4..15
+   * (the default 10), 11 for B = 100.
+   */
+  static int firstWave(int b) {
+    if (b <= 0) return 0;
+    return Math.min(b, 2 * (int) Math.floor(Math.sqrt(b) / 2) + 1);
+  }
+
+  /**
+   * The second wave's first guess from the first wave's answers: the start from which
+   * {@link CapacitySearch#nextNear} would have needed the fewest runs in total to find those
+   * answers (each counted by running the rule against its answer as a threshold; an answer not
+   * found up to the cap counts as the cap + 1), over each answer and its two neighbours (within
+   * [1, cap]); ties go to the count nearest the answers' nearest-rank median, then to the
+   * smaller. Nothing here prefers more or fewer instances than the point estimate: the rule's own
+   * cost decides (it is not symmetric: from a guess 1 too high it takes 4 runs, 1 too low 2).
+   */
+  static int secondWaveGuess(List<Integer> firstWave, int cap) {
+    if (firstWave.isEmpty()) throw new IllegalArgumentException("no first-wave answer");
+    List<Integer> a = new ArrayList<>();
+    for (Integer x : firstWave) a.add(x == null ? cap + 1 : x);
+    List<Integer> sorted = new ArrayList<>(a);
+    sorted.sort(null);
+    int median = sorted.get((int) Math.ceil(0.5 * sorted.size()) - 1);
+    java.util.TreeSet<Integer> candidates = new java.util.TreeSet<>();
+    for (int x : a) for (int c = x - 1; c <= x + 1; c++) if (c >= 1 && c <= cap) candidates.add(c);
+    int best = Math.min(Math.max(median, 1), cap);
+    long bestCost = Long.MAX_VALUE;
+    for (int g : candidates) {
+      long cost = 0;
+      for (int th : a) cost += nearRuns(th, g, cap);
+      long d = Math.abs((long) g - median);
+      long bd = Math.abs((long) best - median);
+      if (cost < bestCost || (cost == bestCost && (d < bd || (d == bd && g < best)))) {
+        bestCost = cost;
+        best = g;
+      }
+    }
+    return best;
+  }
+
+  /** Runs {@link CapacitySearch#nextNear} from {@code guess} takes when exactly the counts >= {@code threshold} pass. */
+  static int nearRuns(int threshold, int guess, int cap) {
+    TreeMap<Integer, Boolean> t = new TreeMap<>();
+    int runs = 0;
+    for (OptionalInt n = CapacitySearch.nextNear(t, guess, cap); n.isPresent(); n = CapacitySearch.nextNear(t, guess, cap)) {
+      t.put(n.getAsInt(), n.getAsInt() >= threshold);
+      if (++runs > 4 * 64) throw new IllegalStateException("the search does not end");
+    }
+    return runs;
+  }
 
   /**
    * The bootstrap interval of the x1 answer (issue 29 item 1): for each of the B replicates the
    * gain's interval uses (session trees resampled, {@link Sweep#traceFor}; a replicate runs at the
    * original's offered token rate), SMetric's and the judged router's smallest passing count at
-   * the interval's capacity, searched next to the point estimate (N and N - 1 first, widening only
-   * when needed); the judged router's search on a replicate starts from SMetric's answer on that
-   * replicate once it is known (the two were 0-1 apart on the sample's replicates). One track per
-   * capacity, every replicate of both routers in each batch. Planned once the searches are done;
-   * none when b is 0 or a router has no x1 answer.
+   * the interval's capacity. Each router's replicates run in two waves, each replicate a track of
+   * its own: the first {@link #firstWave} replicates searched from the point estimate, then the
+   * rest from {@link #secondWaveGuess} of the first wave's answers (a group continuation, so which
+   * runs are made never depends on which finished first). Every search uses the cap of the point
+   * estimate, so each replicate's answer is the one any start finds (monotone pass/fail). One
+   * group for the first waves; {@code counted} wraps each track for the progress count (its part name).
+   * Planned once the searches are done; none when b is 0 or a router has no x1 answer.
    */
-  public List<Schedule.Track> intervalTracks(int b) {
+  public List<Schedule.Group> intervalGroups(int b, java.util.function.BiFunction<String, Schedule.Track, Schedule.Track> counted) {
     intervalReplicates = b;
-    List<Schedule.Track> out = new ArrayList<>();
     double g = intervalRatio();
-    if (b <= 0 || Double.isNaN(g)) return out;
-    List<Replicate> mine = new ArrayList<>();
+    if (b <= 0 || Double.isNaN(g)) return List.of();
+    int w = firstWave(b);
+    Map<Chain, List<Replicate>> first = new LinkedHashMap<>();
+    Map<Chain, List<Replicate>> rest = new LinkedHashMap<>();
+    List<Schedule.Track> t1 = new ArrayList<>();
     for (Chain ch : chains) {
-      if (ch.curve.globalRatio() != g) continue;
+      if (ch.curve.globalRatio() != g || ch.role.equals("other")) continue;
       Integer n = ch.answers.get(1.0);
       if (n == null) continue;
+      int cap = Math.max(64, MAX_FACTOR * n);
+      first.put(ch, new ArrayList<>());
+      rest.put(ch, new ArrayList<>());
       for (int k = 1; k <= b; k++) {
-        Replicate r = new Replicate(ch, k, n);
-        for (Replicate o : mine) if (ch.lead != null && o.of == ch.lead && o.k == k) r.lead = o;
-        mine.add(r);
+        Replicate r = new Replicate(ch, k, n, cap);
+        replicates.add(r);
+        (k <= w ? first : rest).get(ch).add(r);
+        if (k <= w) t1.add(counted.apply(part(r), r::next));
       }
     }
-    if (mine.isEmpty()) return out;
-    replicates.addAll(mine);
-    out.add(all -> {
-      Map<String, RunResult> back = new LinkedHashMap<>();
-      for (RunResult r : all) if (VARIANT.equals(r.spec().variant()) && r.spec().replicate() > 0) back.put(specKey(r.spec()), r);
-      List<SimSpec> batch = new ArrayList<>();
-      // leads first, so that a follower whose lead ends in this call starts in the same batch
-      for (Replicate rep : mine) if (rep.lead == null) batch.addAll(rep.next(back));
-      for (Replicate rep : mine) if (rep.lead != null) batch.addAll(rep.next(back));
-      return batch;
-    });
-    return out;
+    if (t1.isEmpty()) return List.of();
+    // one group for both routers' first waves: a single continuation, so the second wave's group is
+    // numbered the same whichever router's first wave ends first (Schedule numbers groups as they start)
+    return List.of(new Schedule.Group(3, t1, all -> {
+      List<Schedule.Track> t2 = new ArrayList<>();
+      for (Chain ch : first.keySet()) {
+        List<Integer> answers = new ArrayList<>();
+        for (Replicate r : first.get(ch)) answers.add(r.answer());
+        int guess = secondWaveGuess(answers, first.get(ch).get(0).cap);
+        secondWaveGuess.put(ch, guess);
+        for (Replicate r : rest.get(ch)) {
+          r.guess = guess;
+          t2.add(counted.apply(part(r), r::next));
+        }
+      }
+      return t2.isEmpty() ? List.of() : List.of(Schedule.Group.of(3, t2));
+    }));
+  }
+
+  private static String part(Replicate r) {
+    return "capacity interval " + r.of.curve.policy() + " " + r.k;
+  }
+
+  /** The interval's searches as planned: how many replicate tracks {@link #intervalGroups} made or will make. */
+  public int intervalSearches() {
+    return replicates.size();
   }
 
   /**
@@ -470,6 +622,9 @@ public final class Capacity {
     if (answers.isEmpty()) return null;
     Integer[] iv = percentileInterval(answers, INTERVAL_LEVEL);
     ObjectNode o = Json.object();
+    o.put("first_wave", firstWave(answers.size()));
+    if (secondWaveGuess.containsKey(ch)) o.put("second_wave_start", secondWaveGuess.get(ch));
+    else o.putNull("second_wave_start");
     if (iv[0] == null) o.putNull("low");
     else o.put("low", iv[0]);
     if (iv[1] == null) o.putNull("high");
@@ -483,7 +638,9 @@ public final class Capacity {
     }
     o.put("method", "nearest-rank percentile interval (the ceil(0.025 B)-th and ceil(0.975 B)-th smallest of the B "
         + "replicates' answers) over the session-tree resamples of the gain's interval, each replicate at the original's "
-        + "offered token rate; each replicate's answer searched next to the point estimate"
+        + "offered token rate; each replicate's answer searched by stepping from a guess (CapacitySearch.nextNear, the cap "
+        + "of the point estimate): the first " + firstWave(answers.size()) + " from the point estimate, the rest from the "
+        + "count that search would have needed the fewest runs from for the first wave's answers"
         + (rangeOnly(answers.size())
             ? "; with " + answers.size() + " replicates these are the smallest and largest answer, whose coverage is below the "
                 + "nominal level" : ""));
@@ -500,23 +657,29 @@ public final class Capacity {
   }
 
   /**
-   * One track per capacity: SMetric's chain and the judged router's, which follows it (each batch
-   * holds at most one probe of each). A chain without a partner is a track alone.
+   * One track per chain that follows no other, holding every chain that follows it directly or
+   * through another (SMetric at the first capacity with the judged router, SMetric at the second
+   * capacity and, with {@link Options#allRouters}, the other routers): each batch holds at most one
+   * probe of each, asked in planning order, leads before their followers, so a follower whose lead
+   * answers in this call starts in the same batch. A chain waits only while its lead has a probe in
+   * the same batch, so a batch is never empty while a chain of the track is still searching.
    */
   public List<Schedule.Track> tracks() {
-    List<Schedule.Track> out = new ArrayList<>();
+    Map<Chain, List<Chain>> byRoot = new LinkedHashMap<>();
     for (Chain ch : chains) {
-      if (ch.lead != null) continue;
-      Chain follower = null;
-      for (Chain o : chains) if (o.lead == ch) follower = o;
-      if (follower == null) {
-        out.add(ch::next);
+      Chain root = ch;
+      while (root.lead != null) root = root.lead;
+      byRoot.computeIfAbsent(root, k -> new ArrayList<>()).add(ch);
+    }
+    List<Schedule.Track> out = new ArrayList<>();
+    for (List<Chain> group : byRoot.values()) {
+      if (group.size() == 1) {
+        out.add(group.get(0)::next);
         continue;
       }
-      Chain fo = follower;
       out.add(all -> {
-        List<SimSpec> b = new ArrayList<>(ch.next(all));
-        b.addAll(fo.next(all));
+        List<SimSpec> b = new ArrayList<>();
+        for (Chain ch : group) b.addAll(ch.next(all));
         return b;
       });
     }
@@ -529,11 +692,14 @@ public final class Capacity {
 
   /**
    * Pass/fail runs a track may be expected to take (progress estimate): a lead about log2 of the
-   * bracket per factor (5 at x1, 3 per growth factor on the sample), a follower about 2-3 per factor.
+   * bracket per factor (5 at x1, 3 per growth factor on the sample), a follower about 2-3 per
+   * factor, another router 3 (x1 only).
    */
   public double expectedSimulations() {
     double e = 0;
-    for (Chain ch : chains) e += ch.lead == null ? 5.0 + 3.0 * options.growth().size() : 3.0 + 2.0 * options.growth().size();
+    for (Chain ch : chains) {
+      e += ch.role.equals("other") ? 3.0 : ch.lead == null ? 5.0 + 3.0 * options.growth().size() : 3.0 + 2.0 * options.growth().size();
+    }
     return e;
   }
 
@@ -551,11 +717,15 @@ public final class Capacity {
     o.put("target_attainment", options.attainment());
     o.put("rule", "the smallest instance count at which the router keeps at least " + pct(options.attainment())
         + " of the trace's requests within the audit's TTFT and TPOT SLO at the traffic factor (x1 = the trace's own "
-        + "pace; more traffic by session-tree scaling: more sessions, each at its own pace); SMetric: bracket from the count "
-        + "the router's attainment rate at --instances implies (doubling / halving), then bisection on the count; the judged "
-        + "router: from SMetric's answer at the same traffic (at growth: its own previous answer x SMetric's growth), "
-        + "stepping 1, 2, 4, ... counts away until bracketed, then bisection; each run stops as soon as its pass or fail is "
-        + "certain");
+        + "pace; more traffic by session-tree scaling: more sessions, each at its own pace); SMetric at the first capacity: "
+        + "bracket from the count the router's attainment rate at --instances implies (doubling / halving), then bisection "
+        + "on the count, each growth factor from the previous answer x the factor ratio (the first) or x its own growth "
+        + "between the two previous factors as an elasticity (the others); SMetric at the other capacity: from SMetric's answer at the first capacity and the same traffic "
+        + "(at growth: its own previous answer x that answer's growth); the judged router"
+        + (options.allRouters() ? " and, at x1, every other router" : "") + ": from SMetric's answer at the same capacity "
+        + "and traffic (at growth: its own previous answer x SMetric's growth); a search from an answer steps 1, 2, 4, ... "
+        + "counts away until bracketed, then bisects; SMetric's cap is 16x its rate-based (x1) or linear-growth guess (at "
+        + "least 64) whatever its first count, another router's 16x its first count; each run stops as soon as its pass or fail is certain");
     double gi = intervalRatio();
     if (replicates.isEmpty()) {
       o.put("interval", intervalReplicates <= 0 ? "point estimates: no bootstrap replicates (--bootstrap 0, or none possible)"

@@ -132,6 +132,12 @@ public final class ReplayOptions {
           + "\"Capacity\").")
   boolean noCapacity;
 
+  @Option(names = "--capacity-all-routers", description =
+      "With the capacity search: also size every other router (not only SMetric and the judged router) at the "
+          + "trace's own pace, with and without the global tier, each search starting from SMetric's answer. Off by "
+          + "default: it adds about 5 pass/fail runs per router and capacity, 2-10 on the shipped sample (docs/replay.md, \"Capacity\").")
+  boolean capacityAllRouters;
+
   @Option(names = "--attainment", paramLabel = "SHARE", description =
       "The capacity search's target: the share of requests within the audit's TTFT and TPOT SLO a sized "
           + "cluster must keep, in (0, 1]. Default: ${bundle:default.attainment}.")
@@ -147,7 +153,7 @@ public final class ReplayOptions {
     if (!auditSweep || noCapacity) return null;
     return new io.smetric.audit.replay.sweep.Capacity.Options(true,
         attainment != null ? attainment : io.smetric.audit.replay.sweep.EqualLoad.TARGET_ATTAINMENT,
-        io.smetric.audit.replay.sweep.Capacity.GROWTH, gpuHourUsd != null ? gpuHourUsd : Double.NaN);
+        io.smetric.audit.replay.sweep.Capacity.GROWTH, gpuHourUsd != null ? gpuHourUsd : Double.NaN, capacityAllRouters);
   }
 
   /** Checks what can be checked before any work starts (usage errors, exit 2). */

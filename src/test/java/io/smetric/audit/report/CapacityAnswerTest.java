@@ -126,6 +126,33 @@ class CapacityAnswerTest {
     org.junit.jupiter.api.Assertions.assertTrue(s.contains("The verdict does not read it"), s);
   }
 
+  /**
+   * The other routers (--capacity-all-routers, x1 only) go into their row's "others" list, not
+   * over the judged router, and into a column of their own; the sentence still names the two.
+   */
+  @Test
+  void otherRouters_listedBesideTheTwo() throws Exception {
+    JsonNode r = replay("NVIDIA H20 96 GB", null, search("lmetric", "judged", 1.6, 1.0, 10, 10, null),
+        search("smetric", "smetric", 1.6, 1.0, 10, 10, null), search("least-load", "other", 1.6, 1.0, 12, 12, null),
+        search("round-robin", "other", 1.6, 1.0, null, null, null), search("smetric", "smetric", 1.6, 2.0, 14, 14, null));
+    ObjectNode c = Answers.capacity(r);
+    JsonNode row = c.get("by_global_ratio").get(0);
+    assertEquals("lmetric", row.get("judged").get("router").asText());
+    assertEquals(2, row.get("others").size());
+    assertEquals("least-load", row.get("others").get(0).get("router").asText());
+    assertEquals(12, row.get("others").get(0).get("instances").asInt());
+    assertTrue(row.get("others").get(1).get("instances").isNull());
+    assertEquals(false, c.get("by_global_ratio").get(1).has("others"));
+    assertTrue(c.get("summary").asText().startsWith("Serving this trace within SLO takes 10 x NVIDIA H20 96 GB with lmetric, 10 with SMetric"));
+    ObjectNode answers = Json.object();
+    answers.set("capacity", c);
+    Html h = new Html();
+    Answers.capacityHtml(h, answers);
+    String s = h.toString();
+    assertTrue(s.contains("other routers (x1 only)"), s);
+    assertTrue(s.contains("least-load: 12 / 12 GPUs, round-robin: not found"), s);
+  }
+
   /** Which point each criterion reads (audit.json criteria[].operating_point). */
   @Test
   void operatingPoint_perCriterionSource() {

@@ -143,4 +143,51 @@ class CapacitySearchTest {
       }
     }
   }
+
+  /**
+   * With a cap, the answer still does not depend on the start: for every threshold 1..80 and
+   * every guess 1..60, the stepping search with the cap 40 ends at the threshold when it is within
+   * the cap and without an answer when it is not (the interval's replicates use the cap of the
+   * point estimate whatever their first guess, so a second-wave guess cannot change an answer).
+   */
+  @Test
+  void nearWithCap_sameAnswerFromAnyGuess() {
+    for (int a = 1; a <= 80; a++) {
+      for (int g = 1; g <= 60; g++) {
+        int th = a;
+        TreeMap<Integer, Boolean> near = new TreeMap<>();
+        searchNear(near, n -> n >= th, g, 40);
+        assertEquals(a <= 40 ? Integer.valueOf(a) : null, CapacitySearch.answer(near), "threshold " + a + ", guess " + g);
+      }
+    }
+  }
+
+  /** The first wave: odd, about sqrt(B), never more than B. */
+  @Test
+  void firstWave_oddAboutSqrtB() {
+    int[][] cases = {{0, 0}, {1, 1}, {2, 1}, {3, 1}, {4, 3}, {10, 3}, {15, 3}, {16, 5}, {100, 11}, {1000, 31}};
+    for (int[] c : cases) assertEquals(c[1], Capacity.firstWave(c[0]), "B = " + c[0]);
+  }
+
+  /**
+   * The second wave's guess, counted by hand with nextNear's costs (from a guess on the answer or
+   * 1 below it: 2 runs; 1 above or 2 away: 4): answers 12 13 11 cost 8 from 11 and from 12 (10 from
+   * 10 and 13), the tie goes to the median 12. The rule works whichever way the replicates sit:
+   * answers 70 70 71 around a point estimate of 72 (fewer needed) give 70 (6 runs; 69: 8, 71: 10);
+   * 74 74 75 (more needed) give 74. All three the same (72): 71 and 72 both cost 6, the median wins.
+   * Answers not found up to the cap 64 count as 65: the guess is the cap (one failing run each).
+   */
+  @Test
+  void secondWaveGuess_fewestRunsForTheFirstWave() {
+    assertEquals(2, Capacity.nearRuns(12, 12, 192));
+    assertEquals(2, Capacity.nearRuns(13, 12, 192));
+    assertEquals(4, Capacity.nearRuns(11, 12, 192));
+    assertEquals(4, Capacity.nearRuns(14, 12, 192));
+    assertEquals(12, Capacity.secondWaveGuess(java.util.Arrays.asList(12, 13, 11), 192));
+    assertEquals(70, Capacity.secondWaveGuess(java.util.Arrays.asList(70, 70, 71), 1152));
+    assertEquals(74, Capacity.secondWaveGuess(java.util.Arrays.asList(74, 74, 75), 1152));
+    assertEquals(72, Capacity.secondWaveGuess(java.util.Arrays.asList(72, 72, 72), 1152));
+    assertEquals(64, Capacity.secondWaveGuess(java.util.Arrays.asList(null, null, null), 64));
+    assertEquals(1, Capacity.nearRuns(65, 64, 64));
+  }
 }
