@@ -109,7 +109,8 @@ final class ReplayWriter {
 
   private void writeSeries(OutputDir out, JavaRDD<Row> cdf, JavaRDD<Row> windows, JavaRDD<Row> instances) {
     // one file per table (small), sorted by run for the reader; the instance series can be large
-    // (instances x windows per run) and is written in parallel, sorted within each file
+    // (instances x windows per run) and is written in parallel, not sorted: each run's rows together,
+    // window-major, the runs in the order the tasks hold them (which follows the order batches finished)
     spark.createDataFrame(cdf, ReplayTables.LATENCY_CDF).coalesce(1)
         .sortWithinPartitions(ReplayTables.RUN_ID, ReplayTables.METRIC, ReplayTables.QUANTILE)
         .write().mode(SaveMode.ErrorIfExists).parquet(out.child(AuditLayout.REPLAY_LATENCY_CDF_DIR));
