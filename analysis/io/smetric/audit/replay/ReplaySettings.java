@@ -14,7 +14,7 @@ import java.util.function.Consumer;
 /**
  * Every knob of one simulation, with its default and why. This class IS the commented reference
  * configuration: a JSON or YAML file with any subset of these field names overrides them
- * ({@link #load}), the CLI overrides those, and {@link #validate()} runs before any simulation.
+ * ({@link #load}), the CLI overrides those, and {@link #validate} runs before any simulation.
  * Sources of the defaults: docs/replay.md and docs/replay-anchors.md.
  */
 public final class ReplaySettings implements Serializable {
@@ -161,7 +161,7 @@ public final class ReplaySettings implements Serializable {
   // ---- SMetric (paper Figure 13; the guard formulas are our reading, see docs/replay.md) ----
   // This block and the baselines' below are the policies' knobs: each policy reads its own as a
   // configuration record defined beside it in policy.Policies (SMetricConfig, LlmdConfig, ...),
-  // which also holds the ranges validate() checks.
+  // which also holds their ranges (checked by Policies.checkConfigs, which validate is given).
   /** not_overloaded(s, l): l[s] <= OVERLOAD x mean(l). Infinity disables the guard. */
   public double overload = 1.5;
   /** session_not_evicted(r, s, c): c[s] >= HIT_RATIO x est_hit(r). 0 disables the guard. */
