@@ -1,12 +1,9 @@
 package io.smetric.audit.replay;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.smetric.audit.common.Json;
 import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.common.UsageException;
 import io.smetric.audit.contract.AuditLayout;
-import io.smetric.audit.contract.ReplayTables;
 import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.sweep.AuditPlan;
 import io.smetric.audit.replay.sweep.Conditions;
@@ -27,15 +24,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeSet;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.api.java.function.FlatMapFunction;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * The replay stage as one job (docs/architecture.md, "Stage jobs"; Iceberg's Spark actions are
@@ -44,7 +35,8 @@ import org.apache.spark.sql.types.StructType;
  * the folder it is given, under the job group {@link #WRITE_GROUP}: replay.json and the Parquet
  * tables named in the contract's {@link AuditLayout} ({@link AuditLayout#REPLAY_TABLES}); an
  * immutable {@link Result} out. The folder is not committed: the caller owns it. Policies whose
- * needs the trace cannot meet are skipped with the reason (docs/replay.md).
+ * needs the trace cannot meet are skipped with the reason (docs/replay.md). The job plans and runs
+ * the sweep; what it writes once the sweep is done, and how, is {@link ReplayWriter}.
  *
  * <p>A job runs once: to keep nothing trace-sized in the driver it lets its trace go as soon as the
  * sweep's tasks can read it from the output folder.
@@ -301,7 +293,7 @@ public final class ReplayJob {
      * waits for another batch's last simulation.
      */
     CompletableFuture<List<RunResult>> submit(List<SimSpec> numbered) {
-      for (SimSpec s : numbered) s.apply(base).validate();
+      for (SimSpec s : numbered) s.apply(base).validate(Policies::checkConfigs);
       if (!spark) {
         List<RunResult> full = Sweep.runLocal(trace, base, numbered);
         List<RunResult> sums = new ArrayList<>();
@@ -337,11 +329,12 @@ public final class ReplayJob {
       }, pool);
     }
 
-    /** Writes the series tables of the main sweep's runs, under their final run ids ({@code finalIds}[provisional]). */
+    /** Cancels the sweep's batches still queued or running. */
     void cancel() {
       if (spark && pool != null) JavaSparkContext.fromSparkContext(ReplayJob.this.spark.sparkContext()).cancelJobGroup(SWEEP_GROUP);
     }
 
+    /** Writes the series tables of the main sweep's runs, under their final run ids ({@code finalIds}[provisional]). */
     void writeSeries(int[] finalIds, SameSimulations same) {
       // main-sweep runs that took another main run's simulation, by the provisional id they took
       Map<Integer, List<SimSpec>> copiesOf = new HashMap<>();
@@ -350,30 +343,18 @@ public final class ReplayJob {
         if (spec.isMain()) copiesOf.computeIfAbsent(copyOf.get(id), k -> new ArrayList<>()).add(spec);
       });
       if (!spark) {
-        List<Row> cdf = new ArrayList<>();
-        List<Row> win = new ArrayList<>();
-        List<Row> inst = new ArrayList<>();
         List<RunResult> fulls = new ArrayList<>(local);
         for (RunResult full : local) {
           for (SimSpec c : copiesOf.getOrDefault(full.spec().runId(), List.of())) fulls.add(full.copyAs(c));
         }
-        try {
-          for (RunResult full : fulls) {
-            RunResult r = full.withRunId(finalIds[full.spec().runId()]);
-            new CdfRows().call(r).forEachRemaining(cdf::add);
-            new WindowRows(base.imbalanceWindowS).call(r).forEachRemaining(win::add);
-            new InstanceRows().call(r).forEachRemaining(inst::add);
-          }
-        } catch (Exception e) {
-          throw new IllegalStateException(e);
-        }
-        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(ReplayJob.this.spark.sparkContext());
-        ReplayJob.this.writeSeries(out, jsc.parallelize(cdf, 1), jsc.parallelize(win, 1), jsc.parallelize(inst, 1));
+        List<RunResult> finals = new ArrayList<>(fulls.size());
+        for (RunResult full : fulls) finals.add(full.withRunId(finalIds[full.spec().runId()]));
+        writer().writeSeries(out, finals);
         return;
       }
       JavaSparkContext jsc = JavaSparkContext.fromSparkContext(ReplayJob.this.spark.sparkContext());
       if (mainRdds.isEmpty()) {
-        ReplayJob.this.writeSeries(out, jsc.emptyRDD(), jsc.emptyRDD(), jsc.emptyRDD());
+        writer().writeSeries(out, (JavaRDD<RunResult>) null);
         return;
       }
       JavaRDD<RunResult> all = mainRdds.size() == 1 ? mainRdds.get(0) : jsc.union(mainRdds.toArray(new JavaRDD[0]));
@@ -387,8 +368,7 @@ public final class ReplayJob {
       int parts = Math.min(all.getNumPartitions(), 8 * jsc.defaultParallelism());
       JavaRDD<RunResult> main = all.coalesce(parts).filter(r -> r.spec().isMain())
           .map(r -> r.withRunId(finalIds[r.spec().runId()]));
-      ReplayJob.this.writeSeries(out, main.flatMap(new CdfRows()), main.flatMap(new WindowRows(base.imbalanceWindowS)),
-          main.flatMap(new InstanceRows()));
+      writer().writeSeries(out, main);
     }
 
     @Override
@@ -416,7 +396,7 @@ public final class ReplayJob {
   public Result run(OutputDir out) {
     if (ran) throw new IllegalStateException("a ReplayJob runs once: it has let its trace go");
     ran = true;
-    base.validate();
+    base.validate(Policies::checkConfigs);
     List<Policies> policies = options.policies();
     String currentRouter = options.currentRouter();
     List<Policies> runnable = new ArrayList<>();
@@ -494,49 +474,6 @@ public final class ReplayJob {
         spark.sparkContext().clearJobGroup();
       }
     }
-  }
-
-  /**
-   * The verdict's gains in the judged block (docs/replay.md "replay.json"): SMetric over the judged
-   * router at equal load (the decision load) at the declared capacity and at capacity 0, each with
-   * its paired interval; the smallest capacity whose gain there clears the threshold. The
-   * maximum-TPS comparison stays beside them ({@code by_global_ratio}), descriptive.
-   */
-  private void judgeAtEqualLoad(ObjectNode judged, ObjectNode described) {
-    judged.remove("smetric_best_gain_with_global_tier");
-    judged.put("basis", "equal load: SMetric and the judged router at the same offered rate, "
-        + io.smetric.audit.replay.sweep.EqualLoad.DECISION_LOAD + "x the judged router's knee at each capacity "
-        + "(replay.json equal_load); by_global_ratio compares the routers' maxima at their own rates, descriptive");
-    double gd = equalLoad.declaredGlobalRatio();
-    ObjectNode with = Double.isNaN(gd) ? null : io.smetric.audit.replay.sweep.EqualLoad.decisionGain(described, gd);
-    if (with == null) {
-      with = Json.object();
-      with.putNull("value");
-      with.put("not_applicable", Double.isNaN(gd) ? "no global-tier capacity above 0 with SMetric and a judged router in the sweep"
-          : "SMetric or the judged router has no run at the decision load at " + gd + "x");
-    }
-    judged.set("smetric_gain_with_global_tier", with);
-    ObjectNode without = io.smetric.audit.replay.sweep.EqualLoad.decisionGain(described, 0.0);
-    if (without == null) {
-      without = Json.object();
-      without.putNull("value");
-      without.put("not_applicable", "global ratio 0 with SMetric and a judged router is not in the sweep, or has no run at the decision load");
-    }
-    judged.set("smetric_gain_without_global_tier", without);
-    ObjectNode mg = judged.putObject("min_global_ratio_for_gain");
-    Double minG = null;
-    for (double g : equalLoad.anchors().keySet()) {
-      if (g <= 0) continue;
-      ObjectNode d = io.smetric.audit.replay.sweep.EqualLoad.decisionGain(described, g);
-      if (d != null && d.path("value").isNumber() && d.path("value").asDouble() >= SweepSummary.GAIN_THRESHOLD
-          && (minG == null || g < minG)) {
-        minG = g;
-      }
-    }
-    if (minG != null) mg.put("value", minG);
-    else mg.putNull("value");
-    mg.put("threshold", SweepSummary.GAIN_THRESHOLD);
-    mg.put("rule", "the smallest capacity above 0 whose equal-load gain at the decision load clears the threshold");
   }
 
   /** A track whose batches the progress estimate counts under {@code part}. */
@@ -743,277 +680,15 @@ public final class ReplayJob {
     return hitRatios.contains(base.hitRatio) ? base.hitRatio : hitRatios.get(0);
   }
 
-  // ------------------------------------------------------------------ series tables (written by the tasks' side)
-
-  private void writeSeries(OutputDir out, JavaRDD<Row> cdf, JavaRDD<Row> windows, JavaRDD<Row> instances) {
-    // one file per table (small), sorted by run for the reader; the instance series can be large
-    // (instances x windows per run) and is written in parallel, sorted within each file
-    spark.createDataFrame(cdf, ReplayTables.LATENCY_CDF).coalesce(1)
-        .sortWithinPartitions(ReplayTables.RUN_ID, ReplayTables.METRIC, ReplayTables.QUANTILE)
-        .write().mode(SaveMode.ErrorIfExists).parquet(out.child(AuditLayout.REPLAY_LATENCY_CDF_DIR));
-    spark.createDataFrame(windows, ReplayTables.IMBALANCE_WINDOWS).coalesce(1)
-        .sortWithinPartitions(ReplayTables.RUN_ID, ReplayTables.WINDOW)
-        .write().mode(SaveMode.ErrorIfExists).parquet(out.child(AuditLayout.REPLAY_IMBALANCE_WINDOWS_DIR));
-    spark.createDataFrame(instances, ReplayTables.INSTANCE_LOAD).write().mode(SaveMode.ErrorIfExists)
-        .parquet(out.child(AuditLayout.REPLAY_INSTANCE_LOAD_DIR));
+  /** The stage's writer: the series tables, then the runs and headline tables and replay.json. */
+  private ReplayWriter writer() {
+    return new ReplayWriter(spark, options, base, summary, plan, referenceOverload(), referenceHitRatio());
   }
-
-  private static final class CdfRows implements FlatMapFunction<RunResult, Row> {
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    public java.util.Iterator<Row> call(RunResult r) {
-      List<Row> rows = new ArrayList<>();
-      addCdf(rows, r.spec().runId(), ReplayTables.TTFT, r.ttftCdf());
-      addCdf(rows, r.spec().runId(), ReplayTables.TPOT, r.tpotCdf());
-      return rows.iterator();
-    }
-  }
-
-  private static final class WindowRows implements FlatMapFunction<RunResult, Row> {
-    private static final long serialVersionUID = 1L;
-    private final double w;
-
-    WindowRows(double w) {
-      this.w = w;
-    }
-
-    @Override
-    public java.util.Iterator<Row> call(RunResult r) {
-      double[] imb = r.imbalance();
-      List<Row> rows = new ArrayList<>(imb.length);
-      for (int k = 0; k < imb.length; k++) {
-        rows.add(RowFactory.create(r.spec().runId(), k, k * w, Double.isNaN(imb[k]) ? null : imb[k]));
-      }
-      return rows.iterator();
-    }
-  }
-
-  private static final class InstanceRows implements FlatMapFunction<RunResult, Row> {
-    private static final long serialVersionUID = 1L;
-
-    /** Lazily, window-major: one run's series can be millions of rows. */
-    @Override
-    public java.util.Iterator<Row> call(RunResult r) {
-      double[][] lw = r.loadWindows();
-      int run = r.spec().runId();
-      int nInst = lw.length;
-      int nw = nInst == 0 ? 0 : lw[0].length;
-      return new java.util.Iterator<>() {
-        int k;
-        int i;
-
-        @Override
-        public boolean hasNext() {
-          return k < nw && i < nInst;
-        }
-
-        @Override
-        public Row next() {
-          Row row = RowFactory.create(run, k, i, lw[i][k]);
-          if (++i == nInst) {
-            i = 0;
-            k++;
-          }
-          return row;
-        }
-      };
-    }
-  }
-
-  // ------------------------------------------------------------------ output
 
   /** Writes the runs and headline tables and replay.json; returns replay.json. */
   private ObjectNode write(OutputDir out, List<RunResult> results, List<String> skipped, double wall,
       Map<Integer, Integer> sameAs) {
-    TreeSet<String> metricNames = new TreeSet<>();
-    for (RunResult r : results) metricNames.addAll(r.metrics().keySet());
-    // columns every runs table has, even when no run computed them (a reader can rely on them)
-    metricNames.addAll(List.of(ReplayTables.RunMetrics.STICKINESS, ReplayTables.RunMetrics.SESSION_MIGRATIONS,
-        ReplayTables.RunMetrics.LOCAL_HIT_RATIO, ReplayTables.RunMetrics.TPOT_P50_S));
-    StructType runs = ReplayTables.runs(metricNames);
-    long localCap = base.localCapacity(Math.max(1, summary.blockSize()));
-    List<Row> runRows = new ArrayList<>();
-    for (RunResult r : results) {
-      List<Object> v = new ArrayList<>();
-      SimSpec s = r.spec();
-      v.add(s.runId());
-      v.add(s.policy());
-      v.add(base.architecture.name().toLowerCase(java.util.Locale.ROOT));
-      v.add(s.overrides().containsKey("instances") ? (int) Math.round(s.overrides().get("instances")) : base.instances);
-      v.add(localCap == Long.MAX_VALUE ? null : localCap);
-      v.add(s.globalRatio());
-      v.add(s.rateScale());
-      v.add(nullIfNaN(s.overload()));
-      v.add(nullIfNaN(s.hitRatio()));
-      v.add(r.wallSeconds());
-      v.add(r.cpuSeconds());
-      v.add(r.notApplicable().isEmpty() ? null : r.notApplicable().toString());
-      v.add(s.replicate());
-      v.add(s.variant());
-      v.add(s.overrides().isEmpty() ? null : overridesJson(s));
-      v.add(sameAs.get(s.runId()));
-      for (String m : metricNames) v.add(r.metrics().get(m));
-      runRows.add(RowFactory.create(v.toArray()));
-    }
-    save(runRows, runs, out.child(AuditLayout.REPLAY_RUNS_DIR));
-
-    // headline: max TPS within SLO over the offered-rate sweep, per (policy, global ratio, O, H)
-    SweepSummary sum = new SweepSummary(results, referenceOverload(), referenceHitRatio());
-    StructType head = ReplayTables.HEADLINE;
-    List<Row> headRows = new ArrayList<>();
-    ArrayNode headJson = Json.MAPPER.createArrayNode();
-    for (SweepSummary.Headline hl : sum.headlines()) {
-      SimSpec s = hl.best().spec();
-      double tps = hl.tps();
-      headRows.add(RowFactory.create(s.policy(), s.globalRatio(), nullIfNaN(s.overload()), nullIfNaN(s.hitRatio()), tps,
-          s.rateScale(), s.runId()));
-      ObjectNode h = headJson.addObject();
-      h.put("policy", s.policy());
-      h.put("global_ratio", s.globalRatio());
-      putNumber(h, "overload", s.overload());
-      putNumber(h, "hit_ratio", s.hitRatio());
-      h.put("max_tps_within_slo", tps);
-      h.put("at_rate_scale", s.rateScale());
-      if (hl.edge() == null) h.putNull("at_edge");
-      else h.put("at_edge", hl.edge());
-      h.put("run_id", s.runId());
-    }
-    save(headRows, head, out.child(AuditLayout.REPLAY_HEADLINE_DIR));
-
-    ObjectNode root = Json.object();
-    root.put("tool", "smetric-audit replay");
-    root.put("trace", options.traceLabel());
-    ObjectNode tr = root.putObject("trace_summary");
-    tr.put("requests", summary.requests());
-    tr.put("sessions", summary.sessions());
-    tr.put("session_trees", summary.sessionTrees());
-    tr.put("block_size", summary.blockSize());
-    tr.put("segments", summary.segments());
-    tr.put("blocks_referenced", summary.blocksReferenced());
-    tr.put("block_count_mismatches", summary.blockCountMismatches());
-    tr.put("has_blocks", summary.hasBlocks());
-    tr.put("has_sessions", summary.hasSessions());
-    tr.put("has_turns", summary.hasTurns());
-    root.put("local_capacity_blocks", localCap == Long.MAX_VALUE ? "unbounded" : Long.toString(localCap));
-    try {
-      root.set("settings", Json.MAPPER.readTree(base.toJson()));
-    } catch (java.io.IOException e) {
-      throw new IllegalStateException(e);
-    }
-    ArrayNode pol = root.putArray("policies");
-    for (Policies p : options.policies()) {
-      ObjectNode o = pol.addObject();
-      o.put("name", p.cliName());
-      o.put("source", p.info().source());
-      boolean configured = base.currentRouterConfig != null && p.cliName().equals(options.currentRouter());
-      o.put("defaults", configured ? "as configured by --current-router (judged.current_router_config)" : p.info().defaults());
-      o.put("needs", new TreeSet<>(p.info().needs().stream().map(Enum::name).toList()).toString());
-    }
-    ArrayNode sk = root.putArray("skipped");
-    skipped.forEach(sk::add);
-    if (plan != null) root.set("sweep", plan.describe());
-    root.set("global_tier", io.smetric.audit.replay.sim.GlobalTierLimits.describe(base));
-    root.set("headline", headJson);
-    root.set("comparison", sum.comparison());
-    root.set("paper_claim", sum.paperClaim());
-    root.set("best_router", sum.bestRouter());
-    ObjectNode judged = sum.judged(options.currentRouter());
-    if (base.currentRouterConfig != null) {
-      // the router's own configuration as understood: each knob, its value and where it came from
-      ArrayNode cfg = judged.putArray("current_router_config");
-      for (io.smetric.audit.replay.RouterKnob k : base.currentRouterConfig) {
-        cfg.addObject().put("router", k.router()).put("knob", k.knob()).put("value", k.value()).put("source", k.source());
-      }
-    }
-    root.set("judged", judged);
-    if (equalLoad != null) {
-      ObjectNode el = equalLoad.describe(results);
-      judgeAtEqualLoad(judged, el);
-      el.put("refined_curves", refinedCurves);
-      el.put("simulations", equalLoadRuns);
-      root.set("equal_load", el);
-    }
-    if (capacity != null) root.set("capacity", capacity.describe(results));
-    else root.putObject("capacity").put("not_applicable", options.capacity().enabled()
-        ? "the capacity search needs the audit sweep's equal-load anchors (SMetric and a judged router with a 90%-attainment rate)"
-        : "the capacity search was not run (--no-capacity, or not the audit sweep)");
-    if (conditionsJson != null) root.set("conditions", conditionsJson);
-    else root.putObject("conditions").put("not_applicable", "the conditions sweep was not run (--no-conditions, or not the audit sweep)");
-    ObjectNode unc = root.putObject("uncertainty");
-    unc.put("replicates", options.bootstrap());
-    unc.put("simulations", bootstrapRuns);
-    unc.put("resampled", "session trees (a root session with its forks), with replacement, on the trace's tree starts");
-    unc.put("method", "bootstrap interval on the log of the TPS ratio, transformed back: exp(u +- 1.96 x sqrt(SE^2 + "
-        + "bias^2)) - 1, u = log(1 + gain), SE the standard deviation of the replicates' u, bias their mean - u; paired at equal load: SMetric and the judged router on "
-        + "each replicate at the decision load's rate divided by the replicate's offered-token factor (its prompt+output "
-        + "tokens over the trace's, replicate_offered_token_factor in its runs), so every replicate offers the trace's "
-        + "token rate, at the declared capacity and at 0");
-    if (options.bootstrap() == 0) unc.put("not_applicable", "no bootstrap replicates were replayed (--bootstrap 0, or not the audit sweep)");
-    else if (bootstrapSkipped != null) unc.put("not_applicable", bootstrapSkipped);
-    root.set("preconditions", sum.preconditions(base.reuseIntervalThresholdS));
-    ObjectNode abl = sum.ablation();
-    if (abl != null) root.set("ablation", abl);
-    ObjectNode sens = sum.sensitivity();
-    if (sens != null) root.set("sensitivity", sens);
-    ArrayNode st = sum.stickiness();
-    if (st != null) root.set("stickiness", st);
-    ArrayNode rj = root.putArray("runs");
-    for (RunResult r : results) {
-      ObjectNode o = rj.addObject();
-      SimSpec s = r.spec();
-      o.put("run_id", s.runId());
-      o.put("policy", s.policy());
-      o.put("global_ratio", s.globalRatio());
-      o.put("rate_scale", s.rateScale());
-      putNumber(o, "overload", s.overload());
-      putNumber(o, "hit_ratio", s.hitRatio());
-      if (s.replicate() != 0) o.put("replicate", s.replicate());
-      if (s.variant() != null) {
-        o.put("variant", s.variant());
-        ObjectNode ov = o.putObject("overrides");
-        s.overrides().forEach((k, x) -> putNumber(ov, k, x));
-      }
-      ObjectNode m = o.putObject("metrics");
-      r.metrics().forEach(m::put);
-      ObjectNode na = o.putObject("not_applicable");
-      r.notApplicable().forEach(na::put);
-      o.put("wall_s", r.wallSeconds());
-      o.put("cpu_s", r.cpuSeconds());
-      Integer same = sameAs.get(s.runId());
-      if (same != null) o.put("same_simulation_as", same);
-    }
-    root.put("wall_s", wall);
-    try {
-      out.writeString(AuditLayout.REPLAY_FILE, Json.MAPPER.writeValueAsString(root) + "\n");
-    } catch (java.io.IOException e) {
-      throw new IllegalStateException(e);
-    }
-    return root;
-  }
-
-  private static String overridesJson(SimSpec s) {
-    ObjectNode o = Json.object();
-    s.overrides().forEach((k, x) -> putNumber(o, k, x));
-    return o.toString();
-  }
-
-  private static Double nullIfNaN(double v) {
-    return Double.isNaN(v) ? null : v;
-  }
-
-  /** NaN (not used by the policy) becomes null; Infinity (guard off) is written as the string "Infinity". */
-  private static void putNumber(ObjectNode o, String k, double v) {
-    if (Double.isNaN(v)) o.putNull(k);
-    else if (Double.isInfinite(v)) o.put(k, v > 0 ? "Infinity" : "-Infinity");
-    else o.put(k, v);
-  }
-
-  private static void addCdf(List<Row> rows, int run, String metric, double[] pts) {
-    for (int k = 0; k < pts.length; k++) rows.add(RowFactory.create(run, metric, (double) (k + 1) / pts.length, pts[k]));
-  }
-
-  private void save(List<Row> rows, StructType schema, String path) {
-    spark.createDataFrame(rows, schema).coalesce(1).write().mode(SaveMode.ErrorIfExists).parquet(path);
+    return writer().write(out, new ReplayWriter.Swept(results, skipped, wall, sameAs, equalLoad, refinedCurves,
+        equalLoadRuns, capacity, conditionsJson, bootstrapRuns, bootstrapSkipped));
   }
 }

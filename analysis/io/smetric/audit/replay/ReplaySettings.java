@@ -9,11 +9,12 @@ import java.io.Serializable;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.function.Consumer;
 
 /**
  * Every knob of one simulation, with its default and why. This class IS the commented reference
  * configuration: a JSON or YAML file with any subset of these field names overrides them
- * ({@link #load}), the CLI overrides those, and {@link #validate()} runs before any simulation.
+ * ({@link #load}), the CLI overrides those, and {@link #validate} runs before any simulation.
  * Sources of the defaults: docs/replay.md and docs/replay-anchors.md.
  */
 public final class ReplaySettings implements Serializable {
@@ -160,7 +161,7 @@ public final class ReplaySettings implements Serializable {
   // ---- SMetric (paper Figure 13; the guard formulas are our reading, see docs/replay.md) ----
   // This block and the baselines' below are the policies' knobs: each policy reads its own as a
   // configuration record defined beside it in policy.Policies (SMetricConfig, LlmdConfig, ...),
-  // which also holds the ranges validate() checks.
+  // which also holds their ranges (checked by Policies.checkConfigs, which validate is given).
   /** not_overloaded(s, l): l[s] <= OVERLOAD x mean(l). Infinity disables the guard. */
   public double overload = 1.5;
   /** session_not_evicted(r, s, c): c[s] >= HIT_RATIO x est_hit(r). 0 disables the guard. */
@@ -275,7 +276,14 @@ public final class ReplaySettings implements Serializable {
     return requestTimeoutS == null ? Double.POSITIVE_INFINITY : requestTimeoutS;
   }
 
-  public void validate() {
+  /**
+   * Checks every field and stops at the first out of range (a usage error naming it). The policies'
+   * knobs are checked by their own configuration records, in the policy layer above these settings:
+   * the caller passes that check ({@code Policies::checkConfigs}; the settings do not call the
+   * policies), and it runs where those knobs have always been reported, after the SLOs and before
+   * the windows, so that the first error named is the one it always was.
+   */
+  public void validate(Consumer<ReplaySettings> policyKnobs) {
     req(instances >= 1, "instances must be >= 1, got " + instances);
     req(localBlocks == null || localBlocks == -1 || localBlocks > 0, "localBlocks must be > 0 or -1 (unbounded)");
     req(decodeInstances >= 0, "decodeInstances must be >= 0");
@@ -289,7 +297,7 @@ public final class ReplaySettings implements Serializable {
     req(requestTimeoutS == null || requestTimeoutS > 0, "requestTimeoutS must be > 0 (null or Infinity = no timeout)");
     req(ttftBaseS >= 0 && ttftPerTokenS >= 0 && tpotS > 0, "SLOs must be >= 0 (TPOT > 0)");
     // the policies' knobs: each policy's configuration record checks its own (policy.Policies)
-    io.smetric.audit.replay.policy.Policies.checkConfigs(this);
+    policyKnobs.accept(this);
     req(imbalanceWindowS > 0 && bandwidthWindowS > 0, "windows must be > 0");
     req(reuseIntervalThresholdS >= 0, "reuseIntervalThresholdS must be >= 0");
     req(cdfPoints >= 2, "cdfPoints must be >= 2");

@@ -272,7 +272,7 @@ public final class TraceValidation {
     s.rateScale = 1.0;
     s.rateScaling = ReplaySettings.RateScaling.UNIFORM;
     s.followUpsWaitForPrevious = false;
-    s.validate();
+    s.validate(io.smetric.audit.replay.policy.Policies::checkConfigs);
     return s;
   }
   public static int[] instanceOf(Recorded rec) {

@@ -81,7 +81,7 @@ public final class MeasurementReplay {
     } else if (records.stream().anyMatch(r -> r.parentId() != null || (r.turn() != null && r.turn() > 0))) {
       s.followUpsWaitForPrevious = true; // a conversation's next round waits for the previous answer
     }
-    s.validate();
+    s.validate(Policies::checkConfigs);
     ReplayTrace t = ReplayTraceBuilder.fromRecords(records, false);
     Simulator sim = new Simulator(t, s, Policies.ROUND_ROBIN.create(s));
     SimOutcome out = sim.run();

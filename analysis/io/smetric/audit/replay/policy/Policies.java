@@ -15,7 +15,8 @@ import java.util.function.Function;
  * its source, its defaults and its needs, and builds a fresh instance from the settings. A policy
  * with knobs reads them as its own configuration, a record defined below ({@link SMetricConfig},
  * {@link LlmdConfig}, ...): built from the settings' fields of the same names, checked there
- * ({@link ReplaySettings#validate} calls {@link #checkConfigs}), and immutable. {@link #unmet}
+ * (by {@link #checkConfigs}, which whoever validates the settings passes to {@link
+ * ReplaySettings#validate}), and immutable. {@link #unmet}
  * tells which needs a trace cannot meet, so a replay skips such policies with a reason.
  */
 public enum Policies {
@@ -173,7 +174,7 @@ public enum Policies {
 
   /**
    * Checks every policy's configuration in {@code s} (a usage error naming the first bad knob), in
-   * the order {@link ReplaySettings#validate} has always reported them.
+   * the order they have always been reported; the check {@link ReplaySettings#validate} is given.
    */
   public static void checkConfigs(ReplaySettings s) {
     SMetricConfig.of(s);

@@ -191,11 +191,8 @@ class ArchitectureTest {
         .whereLayer("calibrate").mayOnlyAccessLayers("trace", "kv", "settings", "policy", "sim")
         .whereLayer("derive").mayOnlyAccessLayers("trace", "kv", "settings", "policy", "sim", "calibrate")
         .whereLayer("actions").mayOnlyAccessLayers("trace", "kv", "settings", "policy", "sim", "sweep", "calibrate")
-        // the one known exception, named so that no other can hide behind it: ReplaySettings.validate asks
-        // each policy to check its own configuration record (Policies.checkConfigs), so that a bad knob
-        // fails when the command builds the settings, before any work; it goes when the commands call the
-        // policies' check themselves (issue 30 item 2: settings as values)
-        .ignoreDependency(REPLAY + ".ReplaySettings", REPLAY + ".policy.Policies")
+        // no exception: the settings do not check the policies' knobs themselves, whoever validates them
+        // passes the policies' check (ReplaySettings.validate(Policies::checkConfigs), issue 30 item 2)
         .because("the replay is layered trace -> kv -> policy -> sim -> sweep and calibrate (docs/architecture.md)");
   }
 

@@ -304,7 +304,7 @@ public final class AuditCommand implements Callable<Integer> {
     if (replayConfig != null) s = ReplaySettings.load(replayConfig, s);
     replay.apply(s);
     s.instances = instances;
-    s.validate();
+    s.validate(Policies::checkConfigs);
     var loaded = TraceLoader.load(spark, canonical, false);
     List<String> unmet = Policies.SMETRIC.unmet(loaded);
     if (!unmet.isEmpty()) {

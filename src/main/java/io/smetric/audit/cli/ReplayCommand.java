@@ -110,7 +110,7 @@ public final class ReplayCommand implements Callable<Integer> {
     if (decodeInstances != null) s.decodeInstances = decodeInstances;
     if (architecture != null) s.architecture = ReplayOptions.enumOf(ReplaySettings.Architecture.class, architecture, "--architecture");
     if (kvModel != null) s.kvModel = ReplayOptions.enumOf(ReplaySettings.KvModel.class, kvModel, "--kv-model");
-    s.validate();
+    s.validate(io.smetric.audit.replay.policy.Policies::checkConfigs);
     boolean local = switch (executor.toLowerCase(Locale.ROOT)) {
       case "local" -> true;
       case "spark" -> false;
@@ -200,7 +200,7 @@ public final class ReplayCommand implements Callable<Integer> {
     ReplaySettings s = base.copy();
     if (replay.globalRatios != null) s.globalRatio = replay.globalRatios.get(0);
     if (replay.rates != null) s.rateScale = replay.rates.get(0);
-    s.validate();
+    s.validate(io.smetric.audit.replay.policy.Policies::checkConfigs);
     var t = TraceLoader.load(spark, input, s.kvModel == ReplaySettings.KvModel.REFERENCE);
     try (OutputDir dir = OutputDir.open(recordTrace, output.overwrite(), spark.sparkContext().hadoopConfiguration())) {
       var sim = io.smetric.audit.replay.RecordTrace.simulate(t, s, policy);

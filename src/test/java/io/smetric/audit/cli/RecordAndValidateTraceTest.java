@@ -144,7 +144,7 @@ class RecordAndValidateTraceTest {
     io.smetric.audit.replay.ReplaySettings s = new io.smetric.audit.replay.ReplaySettings();
     s.instances = 4;
     s.followUpsWaitForPrevious = true;
-    s.validate();
+    s.validate(io.smetric.audit.replay.policy.Policies::checkConfigs);
     var t = io.smetric.audit.replay.trace.TraceLoader.load(spark, ing.toString(), false);
     var o = io.smetric.audit.replay.RecordTrace.simulate(t, s, "lmetric");
     Path recDir = tmp.resolve("sample-rec");

@@ -54,7 +54,7 @@ class ReplaySettingsAndSweepTest {
   void validate_rejectsNonPositiveRate() {
     ReplaySettings s = new ReplaySettings();
     s.rateScale = 0;
-    assertThrows(UsageException.class, s::validate);
+    assertThrows(UsageException.class, () -> s.validate(Policies::checkConfigs));
   }
 
   @Test

@@ -76,8 +76,8 @@ class PolicyConfigTest {
 
   private static String error(java.util.function.Consumer<ReplaySettings> bad) {
     ReplaySettings s = new ReplaySettings();
-    s.validate(); // the defaults pass
+    s.validate(Policies::checkConfigs); // the defaults pass
     bad.accept(s);
-    return assertThrows(UsageException.class, s::validate).getMessage();
+    return assertThrows(UsageException.class, () -> s.validate(Policies::checkConfigs)).getMessage();
   }
 }
