@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.common.Numbers;
+import io.smetric.audit.contract.ReplayComparison;
 import io.smetric.audit.report.verdict.AuditCriteria;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,7 +54,7 @@ final class Answers {
     if (cr.isTextual()) j.put("name", cr.asText());
     else j.putNull("name");
     j.put("rule", judged.path("rule").asText(""));
-    j.put("label", AuditCriteria.judgedName(judged));
+    j.put("label", ReplayComparison.read(judged, "replay.json " + ReplayComparison.JUDGED).judgedName());
     if (judged.path("current_router_config").isArray()) j.set("configuration", judged.get("current_router_config").deepCopy());
     return j;
   }
