@@ -50,11 +50,11 @@ final class Answers {
    */
   static ObjectNode judgedRouter(JsonNode judged) {
     ObjectNode j = Json.object();
-    JsonNode cr = judged.path("current_router");
-    if (cr.isTextual()) j.put("name", cr.asText());
+    ReplayComparison cmp = ReplayComparison.read(judged, "replay.json " + ReplayComparison.JUDGED);
+    if (cmp.currentRouter() != null) j.put("name", cmp.currentRouter());
     else j.putNull("name");
-    j.put("rule", judged.path("rule").asText(""));
-    j.put("label", ReplayComparison.read(judged, "replay.json " + ReplayComparison.JUDGED).judgedName());
+    j.put("rule", cmp.rule() == null ? "" : cmp.rule());
+    j.put("label", cmp.judgedName());
     if (judged.path("current_router_config").isArray()) j.set("configuration", judged.get("current_router_config").deepCopy());
     return j;
   }

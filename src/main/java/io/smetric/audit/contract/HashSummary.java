@@ -91,7 +91,8 @@ public record HashSummary(
       /** Conversations, or records without timestamp: the units synthetic arrivals are spaced by. */
       @JsonProperty("synthetic_units") long syntheticUnits,
       /** The earliest log timestamp (epoch seconds); null when the file has none. */
-      @JsonProperty("min_log_time_s") @JsonInclude(JsonInclude.Include.ALWAYS) Double minLogTimeS,
+      @JsonProperty("min_log_time_s") @JsonInclude(JsonInclude.Include.ALWAYS) @JsonSerialize(using = PlainSeconds.class)
+      Double minLogTimeS,
       /** Optional: where the records keep their message list, and who said so (user or detected). */
       @JsonProperty("messages_path") String messagesPath,
       @JsonProperty("messages_path_source") String messagesPathSource,
@@ -114,6 +115,23 @@ public record HashSummary(
       gen.writeStartObject();
       for (Map.Entry<String, ?> e : map.entrySet()) provider.defaultSerializeField(e.getKey(), e.getValue(), gen);
       gen.writeEndObject();
+    }
+  }
+
+  /**
+   * A timestamp as the file has always written it: a whole number of seconds as an integer
+   * (1775816541), a fraction as a double (1.7758165415E9). The task once wrote the plain decimal and
+   * the driver re-read it, which gave exactly these forms.
+   */
+  static final class PlainSeconds extends StdSerializer<Double> {
+    PlainSeconds() {
+      super(Double.class);
+    }
+
+    @Override
+    public void serialize(Double v, JsonGenerator gen, SerializerProvider provider) throws IOException {
+      if (v == Math.rint(v) && Math.abs(v) < 9.0e18) gen.writeNumber(v.longValue());
+      else gen.writeNumber(v);
     }
   }
 

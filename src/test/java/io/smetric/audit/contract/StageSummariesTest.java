@@ -82,6 +82,18 @@ class StageSummariesTest {
     assertEquals(json, compact(HashSummary.readFile(json)));
   }
 
+  /** A whole epoch second is written as an integer, a fraction as a double: the forms the file always had. */
+  @Test
+  void hashMinLogTime_wholeSecondsAsAnInteger() throws Exception {
+    HashSummary.FileEntry whole = new HashSummary.FileEntry("f", "openai", 1, 1, 1, 0, Map.of(), List.of(), Map.of(), 0, 0, 1,
+        0, 0, 0, 0, 1775816541.0, null, null, null);
+    HashSummary.FileEntry frac = new HashSummary.FileEntry("f", "openai", 1, 1, 1, 0, Map.of(), List.of(), Map.of(), 0, 0, 1,
+        0, 0, 0, 0, 1775816541.5, null, null, null);
+    assertEquals(true, compact(whole).contains("\"min_log_time_s\":1775816541}"), compact(whole));
+    assertEquals(true, compact(frac).contains("\"min_log_time_s\":1.7758165415E9}"), compact(frac));
+    assertEquals(1775816541.0, HashSummary.readFile(compact(whole)).minLogTimeS());
+  }
+
   @Test
   void inferenceSummary_writesTheFieldsInTheFileOrder() throws Exception {
     InferenceSummary s = new InferenceSummary(InferenceSummary.SESSIONS_MODE, "rule", new InferenceSummary.Parameters(600.0, 3),
