@@ -9,6 +9,7 @@ import static org.apache.spark.sql.functions.*;
 import com.fasterxml.jackson.databind.*;
 import io.smetric.audit.cli.Main;
 import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.contract.CharacterizationSummary;
 import io.smetric.audit.contract.CharacterizationTables;
 import io.smetric.audit.contract.Cols;
 import io.smetric.audit.contract.Source;
@@ -46,13 +47,15 @@ for (JsonNode c : verdict.get("criteria")) {
 // 2. Recompute the headline reuse and its intra-session share from the per-minute table: the
 //    minutes partition the requests, so summing numerators and denominators must give the
 //    characterization's overall numbers exactly (a ratio of sums, not a mean of ratios).
-JsonNode ch = json.readTree(new File(audit, "characterization/characterization.json"));
+// characterization.json read through its record in the contract (the fields the tool itself reads)
+CharacterizationSummary ch = CharacterizationSummary.read(json.readTree(new File(audit, AuditLayout.CHARACTERIZATION_JSON)),
+    AuditLayout.CHARACTERIZATION_JSON);
 Row s = spark.read().parquet(audit + "/" + AuditLayout.characterizationTable(CharacterizationTables.T_REUSE_MINUTE)).
     agg(sum(Cols.HIT_TOKENS), sum(Cols.PREFILL_TOKENS), sum(Cols.hitTokens(Source.INTRA_SESSION))).first();
 double reuse = (double) s.getLong(0) / s.getLong(1);
 double intra = (double) s.getLong(2) / s.getLong(0);
-double reuseJson = ch.at("/reuse/token_weighted/value").asDouble();
-double intraJson = ch.at("/reuse_by_source/intra_session/share_of_hit_tokens/value").asDouble();
+double reuseJson = ch.reuse().tokenWeighted().value();
+double intraJson = ch.reuseBySource().of(Source.INTRA_SESSION).shareOfHitTokens().value();
 System.out.printf(Locale.ROOT, "reuse from minutes %.6f vs characterization.json %.6f%n", reuse, reuseJson);
 System.out.printf(Locale.ROOT, "intra-session share from minutes %.6f vs characterization.json %.6f%n", intra, intraJson);
 if (Math.abs(reuse - reuseJson) > 1e-9 || Math.abs(intra - intraJson) > 1e-9) throw new IllegalStateException("recomputed numbers differ");

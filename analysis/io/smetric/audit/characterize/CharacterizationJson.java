@@ -7,7 +7,6 @@ import static io.smetric.audit.characterize.Characterization.NO_HITS;
 import static io.smetric.audit.characterize.Characterization.NO_SESSIONS;
 import static io.smetric.audit.characterize.Characterization.NO_WHOLE_MINUTE;
 import static io.smetric.audit.characterize.Characterization.Q;
-import static io.smetric.audit.characterize.Characterization.QN;
 import static io.smetric.audit.contract.CharacterizationTables.T_INTERVAL_CDF;
 import static io.smetric.audit.contract.CharacterizationTables.T_LORENZ;
 import static io.smetric.audit.contract.CharacterizationTables.T_RATIO;
@@ -18,7 +17,6 @@ import static io.smetric.audit.contract.CharacterizationTables.T_TRIGGERS;
 import static io.smetric.audit.contract.CharacterizationTables.T_TURNS;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.characterize.Characterization.BlockTotals;
 import io.smetric.audit.characterize.Characterization.Options;
@@ -26,6 +24,7 @@ import io.smetric.audit.characterize.Characterization.Parts;
 import io.smetric.audit.characterize.Characterization.Result;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.contract.CharacterizationSummary;
 import io.smetric.audit.contract.Cols;
 import io.smetric.audit.contract.Metric;
 import io.smetric.audit.contract.Source;
@@ -70,83 +69,62 @@ final class CharacterizationJson {
   /** The document and the tables; {@code persisted} (the Spark engine's cached datasets) go with the result. */
   static Result assemble(Parts p, Options opt, String location, JsonNode ingestSummary, List<Dataset<Row>> persisted) {
     CharacterizationJson c = new CharacterizationJson(p, opt);
-    ObjectNode json = Json.object();
-    json.put("format", FORMAT);
-    c.parameters(json.putObject("parameters"), location);
-    c.trace(json.putObject("trace"));
-    c.dataQuality(json.putObject("data_quality"), ingestSummary);
-    if (p.reuseRan) json.set("plan_counters", p.plan);
-    c.idealReuse(json.putObject("reuse"));
-    c.reuseBySource(json.putObject("reuse_by_source"));
-    c.reuseInterval(json.putObject("reuse_interval"));
-    c.sessions(json.putObject("sessions"));
-    c.requestInstanceRatio(json.putObject("request_instance_ratio"));
-    ObjectNode tj = json.putObject("tables");
+    // the sections in document order: each one registers the tables it writes
+    CharacterizationSummary.Parameters params = c.parameters(location);
+    CharacterizationSummary.Trace trace = c.trace();
+    CharacterizationSummary.DataQuality dq = c.dataQuality(ingestSummary);
+    CharacterizationSummary.Reuse reuse = c.idealReuse();
+    CharacterizationSummary.ReuseBySource bySource = c.reuseBySource();
+    CharacterizationSummary.ReuseInterval interval = c.reuseInterval();
+    CharacterizationSummary.Sessions sessions = c.sessions();
+    CharacterizationSummary.RequestInstanceRatio ratio = c.requestInstanceRatio();
+    ObjectNode tj = Json.object();
     for (String t : c.tables.keySet()) tj.put(t, t + "/");
-    return new Result(json, c.tables, persisted);
+    CharacterizationSummary doc = new CharacterizationSummary(FORMAT, params, trace, dq, p.reuseRan ? p.plan : null, reuse,
+        bySource, interval, sessions, ratio, tj);
+    return new Result(doc.toJson(), c.tables, persisted);
   }
 
-  private void parameters(ObjectNode params, String location) {
-    params.put("input", location);
-    params.put("instances", opt.instances());
-    params.put("template_min_sessions", opt.templateMinSessions());
-    params.put("interval_threshold_s", opt.intervalThresholdS());
-    params.put("interval_rounding_us", 1);
-    params.put("minute_clock", "arrival_s as given: minute m = [60m, 60m + 60)");
-    params.put("percentiles", "weighted: smallest v whose cumulative weight reaches q; unweighted: nearest rank");
+  private CharacterizationSummary.Parameters parameters(String location) {
+    return new CharacterizationSummary.Parameters(location, opt.instances(), opt.templateMinSessions(),
+        opt.intervalThresholdS(), 1, "arrival_s as given: minute m = [60m, 60m + 60)",
+        "weighted: smallest v whose cumulative weight reaches q; unweighted: nearest rank");
   }
 
-  private void trace(ObjectNode tr) {
-    tr.put("requests", rt.requests);
-    tr.put("first_arrival_s", rt.firstArrival);
-    tr.put("last_arrival_s", rt.lastArrival);
-    tr.put("has_sessions", hasSessions);
-    tr.put("has_blocks", hasBlocks);
+  private CharacterizationSummary.Trace trace() {
     // distinct non-null session ids = the items of the "turns" distribution
-    if (st.containsKey("turns")) tr.put("sessions", st.get("turns").items());
-    else tr.putNull("sessions");
-    ArrayNode bs = tr.putArray("block_sizes");
-    for (Integer b : rt.blockSizes) bs.add(b);
-    tr.put("prefill_tokens", rt.prefillTokens);
-    tr.put("output_tokens", rt.outputTokens);
-    tr.put("blocks", bt.usedBlocks);
+    Long sessions = st.containsKey("turns") ? st.get("turns").items() : null;
+    return new CharacterizationSummary.Trace(rt.requests, rt.firstArrival, rt.lastArrival, hasSessions, hasBlocks, sessions,
+        List.copyOf(rt.blockSizes), rt.prefillTokens, rt.outputTokens, bt.usedBlocks);
   }
 
-  private void dataQuality(ObjectNode dq, JsonNode ingestSummary) {
+  private CharacterizationSummary.DataQuality dataQuality(JsonNode ingestSummary) {
     long nReq = rt.requests;
     long mismatch = bt.quality[ReuseAggregates.Q_MISMATCH];
     long mismatchLonger = bt.quality[ReuseAggregates.Q_LONGER];
-    if (ingestSummary != null) dq.set("ingest", ingestSummary);
-    else dq.put("ingest", "no " + AuditLayout.INGEST_SUMMARY_FILE + " next to the trace");
-    ObjectNode findings = dq.putObject("analysis");
-    findings.put("block_count_mismatch_requests", mismatch);
-    findings.put("block_count_mismatch_longer", mismatchLonger);
-    findings.put("block_count_mismatch_shorter", mismatch - mismatchLonger);
-    findings.put("block_count_mismatch_rule", "analyses use the first min(count, ceil(input_tokens / block_size)) blocks");
-    findings.put("requests_without_blocks", nReq - bt.quality[ReuseAggregates.Q_WITH_BLOCKS]);
-    findings.put("requests_without_session", nReq - rt.withSession);
-    findings.put("requests_without_turn", nReq - rt.withTurn);
+    JsonNode ingest = ingestSummary != null ? ingestSummary
+        : Json.MAPPER.getNodeFactory().textNode("no " + AuditLayout.INGEST_SUMMARY_FILE + " next to the trace");
+    return new CharacterizationSummary.DataQuality(ingest, new CharacterizationSummary.Analysis(mismatch, mismatchLonger,
+        mismatch - mismatchLonger, "analyses use the first min(count, ceil(input_tokens / block_size)) blocks",
+        nReq - bt.quality[ReuseAggregates.Q_WITH_BLOCKS], nReq - rt.withSession, nReq - rt.withTurn));
   }
 
   // ---------------------------------------------------------------- section 2: ideal reuse
 
-  private void idealReuse(ObjectNode reuseJ) {
+  private CharacterizationSummary.Reuse idealReuse() {
     long hitBlocks = bt.hitBlk[0] + bt.hitBlk[1] + bt.hitBlk[2];
-    if (hasBlocks) {
-      reuseJ.set("token_weighted", Metric.ratio(hitTokens, rt.prefillTokens, "hit tokens",
-          "prefill tokens (sum of input_tokens)", "trace has no prefill tokens").toJson());
-      reuseJ.set("block_weighted", Metric.ratio(hitBlocks, bt.usedBlocks, "hit blocks",
-          "blocks (first min(count, ceil(input_tokens / block_size)) per request)", "trace has no blocks").toJson());
-      reuseJ.put("hit_tokens", hitTokens);
-      reuseJ.put("hit_blocks", hitBlocks);
-    } else {
-      reuseJ.set("token_weighted", Metric.na(NO_BLOCKS).toJson());
-      reuseJ.set("block_weighted", Metric.na(NO_BLOCKS).toJson());
-    }
-    reuseJ.put("per_minute_table", T_REUSE_MINUTE);
-    reuseJ.put("per_turn_table", T_REUSE_TURN);
     tables.put(T_REUSE_MINUTE, minuteTable());
     if (rt.withTurn > 0) tables.put(T_REUSE_TURN, turnTable());
+    if (!hasBlocks) {
+      return new CharacterizationSummary.Reuse(Metric.na(NO_BLOCKS), Metric.na(NO_BLOCKS), null, null, T_REUSE_MINUTE,
+          T_REUSE_TURN);
+    }
+    return new CharacterizationSummary.Reuse(
+        Metric.ratio(hitTokens, rt.prefillTokens, "hit tokens", "prefill tokens (sum of input_tokens)",
+            "trace has no prefill tokens"),
+        Metric.ratio(hitBlocks, bt.usedBlocks, "hit blocks",
+            "blocks (first min(count, ceil(input_tokens / block_size)) per request)", "trace has no blocks"),
+        hitTokens, hitBlocks, T_REUSE_MINUTE, T_REUSE_TURN);
   }
 
   private static List<Table.Col> seriesCols(String key, Table.Kind keyKind, boolean minuteStart) {
@@ -199,33 +177,25 @@ final class CharacterizationJson {
 
   // ---------------------------------------------------------------- section 3: sources
 
-  private void reuseBySource(ObjectNode src) {
-    long[] hitTok = bt.hitTok;
-    long prefill = rt.prefillTokens;
-    src.put("template_min_sessions", opt.templateMinSessions());
-    for (Source so : Source.values()) {
-      ObjectNode o = src.putObject(so.label);
-      if (!hasBlocks) {
-        o.set("share_of_hit_tokens", Metric.na(NO_BLOCKS).toJson());
-        o.set("share_of_prefill_tokens", Metric.na(NO_BLOCKS).toJson());
-      } else if (!hasSessions) {
-        o.set("share_of_hit_tokens", Metric.na(NO_SESSIONS).toJson());
-        o.set("share_of_prefill_tokens", Metric.na(NO_SESSIONS).toJson());
-      } else {
-        o.set("share_of_hit_tokens", Metric.ratio(hitTok[so.ordinal()], hitTokens, so.label + " hit tokens",
-            "hit tokens", NO_HITS).toJson());
-        o.set("share_of_prefill_tokens", Metric.ratio(hitTok[so.ordinal()], prefill, so.label + " hit tokens",
-            "prefill tokens", "trace has no prefill tokens").toJson());
-        o.put("hit_tokens", hitTok[so.ordinal()]);
-      }
-    }
+  private CharacterizationSummary.ReuseBySource reuseBySource() {
+    CharacterizationSummary.SourceShare[] shares = new CharacterizationSummary.SourceShare[Source.values().length];
+    for (Source so : Source.values()) shares[so.ordinal()] = sourceShare(so);
+    return new CharacterizationSummary.ReuseBySource(opt.templateMinSessions(), shares[Source.INTRA_SESSION.ordinal()],
+        shares[Source.SYSTEM_PROMPT.ordinal()], shares[Source.INTER_SESSION.ordinal()]);
+  }
+
+  private CharacterizationSummary.SourceShare sourceShare(Source so) {
+    if (!hasBlocks) return new CharacterizationSummary.SourceShare(Metric.na(NO_BLOCKS), Metric.na(NO_BLOCKS), null);
+    if (!hasSessions) return new CharacterizationSummary.SourceShare(Metric.na(NO_SESSIONS), Metric.na(NO_SESSIONS), null);
+    long hit = bt.hitTok[so.ordinal()];
+    return new CharacterizationSummary.SourceShare(
+        Metric.ratio(hit, hitTokens, so.label + " hit tokens", "hit tokens", NO_HITS),
+        Metric.ratio(hit, rt.prefillTokens, so.label + " hit tokens", "prefill tokens", "trace has no prefill tokens"), hit);
   }
 
   // ---------------------------------------------------------------- section 4: intervals
 
-  private void reuseInterval(ObjectNode iv) {
-    iv.put("threshold_s", opt.intervalThresholdS());
-    iv.put("cdf_table", T_INTERVAL_CDF);
+  private CharacterizationSummary.ReuseInterval reuseInterval() {
     Map<String, Long> within = new TreeMap<>();
     if (p.reuseRan && hasBlocks) {
       for (int so = 0; so < 3; so++) {
@@ -234,21 +204,23 @@ final class CharacterizationJson {
       within.put(Source.ALL, within.values().stream().mapToLong(Long::longValue).sum());
       tables.put(T_INTERVAL_CDF, intervalCdf(bt.cdfBuckets));
     }
-    List<String> ivGroups = new ArrayList<>(List.of(Source.ALL));
-    for (Source so : Source.values()) ivGroups.add(so.label);
-    for (String gname : ivGroups) {
-      ObjectNode o = iv.putObject(gname);
+    Map<String, CharacterizationSummary.IntervalGroup> groups = new LinkedHashMap<>();
+    groups.put(Source.ALL, null);
+    for (Source so : Source.values()) groups.put(so.label, null);
+    for (String gname : groups.keySet()) {
       String reason = !hasBlocks ? NO_BLOCKS : (!hasSessions && !gname.equals(Source.ALL)) ? NO_SESSIONS : null;
       SortedStats.Stats x = st.get("interval:" + gname);
       if (reason == null && x == null) reason = gname.equals(Source.ALL) ? NO_HITS : "no hit tokens from this source";
-      for (int i = 0; i < Q.length; i++) {
-        o.set(QN[i] + "_s", reason != null ? Metric.na(reason).toJson() : Metric.of(x.quantiles()[i] / 1e6, "s").toJson());
-      }
-      o.set("share_within_threshold", reason != null ? Metric.na(reason).toJson()
-          : Metric.ratio(within.getOrDefault(gname, 0L), x.weight(), "hit tokens with interval <= threshold",
-              "hit tokens", NO_HITS).toJson());
-      if (reason == null) o.put("hit_tokens", x.weight());
+      Metric[] q = new Metric[Q.length];
+      for (int i = 0; i < Q.length; i++) q[i] = reason != null ? Metric.na(reason) : Metric.of(x.quantiles()[i] / 1e6, "s");
+      Metric share = reason != null ? Metric.na(reason)
+          : Metric.ratio(within.getOrDefault(gname, 0L), x.weight(), "hit tokens with interval <= threshold", "hit tokens",
+              NO_HITS);
+      // Q is p50, p90, p99: the record's three quantile fields
+      groups.put(gname, new CharacterizationSummary.IntervalGroup(q[0], q[1], q[2], share, reason == null ? x.weight() : null));
     }
+    return new CharacterizationSummary.ReuseInterval(opt.intervalThresholdS(), T_INTERVAL_CDF, groups.get(Source.ALL),
+        groups.get(Source.INTRA_SESSION.label), groups.get(Source.SYSTEM_PROMPT.label), groups.get(Source.INTER_SESSION.label));
   }
 
   /** Token-weighted CDF on log buckets (20 per decade of microseconds), per source and overall, from the bucket sums. */
@@ -271,94 +243,80 @@ final class CharacterizationJson {
 
   // ---------------------------------------------------------------- section 5: sessions
 
-  private void sessions(ObjectNode se) {
-    if (!hasSessions) {
-      for (String k : new String[] {"first_turn_fraction", "trigger_mix", "turns_per_session", "duration_s",
-          "think_time_s", "token_skew"}) {
-        se.set(k, Metric.na(NO_SESSIONS).toJson());
-      }
-      return;
-    }
+  private CharacterizationSummary.Sessions sessions() {
+    if (!hasSessions) return CharacterizationSummary.Sessions.notApplicable(NO_SESSIONS);
     long followUps = rt.followUps();
-    se.set("first_turn_fraction", Metric.ratio(rt.turn0, rt.requests, "requests with turn 0", "requests", "no requests")
-        .toJson());
-    triggerMix(se.putObject("trigger_mix"), followUps);
-    se.put("follow_ups", followUps);
-    turnsPerSession(se.putObject("turns_per_session"));
-    durations(se.putObject("duration_s"), st.get("duration_us"));
-    thinkTime(se.putObject("think_time_s"), followUps);
-    tokenSkew(se.putObject("token_skew"));
+    Metric firstTurn = Metric.ratio(rt.turn0, rt.requests, "requests with turn 0", "requests", "no requests");
+    CharacterizationSummary.TriggerMix mix = triggerMix(followUps);
+    CharacterizationSummary.Distribution turns = turnsPerSession();
+    CharacterizationSummary.Distribution duration = durations(st.get("duration_us"), null);
+    CharacterizationSummary.ThinkTime think = thinkTime(followUps);
+    CharacterizationSummary.TokenSkew skew = tokenSkew();
     tables.put(T_SESSIONS, p.sessions);
+    return new CharacterizationSummary.Sessions(firstTurn, mix, followUps, turns, duration, think, skew);
   }
 
   /** Trigger shares over all requests and over follow-ups (sorted by trigger: a TreeMap). */
-  private void triggerMix(ObjectNode mix, long followUps) {
+  private CharacterizationSummary.TriggerMix triggerMix(long followUps) {
     long nReq = rt.requests;
-    ObjectNode allM = mix.putObject("all_requests");
-    ObjectNode fuM = mix.putObject("follow_ups");
+    Map<String, Metric> allM = new TreeMap<>();
+    Map<String, Metric> fuM = new TreeMap<>();
     List<Object[]> trigRows = new ArrayList<>();
     for (var e : rt.byTrigger.entrySet()) {
       String t = e.getKey();
       long n = e.getValue()[0], f = e.getValue()[1];
-      allM.set(t, Metric.ratio(n, nReq, "requests with trigger " + t, "requests", "no requests").toJson());
-      fuM.set(t, Metric.ratio(f, followUps, "follow-ups with trigger " + t, "follow-ups (turn > 0)",
-          "trace has no follow-up requests").toJson());
+      allM.put(t, Metric.ratio(n, nReq, "requests with trigger " + t, "requests", "no requests"));
+      fuM.put(t, Metric.ratio(f, followUps, "follow-ups with trigger " + t, "follow-ups (turn > 0)",
+          "trace has no follow-up requests"));
       trigRows.add(new Object[] {"all_requests", t, n, (double) n / nReq});
       trigRows.add(new Object[] {"follow_ups", t, f, followUps == 0 ? null : (double) f / followUps});
     }
     tables.put(T_TRIGGERS, Table.of(Table.cols(Cols.SCOPE, Table.Kind.STRING, Cols.TRIGGER, Table.Kind.STRING,
         Cols.REQUESTS, Table.Kind.LONG, Cols.SHARE, Table.Kind.DOUBLE), trigRows));
+    return CharacterizationSummary.TriggerMix.of(allM, fuM);
   }
 
-  private void turnsPerSession(ObjectNode tp) {
+  private CharacterizationSummary.Distribution turnsPerSession() {
     SortedStats.Stats turns = st.get("turns");
-    tp.set("mean", Metric.of(turns.mean()).toJson());
-    for (int i = 0; i < Q.length; i++) tp.set(QN[i], Metric.of(turns.quantiles()[i]).toJson());
-    tp.set("max", Metric.of(turns.max()).toJson());
-    tp.put("table", T_TURNS);
+    long[] q = turns.quantiles(); // Q: p50, p90, p99
     // the turns distribution's (value, items) rows are the histogram: no further job
     List<Object[]> hist = new ArrayList<>();
     for (long[] h : turns.histogram()) hist.add(new Object[] {h[0], h[1]});
     tables.put(T_TURNS, Table.of(Table.cols(Cols.REQUESTS, Table.Kind.LONG, Cols.SESSIONS, Table.Kind.LONG), hist));
+    return CharacterizationSummary.Distribution.of(Metric.of(turns.mean()), Metric.of(q[0]), Metric.of(q[1]), Metric.of(q[2]),
+        Metric.of(turns.max()), T_TURNS);
   }
 
   /** Mean, quantiles and max of a distribution in microseconds, in seconds. */
-  private static void durations(ObjectNode o, SortedStats.Stats us) {
-    o.set("mean", Metric.of(us.mean() / 1e6, "s").toJson());
-    for (int i = 0; i < Q.length; i++) o.set(QN[i], Metric.of(us.quantiles()[i] / 1e6, "s").toJson());
-    o.set("max", Metric.of(us.max() / 1e6, "s").toJson());
+  private static CharacterizationSummary.Distribution durations(SortedStats.Stats us, String table) {
+    long[] q = us.quantiles(); // Q: p50, p90, p99
+    return CharacterizationSummary.Distribution.of(Metric.of(us.mean() / 1e6, "s"), Metric.of(q[0] / 1e6, "s"),
+        Metric.of(q[1] / 1e6, "s"), Metric.of(q[2] / 1e6, "s"), Metric.of(us.max() / 1e6, "s"), table);
   }
 
-  private void thinkTime(ObjectNode tt, long followUps) {
+  private CharacterizationSummary.ThinkTime thinkTime(long followUps) {
     SortedStats.Stats th = st.get("think_us");
     long withParent = th != null ? th.items() : 0;
-    tt.put("follow_ups_with_parent_in_trace", withParent);
-    tt.put("follow_ups_without_parent_in_trace", followUps - withParent);
-    if (th == null) {
-      for (String k : new String[] {"mean", "p50", "p90", "p99", "max"}) tt.set(k, Metric.na(NO_FOLLOW_UP_PARENTS).toJson());
-    } else {
-      durations(tt, th);
-    }
+    Metric na = Metric.na(NO_FOLLOW_UP_PARENTS);
+    return CharacterizationSummary.ThinkTime.of(withParent, followUps - withParent,
+        th == null ? CharacterizationSummary.Distribution.of(na, na, na, na, na, null) : durations(th, null));
   }
 
-  private void tokenSkew(ObjectNode sk) {
+  private CharacterizationSummary.TokenSkew tokenSkew() {
     SortedStats.Stats tok = st.get("tokens");
-    sk.put("session_tokens", "input_tokens + output_tokens over the session's requests");
-    sk.put("top_sessions", (long) Math.ceil(0.25 * tok.items()));
     String reason = tok.weight() == 0 ? "sessions hold no tokens" : null;
-    sk.set("top_25pct_share", reason != null ? Metric.na(reason).toJson() : Metric.of(tok.topShare()).toJson());
-    sk.set("gini", reason != null ? Metric.na(reason).toJson() : Metric.of(tok.gini()).toJson());
-    sk.put("lorenz_table", T_LORENZ);
     List<Object[]> lz = new ArrayList<>();
     for (int i = 0; i < tok.lorenzPopulation().length; i++) lz.add(new Object[] {tok.lorenzPopulation()[i], tok.lorenzShare()[i]});
     tables.put(T_LORENZ, Table.of(Table.cols(Cols.POPULATION_SHARE, Table.Kind.DOUBLE, Cols.TOKEN_SHARE, Table.Kind.DOUBLE), lz));
+    return CharacterizationSummary.TokenSkew.of("input_tokens + output_tokens over the session's requests",
+        (long) Math.ceil(0.25 * tok.items()), reason != null ? Metric.na(reason) : Metric.of(tok.topShare()),
+        reason != null ? Metric.na(reason) : Metric.of(tok.gini()), T_LORENZ);
   }
 
   // ---------------------------------------------------------------- section 7: request / instance ratio
 
-  private void requestInstanceRatio(ObjectNode o) {
+  private CharacterizationSummary.RequestInstanceRatio requestInstanceRatio() {
     int instances = opt.instances();
-    o.put("instances", instances);
     long mFirst = (long) Math.ceil(rt.firstArrival / 60.0);
     long mLast = (long) Math.floor(rt.lastArrival / 60.0) - 1; // [60m, 60m + 60) must end by the last arrival
     List<Object[]> rows = new ArrayList<>();
@@ -370,22 +328,19 @@ final class CharacterizationJson {
       ratios.add(ratio);
       rows.add(new Object[] {m, 60.0 * m, a, ratio});
     }
-    o.put("whole_minutes", ratios.size());
-    o.put("table", T_RATIO);
     tables.put(T_RATIO, Table.of(Table.cols(Cols.MINUTE, Table.Kind.LONG, Cols.MINUTE_START_S, Table.Kind.DOUBLE,
         Cols.ARRIVALS, Table.Kind.LONG, Cols.RATIO, Table.Kind.DOUBLE), rows));
     if (ratios.isEmpty()) {
-      for (String k : new String[] {"mean", "min", "p5", "p50"}) o.set(k, Metric.na(NO_WHOLE_MINUTE).toJson());
-      return;
+      Metric na = Metric.na(NO_WHOLE_MINUTE);
+      return new CharacterizationSummary.RequestInstanceRatio(instances, 0, T_RATIO, na, na, na, na);
     }
     double sumR = 0;
     for (double r : ratios) sumR += r;
     List<Double> sorted = new ArrayList<>(ratios);
     sorted.sort(Double::compare);
-    o.set("mean", Metric.of(sumR / ratios.size()).toJson());
-    o.set("min", Metric.of(sorted.get(0)).toJson());
-    o.set("p5", Metric.of(nearestRank(sorted, 0.05)).toJson());
-    o.set("p50", Metric.of(nearestRank(sorted, 0.5)).toJson());
+    return new CharacterizationSummary.RequestInstanceRatio(instances, ratios.size(), T_RATIO,
+        Metric.of(sumR / ratios.size()), Metric.of(sorted.get(0)), Metric.of(nearestRank(sorted, 0.05)),
+        Metric.of(nearestRank(sorted, 0.5)));
   }
 
   /** Unweighted nearest rank: sorted[ceil(q n) - 1]. */

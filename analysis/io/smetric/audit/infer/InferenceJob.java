@@ -5,6 +5,7 @@ import static io.smetric.audit.contract.AuditLayout.INFERENCE_ACCURACY_FILE;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.OutputDir;
+import io.smetric.audit.contract.InferenceSummary;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -24,7 +25,7 @@ public final class InferenceJob {
    * @param summary inference-summary.json
    * @param accuracy inference-accuracy.json, or null without a ground truth
    */
-  public record Result(JsonNode summary, JsonNode accuracy) {}
+  public record Result(InferenceSummary summary, JsonNode accuracy) {}
 
   private final SparkSession spark;
   private final Dataset<Row> canonical;

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.common.OutputDir;
+import io.smetric.audit.contract.InferenceSummary;
 import java.io.UncheckedIOException;
 import org.apache.spark.sql.SaveMode;
 
@@ -26,29 +27,16 @@ public final class InferenceOutput {
     r.trace().write().mode(SaveMode.ErrorIfExists).parquet(out.child(TRACE_DIR));
     r.links().orderBy(org.apache.spark.sql.functions.col(io.smetric.audit.contract.Canonical.SEQ))
         .write().mode(SaveMode.ErrorIfExists).parquet(out.child(LINKS_DIR));
-    out.writeString(INFERENCE_SUMMARY_FILE, json(summary(r)));
+    out.writeString(INFERENCE_SUMMARY_FILE, json(summary(r).toJson()));
   }
 
-  public static ObjectNode summary(SessionInference.Result r) {
-    ObjectNode s = Json.object();
-    s.put("sessions_mode", "inferred");
-    s.put("method", r.method());
-    ObjectNode p = s.putObject("parameters");
-    p.put("window_s", r.options().windowS());
-    p.put("template_fanout", r.options().templateFanout());
-    s.put("requests", r.requests());
-    s.put("sessions", r.sessions());
-    s.put("root_sessions", r.roots());
-    s.put("continuations", r.continuations());
-    ObjectNode f = s.putObject("fork_sessions");
-    f.put("total", r.forks());
-    f.put("by_branching_inside_a_prompt", r.forksByBranch());
-    f.put("by_extending_a_request_whose_session_went_on", r.forksByExtension());
-    s.put("roots_sharing_only_template_blocks", r.templateOnlyRoots());
-    s.put("template_branch_points", r.templateBranchPoints());
-    s.put("max_index_entries", r.maxIndexEntries());
-    s.put("trigger", "unknown (not inferable from content)");
-    return s;
+  /** The summary the inference hands on (written as inference-summary.json). */
+  public static InferenceSummary summary(SessionInference.Result r) {
+    return new InferenceSummary(InferenceSummary.SESSIONS_MODE, r.method(),
+        new InferenceSummary.Parameters(r.options().windowS(), r.options().templateFanout()), r.requests(), r.sessions(),
+        r.roots(), r.continuations(),
+        new InferenceSummary.Forks(r.forks(), r.forksByBranch(), r.forksByExtension()), r.templateOnlyRoots(),
+        r.templateBranchPoints(), r.maxIndexEntries(), InferenceSummary.TRIGGER);
   }
 
   public static String json(ObjectNode n) {

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.contract.Metric;
+import io.smetric.audit.contract.ReplayComparison;
 import io.smetric.audit.contract.ReplayTables;
 import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.sweep.AuditPlan;
@@ -280,7 +282,7 @@ final class ReplayWriter {
     if (plan != null) root.set("sweep", plan.describe());
     root.set("global_tier", io.smetric.audit.replay.sim.GlobalTierLimits.describe(base));
     root.set("headline", headJson);
-    root.set("comparison", sum.comparison());
+    root.set(ReplayComparison.COMPARISON, sum.comparison());
     root.set("paper_claim", sum.paperClaim());
     root.set("best_router", sum.bestRouter());
     ObjectNode judged = sum.judged(options.currentRouter());
@@ -291,13 +293,13 @@ final class ReplayWriter {
         cfg.addObject().put("router", k.router()).put("knob", k.knob()).put("value", k.value()).put("source", k.source());
       }
     }
-    root.set("judged", judged);
+    root.set(ReplayComparison.JUDGED, judged);
     if (equalLoad != null) {
       ObjectNode el = equalLoad.describe(results);
       judgeAtEqualLoad(judged, el, equalLoad);
       el.put("refined_curves", swept.refinedCurves());
       el.put("simulations", swept.equalLoadRuns());
-      root.set("equal_load", el);
+      root.set(ReplayComparison.EQUAL_LOAD, el);
     }
     if (swept.capacity() != null) root.set("capacity", swept.capacity().describe(results));
     else root.putObject("capacity").put("not_applicable", options.capacity().enabled()
@@ -397,31 +399,31 @@ final class ReplayWriter {
     ObjectNode with = Double.isNaN(gd) ? null : EqualLoad.decisionGain(described, gd);
     if (with == null) {
       with = Json.object();
-      with.putNull("value");
-      with.put("not_applicable", Double.isNaN(gd) ? "no global-tier capacity above 0 with SMetric and a judged router in the sweep"
+      with.putNull(Metric.VALUE);
+      with.put(Metric.NOT_APPLICABLE, Double.isNaN(gd) ? "no global-tier capacity above 0 with SMetric and a judged router in the sweep"
           : "SMetric or the judged router has no run at the decision load at " + gd + "x");
     }
-    judged.set("smetric_gain_with_global_tier", with);
+    judged.set(ReplayComparison.GAIN_WITH_GLOBAL, with);
     ObjectNode without = EqualLoad.decisionGain(described, 0.0);
     if (without == null) {
       without = Json.object();
-      without.putNull("value");
-      without.put("not_applicable", "global ratio 0 with SMetric and a judged router is not in the sweep, or has no run at the decision load");
+      without.putNull(Metric.VALUE);
+      without.put(Metric.NOT_APPLICABLE, "global ratio 0 with SMetric and a judged router is not in the sweep, or has no run at the decision load");
     }
-    judged.set("smetric_gain_without_global_tier", without);
-    ObjectNode mg = judged.putObject("min_global_ratio_for_gain");
+    judged.set(ReplayComparison.GAIN_NO_GLOBAL, without);
+    ObjectNode mg = judged.putObject(ReplayComparison.MIN_GLOBAL_RATIO);
     Double minG = null;
     for (double g : equalLoad.anchors().keySet()) {
       if (g <= 0) continue;
       ObjectNode d = EqualLoad.decisionGain(described, g);
-      if (d != null && d.path("value").isNumber() && d.path("value").asDouble() >= SweepSummary.GAIN_THRESHOLD
+      if (d != null && d.path(Metric.VALUE).isNumber() && d.path(Metric.VALUE).asDouble() >= SweepSummary.GAIN_THRESHOLD
           && (minG == null || g < minG)) {
         minG = g;
       }
     }
-    if (minG != null) mg.put("value", minG);
-    else mg.putNull("value");
-    mg.put("threshold", SweepSummary.GAIN_THRESHOLD);
+    if (minG != null) mg.put(Metric.VALUE, minG);
+    else mg.putNull(Metric.VALUE);
+    mg.put(ReplayComparison.MinGlobalRatio.THRESHOLD, SweepSummary.GAIN_THRESHOLD);
     mg.put("rule", "the smallest capacity above 0 whose equal-load gain at the decision load clears the threshold");
   }
 }

@@ -1,10 +1,12 @@
 package io.smetric.audit.hasher;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import io.smetric.audit.common.BadInputException;
-import java.math.BigDecimal;
+import io.smetric.audit.common.Json;
+import io.smetric.audit.contract.HashSummary;
+import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -72,41 +74,21 @@ final class FileCounters {
 
   /** The file row's JSON: the counters, the skip reasons most frequent first, the formats the file's sample fits. */
   String json(String file, LogFormat format, List<LogFormat> fitting) {
-    StringBuilder reasonJson = new StringBuilder("{");
-    reasons.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).forEach(e -> {
-      if (reasonJson.length() > 1) reasonJson.append(',');
-      reasonJson.append(quote(e.getKey())).append(':').append(e.getValue());
-    });
-    reasonJson.append('}');
-    StringBuilder noteJson = new StringBuilder("{");
+    Map<String, Long> byCount = new LinkedHashMap<>();
+    reasons.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+        .forEach(e -> byCount.put(e.getKey(), e.getValue()));
+    Map<String, HashSummary.Note> synthesised = new LinkedHashMap<>();
     for (Map.Entry<String, long[]> e : notes.entrySet()) {
-      if (noteJson.length() > 1) noteJson.append(',');
-      noteJson.append(quote(e.getKey())).append(":{\"count\":").append(e.getValue()[0]).append(",\"what\":")
-          .append(quote(noteText.get(e.getKey()))).append('}');
+      synthesised.put(e.getKey(), new HashSummary.Note(e.getValue()[0], noteText.get(e.getKey())));
     }
-    noteJson.append('}');
-    StringBuilder fits = new StringBuilder("[");
-    for (LogFormat f : fitting) {
-      if (fits.length() > 1) fits.append(',');
-      fits.append(quote(f.cliName));
+    HashSummary.FileEntry f = new HashSummary.FileEntry(file, format.cliName, records, conversations, requests, skipped,
+        byCount, fitting.stream().map(x -> x.cliName).toList(), synthesised, outputMissing, synthetic, timestamped, noSession,
+        providerCacheRequests, providerUsageInconsistent, syntheticUnits, timestamped == 0 ? null : minLogTime,
+        messagesPath, messagesPath == null ? null : messagesPathSource, recordedRequests == 0 ? null : recordedRequests);
+    try {
+      return Json.MAPPER.writeValueAsString(f);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
     }
-    fits.append(']');
-    return String.format(Locale.ROOT,
-        "{\"file\":%s,\"format\":\"%s\",\"records\":%d,\"conversations\":%d,\"requests\":%d,\"skipped\":%d,"
-            + "\"skip_reasons\":%s,\"formats_that_fit\":%s,\"synthesised\":%s,"
-            + "\"output_tokens_missing\":%d,\"synthetic_arrivals\":%d,\"log_timestamps\":%d,\"requests_without_session\":%d,"
-            + "\"provider_cache_requests\":%d,\"provider_usage_inconsistent\":%d,"
-            + "\"synthetic_units\":%d,\"min_log_time_s\":%s%s}",
-        quote(file), format.cliName, records, conversations, requests, skipped, reasonJson, fits, noteJson,
-        outputMissing, synthetic, timestamped, noSession, providerCacheRequests, providerUsageInconsistent, syntheticUnits,
-        timestamped == 0 ? "null" : BigDecimal.valueOf(minLogTime).toPlainString(),
-        (messagesPath == null ? "" : ",\"messages_path\":" + quote(messagesPath) + ",\"messages_path_source\":" + quote(messagesPathSource))
-            + (recordedRequests == 0 ? "" : ",\"recorded_requests\":" + recordedRequests));
-  }
-
-  static String quote(String x) {
-    StringBuilder b = new StringBuilder();
-    ChatMlTemplate.quote(b, x);
-    return b.toString();
   }
 }

@@ -17,6 +17,7 @@ import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.common.SerializableConf;
 import io.smetric.audit.contract.BlockChain;
 import io.smetric.audit.contract.Canonical;
+import io.smetric.audit.contract.HashSummary;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -96,7 +97,7 @@ public final class HashJob {
   }
 
   /** What the run produced; {@code summary} is the content of hash-summary.json. */
-  public record Result(ObjectNode summary, long requests, long skipped) {}
+  public record Result(HashSummary summary, long requests, long skipped) {}
 
   private final SparkSession spark;
   private final Options o;
@@ -136,15 +137,15 @@ public final class HashJob {
       double base = Double.POSITIVE_INFINITY;
       long[] unitsBefore = new long[files.size()]; // synthetic units (conversations) in earlier files
       long units = 0;
-      List<JsonNode> perFile = new ArrayList<>();
+      List<HashSummary.FileEntry> perFile = new ArrayList<>();
       for (Row f : fileRows) {
-        JsonNode c = counters(f);
+        HashSummary.FileEntry c = counters(f);
         perFile.add(c);
         unitsBefore[f.getInt(f.fieldIndex(StagingRows.FILE_INDEX))] = units;
-        units += c.get("synthetic_units").asLong();
-        skipCount += c.get("skipped").asLong();
-        requestCount += c.get("requests").asLong();
-        if (!c.get("min_log_time_s").isNull()) base = Math.min(base, c.get("min_log_time_s").asDouble());
+        units += c.syntheticUnits();
+        skipCount += c.skipped();
+        requestCount += c.requests();
+        if (c.minLogTimeS() != null) base = Math.min(base, c.minLogTimeS());
       }
       // never a silent empty run: no request at all is bad input, with what each file was read as and why
       if (requestCount == 0) throw new BadInputException(null, emptyRunMessage(perFile));
@@ -168,8 +169,8 @@ public final class HashJob {
                 functions.max(Canonical.ARRIVAL_S))
             .first();
         if (o.jsonl()) writeJsonl(dir, trace);
-        ObjectNode summary = summary(o, settings, files, fileRows, skipCount, firstSkips, totals);
-        dir.writeString(HASH_SUMMARY_FILE, Json.MAPPER.writeValueAsString(summary) + "\n");
+        HashSummary summary = summary(o, settings, files, fileRows, skipCount, firstSkips, totals);
+        dir.writeString(HASH_SUMMARY_FILE, Json.MAPPER.writeValueAsString(summary.toJson()) + "\n");
         dir.fs().delete(new Path(staging), true);
         return new Result(summary, totals.getLong(0), skipCount);
       } catch (IOException e) {
@@ -330,26 +331,25 @@ public final class HashJob {
   public static final double SKIPPED_WARNING_SHARE = 0.5;
 
   /** The warnings of a run: one per file with more than half of its records skipped. */
-  static List<String> warnings(List<JsonNode> perFile) {
+  static List<String> warnings(List<HashSummary.FileEntry> perFile) {
     List<String> out = new ArrayList<>();
-    for (JsonNode c : perFile) {
-      long records = c.get("records").asLong();
-      long skipped = c.get("skipped").asLong();
+    for (HashSummary.FileEntry c : perFile) {
+      long records = c.records();
+      long skipped = c.skipped();
       if (skipped > 0 && skipped > SKIPPED_WARNING_SHARE * Math.max(records, 1)) {
-        out.add(String.format(Locale.ROOT, "%s: %d of %d record(s) skipped (read as %s; %s)", c.get("file").asText(),
-            skipped, records, c.get("format").asText(), topReasons(c, 3)));
+        out.add(String.format(Locale.ROOT, "%s: %d of %d record(s) skipped (read as %s; %s)", c.file(),
+            skipped, records, c.format(), topReasons(c, 3)));
       }
     }
     return out;
   }
 
   /** The top skip reasons of a file's counters with their counts. */
-  static String topReasons(JsonNode c, int n) {
+  static String topReasons(HashSummary.FileEntry c, int n) {
     List<String> r = new ArrayList<>();
-    Iterator<java.util.Map.Entry<String, JsonNode>> it = c.path("skip_reasons").fields();
-    while (it.hasNext() && r.size() < n) {
-      java.util.Map.Entry<String, JsonNode> e = it.next();
-      r.add(e.getKey() + " (" + e.getValue().asLong() + ")");
+    for (java.util.Map.Entry<String, Long> e : c.skipReasons().entrySet()) {
+      if (r.size() == n) break;
+      r.add(e.getKey() + " (" + e.getValue() + ")");
     }
     return r.isEmpty() ? "no record skipped" : "top reasons: " + String.join("; ", r);
   }
@@ -359,103 +359,71 @@ public final class HashJob {
    * skips with the top reasons, and the other formats that fit its first records. Files with the
    * same outcome are listed once with their count (99 trajectories read the same wrong way are one line).
    */
-  static String emptyRunMessage(List<JsonNode> perFile) {
-    java.util.LinkedHashMap<String, List<JsonNode>> groups = new java.util.LinkedHashMap<>();
-    for (JsonNode c : perFile) {
-      List<String> fits = new ArrayList<>();
-      c.path("formats_that_fit").forEach(f -> fits.add(f.asText()));
-      fits.remove(c.get("format").asText());
-      String outcome = String.format(Locale.ROOT, "read as %s; %s; %s", c.get("format").asText(), topReasons(c, 3),
+  static String emptyRunMessage(List<HashSummary.FileEntry> perFile) {
+    java.util.LinkedHashMap<String, List<HashSummary.FileEntry>> groups = new java.util.LinkedHashMap<>();
+    for (HashSummary.FileEntry c : perFile) {
+      List<String> fits = new ArrayList<>(c.formatsThatFit());
+      fits.remove(c.format());
+      String outcome = String.format(Locale.ROOT, "read as %s; %s; %s", c.format(), topReasons(c, 3),
           fits.isEmpty() ? "no other format fits its first records" : "formats that fit its first records: " + String.join(", ", fits));
       groups.computeIfAbsent(outcome, k -> new ArrayList<>()).add(c);
     }
     StringBuilder b = new StringBuilder("no request could be read from the " + perFile.size() + " input file(s):");
     int shown = 0;
-    for (java.util.Map.Entry<String, List<JsonNode>> g : groups.entrySet()) {
+    for (java.util.Map.Entry<String, List<HashSummary.FileEntry>> g : groups.entrySet()) {
       if (shown++ == 10) {
         b.append(String.format(Locale.ROOT, "%n  ... and %d more outcome(s)", groups.size() - 10));
         break;
       }
-      JsonNode c = g.getValue().get(0);
-      long records = g.getValue().stream().mapToLong(x -> x.get("records").asLong()).sum();
-      long skipped = g.getValue().stream().mapToLong(x -> x.get("skipped").asLong()).sum();
-      String who = g.getValue().size() == 1 ? c.get("file").asText()
-          : c.get("file").asText() + " and " + (g.getValue().size() - 1) + " more file(s) alike";
+      HashSummary.FileEntry c = g.getValue().get(0);
+      long records = g.getValue().stream().mapToLong(HashSummary.FileEntry::records).sum();
+      long skipped = g.getValue().stream().mapToLong(HashSummary.FileEntry::skipped).sum();
+      String who = g.getValue().size() == 1 ? c.file()
+          : c.file() + " and " + (g.getValue().size() - 1) + " more file(s) alike";
       b.append(String.format(Locale.ROOT, "%n  %s: %d record(s), %d skipped; %s", who, records, skipped, g.getKey()));
     }
     b.append(String.format(Locale.ROOT, "%nName the format with --log-format (%s), a record's message list with --messages-path, or see docs/block-hasher.md (input formats).", LogFormat.names()));
     return b.toString();
   }
 
-  private static ObjectNode summary(Options o, HashSettings s, List<String> files, List<Row> fileRows, long skipCount,
-      List<Row> firstSkips, Row totals) throws IOException {
-    ObjectNode j = Json.object();
-    j.put("files", files.size());
+  private static HashSummary summary(Options o, HashSettings s, List<String> files, List<Row> fileRows, long skipCount,
+      List<Row> firstSkips, Row totals) {
     long conversations = 0, records = 0, synth = 0, logged = 0, outMissing = 0, noSession = 0, cacheRequests = 0, recorded = 0;
-    ArrayNode perFile = j.putArray("per_file");
-    List<JsonNode> counters = new ArrayList<>();
+    List<HashSummary.FileEntry> perFile = new ArrayList<>();
     for (Row f : fileRows) {
-      JsonNode c = counters(f);
-      counters.add(c);
-      cacheRequests += c.get("provider_cache_requests").asLong();
-      recorded += c.path("recorded_requests").asLong(0);
+      HashSummary.FileEntry c = counters(f);
       perFile.add(c);
-      conversations += c.get("conversations").asLong();
-      records += c.get("records").asLong();
-      synth += c.get("synthetic_arrivals").asLong();
-      logged += c.get("log_timestamps").asLong();
-      outMissing += c.get("output_tokens_missing").asLong();
-      noSession += c.get("requests_without_session").asLong();
+      cacheRequests += c.providerCacheRequests();
+      recorded += c.recordedRequests() == null ? 0 : c.recordedRequests();
+      conversations += c.conversations();
+      records += c.records();
+      synth += c.syntheticArrivals();
+      logged += c.logTimestamps();
+      outMissing += c.outputTokensMissing();
+      noSession += c.requestsWithoutSession();
     }
-    j.put("records_read", records);
-    j.put("conversations", conversations);
-    j.put("requests", totals.getLong(0));
-    j.put("sessions", totals.getLong(4));
-    j.put("requests_without_session", noSession);
-    j.put("input_tokens", totals.isNullAt(1) ? 0 : totals.getLong(1));
-    j.put("output_tokens", totals.isNullAt(2) ? 0 : totals.getLong(2));
-    j.put("output_tokens_missing", outMissing);
-    j.put("blocks", totals.isNullAt(3) ? 0 : totals.getLong(3));
-    j.put("provider_cache_requests", cacheRequests);
-    if (recorded > 0) j.put("recorded_requests", recorded); // absent when no log recorded routing (output as before v1.3)
-    ArrayNode warn = j.putArray("warnings");
-    warnings(counters).forEach(warn::add);
-    ObjectNode sk = j.putObject("skipped");
-    sk.put("count", skipCount);
-    ArrayNode reasons = sk.putArray("reasons");
+    List<String> reasons = new ArrayList<>();
     for (Row r : firstSkips) reasons.add(r.getString(0));
-    sk.put("reasons_listed", firstSkips.size());
-    j.put("tokenizer", o.tokenizer().label());
-    ObjectNode t = j.putObject("template");
-    t.put("name", HashSettings.TEMPLATE.name());
-    t.put("version", HashSettings.TEMPLATE.version());
-    j.put("block_size", s.blockSize());
-    j.put("hash", "SipHash-2-4 chained: h[i] = SipHash(key, h[i-1] || tokens of block i), h[-1] = 0;"
-        + " key = SHA-256(label || salt)[0..16); salt never written");
-    j.put("dense_ids", o.denseIds());
-    j.put("log_format", o.format().cliName);
-    if (o.messagesPath() != null) j.put("messages_path", o.messagesPath());
-    ObjectNode arr = j.putObject("arrivals");
-    arr.put("from_log_timestamps", logged);
-    arr.put("synthesised", synth);
-    arr.put("rule", String.format(Locale.ROOT,
+    String rule = String.format(Locale.ROOT,
         "log timestamps are rebased to the earliest one; without one, conversations are numbered in input order"
             + " (file by file) and conversation i starts at i*%s s, its j-th request j*%s s later; OpenAI records"
             + " without timestamp are numbered likewise and the i-th arrives at i*%s s",
-        num(s.sessionGapS()), num(s.thinkTimeS()), num(s.sessionGapS())));
-    if (!totals.isNullAt(5)) {
-      arr.put("first_s", totals.getDouble(5));
-      arr.put("last_s", totals.getDouble(6));
-    }
-    return j;
+        num(s.sessionGapS()), num(s.thinkTimeS()), num(s.sessionGapS()));
+    return new HashSummary(files.size(), perFile, records, conversations, totals.getLong(0), totals.getLong(4), noSession,
+        totals.isNullAt(1) ? 0 : totals.getLong(1), totals.isNullAt(2) ? 0 : totals.getLong(2), outMissing,
+        totals.isNullAt(3) ? 0 : totals.getLong(3), cacheRequests,
+        recorded > 0 ? recorded : null, // absent when no log recorded routing (output as before v1.3)
+        warnings(perFile), new HashSummary.Skipped(skipCount, reasons, firstSkips.size()), o.tokenizer().label(),
+        new HashSummary.Template(HashSettings.TEMPLATE.name(), HashSettings.TEMPLATE.version()), s.blockSize(),
+        "SipHash-2-4 chained: h[i] = SipHash(key, h[i-1] || tokens of block i), h[-1] = 0;"
+            + " key = SHA-256(label || salt)[0..16); salt never written",
+        o.denseIds(), o.format().cliName, o.messagesPath(),
+        new HashSummary.Arrivals(logged, synth, rule, totals.isNullAt(5) ? null : totals.getDouble(5),
+            totals.isNullAt(5) ? null : totals.getDouble(6)));
   }
 
-  private static JsonNode counters(Row fileRow) {
-    try {
-      return Json.MAPPER.readTree(fileRow.getString(fileRow.fieldIndex(StagingRows.DETAIL)));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+  private static HashSummary.FileEntry counters(Row fileRow) {
+    return HashSummary.readFile(fileRow.getString(fileRow.fieldIndex(StagingRows.DETAIL)));
   }
 
   private static String num(double d) {

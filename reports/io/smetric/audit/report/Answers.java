@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.common.Numbers;
+import io.smetric.audit.contract.ReplayComparison;
 import io.smetric.audit.report.verdict.AuditCriteria;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,11 +50,11 @@ final class Answers {
    */
   static ObjectNode judgedRouter(JsonNode judged) {
     ObjectNode j = Json.object();
-    JsonNode cr = judged.path("current_router");
-    if (cr.isTextual()) j.put("name", cr.asText());
+    ReplayComparison cmp = ReplayComparison.read(judged, "replay.json " + ReplayComparison.JUDGED);
+    if (cmp.currentRouter() != null) j.put("name", cmp.currentRouter());
     else j.putNull("name");
-    j.put("rule", judged.path("rule").asText(""));
-    j.put("label", AuditCriteria.judgedName(judged));
+    j.put("rule", cmp.rule() == null ? "" : cmp.rule());
+    j.put("label", cmp.judgedName());
     if (judged.path("current_router_config").isArray()) j.set("configuration", judged.get("current_router_config").deepCopy());
     return j;
   }

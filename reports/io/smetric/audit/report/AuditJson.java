@@ -6,12 +6,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.BuildInfo;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.common.Numbers;
+import io.smetric.audit.contract.CharacterizationSummary;
+import io.smetric.audit.contract.HashSummary;
+import io.smetric.audit.contract.InferenceSummary;
 import io.smetric.audit.contract.IngestSummary;
 import io.smetric.audit.contract.Metric;
+import io.smetric.audit.contract.ReplayComparison;
+import io.smetric.audit.contract.Source;
 import io.smetric.audit.report.verdict.AuditCriteria;
 import io.smetric.audit.report.verdict.Criterion;
 import io.smetric.audit.report.verdict.CriterionResult;
-import io.smetric.audit.report.verdict.StageJson;
 import io.smetric.audit.report.verdict.Verdict;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -20,6 +24,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * Builds audit.json (docs/report.md, "audit.json") from the verdict and the stage outputs: the
@@ -47,8 +52,8 @@ public final class AuditJson {
   public static final String C_VALUE_TEXT = "value_text";
   public static final String C_THRESHOLD_TEXT = "threshold_text";
 
-  /** One headline number: its audit.json key, where characterization.json has it, its label, how it prints. */
-  record HeadlineNumber(String key, String pointer, String label, Print print) {}
+  /** One headline number: its audit.json key, the characterization's metric it shows, its label, how it prints. */
+  record HeadlineNumber(String key, Function<CharacterizationSummary, Metric> metric, String label, Print print) {}
 
   /** How a headline number prints: a share as a percentage, a plain number, seconds. */
   enum Print {
@@ -67,17 +72,41 @@ public final class AuditJson {
 
   /** The characterization's headline numbers, in the order the page lists them. */
   static final List<HeadlineNumber> HEADLINE_NUMBERS = List.of(
-      new HeadlineNumber("ideal_reuse", StageJson.REUSE, "ideal prefix reuse (token-weighted)", Print.PERCENT),
-      new HeadlineNumber("intra_session_share", StageJson.INTRA_SHARE, "intra-session share of reuse", Print.PERCENT),
-      new HeadlineNumber("system_prompt_share", StageJson.SYSTEM_SHARE, "system-prompt share of reuse", Print.PERCENT),
-      new HeadlineNumber("inter_session_share", StageJson.INTER_SHARE, "inter-session share of reuse", Print.PERCENT),
-      new HeadlineNumber("reuse_within_threshold", StageJson.WITHIN_THRESHOLD, "share of reuse within the interval threshold", Print.PERCENT),
-      new HeadlineNumber("reuse_interval_p90_s", StageJson.INTERVAL_P90, "reuse interval p90", Print.SECONDS),
-      new HeadlineNumber("first_turn_fraction", StageJson.FIRST_TURN, "first-turn fraction", Print.PERCENT),
-      new HeadlineNumber("top_25pct_token_share", StageJson.TOP_25PCT_SHARE, "tokens held by the top 25% of sessions", Print.PERCENT),
-      new HeadlineNumber("session_token_gini", StageJson.GINI, "session token Gini", Print.NUMBER),
-      new HeadlineNumber("requests_per_instance_mean", StageJson.RATIO_MEAN, "requests per instance per minute, mean", Print.NUMBER),
-      new HeadlineNumber("requests_per_instance_p5", StageJson.RATIO_P5, "requests per instance per minute, p5", Print.NUMBER));
+      new HeadlineNumber("ideal_reuse", c -> part(c.reuse(), CharacterizationSummary.Reuse::tokenWeighted),
+          "ideal prefix reuse (token-weighted)", Print.PERCENT),
+      new HeadlineNumber("intra_session_share", c -> AuditCriteria.sourceShare(c, Source.INTRA_SESSION),
+          "intra-session share of reuse", Print.PERCENT),
+      new HeadlineNumber("system_prompt_share", c -> AuditCriteria.sourceShare(c, Source.SYSTEM_PROMPT),
+          "system-prompt share of reuse", Print.PERCENT),
+      new HeadlineNumber("inter_session_share", c -> AuditCriteria.sourceShare(c, Source.INTER_SESSION),
+          "inter-session share of reuse", Print.PERCENT),
+      new HeadlineNumber("reuse_within_threshold", c -> part(intervalAll(c), CharacterizationSummary.IntervalGroup::shareWithinThreshold),
+          "share of reuse within the interval threshold", Print.PERCENT),
+      new HeadlineNumber("reuse_interval_p90_s", c -> part(intervalAll(c), CharacterizationSummary.IntervalGroup::p90S),
+          "reuse interval p90", Print.SECONDS),
+      new HeadlineNumber("first_turn_fraction", c -> part(c.sessions(), CharacterizationSummary.Sessions::firstTurnFraction),
+          "first-turn fraction", Print.PERCENT),
+      new HeadlineNumber("top_25pct_token_share", c -> part(tokenSkew(c), CharacterizationSummary.TokenSkew::top25pctShare),
+          "tokens held by the top 25% of sessions", Print.PERCENT),
+      new HeadlineNumber("session_token_gini", c -> part(tokenSkew(c), CharacterizationSummary.TokenSkew::gini),
+          "session token Gini", Print.NUMBER),
+      new HeadlineNumber("requests_per_instance_mean", c -> part(c.requestInstanceRatio(), CharacterizationSummary.RequestInstanceRatio::mean),
+          "requests per instance per minute, mean", Print.NUMBER),
+      new HeadlineNumber("requests_per_instance_p5", c -> part(c.requestInstanceRatio(), CharacterizationSummary.RequestInstanceRatio::p5),
+          "requests per instance per minute, p5", Print.NUMBER));
+
+  /** {@code f} of a block, null when the block is missing. */
+  static <T> Metric part(T block, Function<T, Metric> f) {
+    return block == null ? null : f.apply(block);
+  }
+
+  static CharacterizationSummary.IntervalGroup intervalAll(CharacterizationSummary c) {
+    return c.reuseInterval() == null ? null : c.reuseInterval().all();
+  }
+
+  static CharacterizationSummary.TokenSkew tokenSkew(CharacterizationSummary c) {
+    return c.sessions() == null ? null : c.sessions().tokenSkew();
+  }
 
   /**
    * What the report says besides the verdict, computed once for audit.json and the page.
@@ -147,50 +176,46 @@ public final class AuditJson {
   // ------------------------------------------------------------------ headline
 
   /** Headline numbers: the characterization's and the replay comparison's, null where not applicable. */
-  static ObjectNode headline(JsonNode ch, JsonNode replay, boolean inferred) {
+  static ObjectNode headline(CharacterizationSummary ch, JsonNode replay, boolean inferred) {
     ObjectNode h = Json.object();
     if (ch != null) {
-      h.put("requests", ch.at(StageJson.TRACE_REQUESTS).asLong());
-      JsonNode s = ch.at(StageJson.TRACE_SESSIONS);
-      if (s.isNumber()) h.put("sessions", s.asLong());
+      h.put("requests", ch.trace() == null ? 0 : ch.trace().requests());
+      Long s = ch.trace() == null ? null : ch.trace().sessions();
+      if (s != null) h.put("sessions", s);
       else h.putNull("sessions");
     }
     h.put("sessions_inferred", inferred);
-    for (HeadlineNumber k : HEADLINE_NUMBERS) putMetric(h, k.key(), ch == null ? null : ch.at(k.pointer()));
-    JsonNode thr = ch == null ? null : ch.at(StageJson.INTERVAL_THRESHOLD);
-    if (thr != null && thr.isNumber()) h.put("interval_threshold_s", thr.asDouble());
+    for (HeadlineNumber k : HEADLINE_NUMBERS) putMetric(h, k.key(), ch == null ? null : k.metric().apply(ch));
+    if (ch != null && ch.reuseInterval() != null) h.put("interval_threshold_s", ch.reuseInterval().thresholdS());
     // the verdict's comparison (SMetric vs the judged router), or the old all-baselines one
-    JsonNode cmp = replay == null ? null : StageJson.judged(replay);
-    if (cmp != null && cmp.isObject()) {
-      h.put("judged_router", AuditCriteria.judgedName(cmp));
-      putMetric(h, StageJson.GAIN_WITH_GLOBAL, cmp.path(StageJson.GAIN_WITH_GLOBAL));
-      JsonNode at = cmp.path(StageJson.GAIN_WITH_GLOBAL).path("global_ratio");
-      if (at.isNumber()) h.put("smetric_gain_at_global_ratio", at.asDouble());
-      JsonNode load = cmp.path(StageJson.GAIN_WITH_GLOBAL).path("load");
-      if (load.isNumber()) h.put("smetric_gain_at_load", load.asDouble());
-      putMetric(h, StageJson.GAIN_NO_GLOBAL, cmp.path(StageJson.GAIN_NO_GLOBAL));
-      for (String k : List.of(StageJson.GAIN_WITH_GLOBAL, StageJson.GAIN_NO_GLOBAL)) {
-        JsonNode iv = cmp.path(k).path("interval");
-        if (iv.path("low").isNumber()) h.putArray(k + "_interval").add(iv.path("low").asDouble()).add(iv.path("high").asDouble());
+    ReplayComparison cmp = ReplayComparison.judged(replay);
+    if (cmp != null) {
+      h.put("judged_router", cmp.judgedName());
+      ReplayComparison.Gain with = cmp.gainWithGlobal();
+      putMetric(h, ReplayComparison.GAIN_WITH_GLOBAL, ReplayComparison.Gain.metric(with));
+      if (with != null && with.globalRatio() != null) h.put("smetric_gain_at_global_ratio", with.globalRatio());
+      if (with != null && with.load() != null) h.put("smetric_gain_at_load", with.load());
+      putMetric(h, ReplayComparison.GAIN_NO_GLOBAL, ReplayComparison.Gain.metric(cmp.gainWithoutGlobal()));
+      for (String k : List.of(ReplayComparison.GAIN_WITH_GLOBAL, ReplayComparison.GAIN_NO_GLOBAL)) {
+        ReplayComparison.Gain g = k.equals(ReplayComparison.GAIN_WITH_GLOBAL) ? with : cmp.gainWithoutGlobal();
+        Metric.Interval iv = g == null ? null : g.interval();
+        if (iv != null && iv.low() != null) h.putArray(k + "_interval").add(iv.low()).add(iv.high());
       }
-      putMetric(h, StageJson.MIN_GLOBAL_RATIO, cmp.path(StageJson.MIN_GLOBAL_RATIO));
-      if (cmp.path("by_global_ratio").isArray()) h.set("by_global_ratio", cmp.path("by_global_ratio").deepCopy());
+      ReplayComparison.MinGlobalRatio min = cmp.minGlobalRatio();
+      putMetric(h, ReplayComparison.MIN_GLOBAL_RATIO, min == null ? null
+          : new Metric(min.value(), min.notApplicable(), null, null, null, null));
+      if (cmp.byGlobalRatio() != null && cmp.byGlobalRatio().isArray()) h.set("by_global_ratio", cmp.byGlobalRatio().deepCopy());
     } else {
-      h.putNull(StageJson.GAIN_WITH_GLOBAL);
-      h.putNull(StageJson.GAIN_NO_GLOBAL);
+      h.putNull(ReplayComparison.GAIN_WITH_GLOBAL);
+      h.putNull(ReplayComparison.GAIN_NO_GLOBAL);
     }
     return h;
   }
 
-  private static void putMetric(ObjectNode h, String key, JsonNode n) {
-    Double v = metricValue(n);
+  private static void putMetric(ObjectNode h, String key, Metric m) {
+    Double v = m == null ? null : m.value();
     if (v != null) h.put(key, v);
     else h.putNull(key);
-  }
-
-  /** A stage's metric (a number, or {"value": x}) as its value; null where it has none. */
-  private static Double metricValue(JsonNode n) {
-    return Metric.read(n, "").value();
   }
 
   /** A headline number as the pages print it: shares and gains as percentages, seconds with a unit. */
@@ -203,14 +228,14 @@ public final class AuditJson {
   // ------------------------------------------------------------------ what could not be judged, findings
 
   /** Everything the audit could not judge or compute: [what, reason]. */
-  static List<String[]> notApplicable(Verdict v, JsonNode ch, JsonNode replay, List<ReportCharts.Entry> charts) {
+  static List<String[]> notApplicable(Verdict v, CharacterizationSummary ch, JsonNode replay, List<ReportCharts.Entry> charts) {
     List<String[]> out = new ArrayList<>();
     for (CriterionResult r : v.results()) {
       if (r.status() == CriterionResult.Status.NOT_APPLICABLE) {
         out.add(new String[] {"criterion " + r.criterion().id(), r.reason().replaceFirst("^not applicable: ", "")});
       }
     }
-    if (ch != null) walkNotApplicable(ch, "", out);
+    if (ch != null) walkNotApplicable(ch.toJson(), "", out);
     if (replay != null) {
       for (JsonNode s : replay.path("skipped")) out.add(new String[] {"replay policy", s.asText()});
       Map<String, Integer> runNa = new TreeMap<>();
@@ -225,7 +250,7 @@ public final class AuditJson {
         String[] p = k.split("\u0000", 2);
         out.add(new String[] {p[0], p[1] + " (" + n + " run" + (n == 1 ? "" : "s") + ")"});
       });
-      JsonNode cmp = replay.at(StageJson.COMPARISON);
+      JsonNode cmp = replay.path(ReplayComparison.COMPARISON);
       if (cmp.isObject()) walkNotApplicable(cmp, "replay comparison ", out);
     }
     for (ReportCharts.Entry e : charts) if (!e.drawn()) out.add(new String[] {"chart: " + e.title(), e.missing()});
@@ -247,14 +272,13 @@ public final class AuditJson {
   }
 
   /** Data-quality findings in plain sentences: ingest, quarantine, analysis counters, inference. */
-  static List<String> findings(JsonNode ch, IngestSummary ingest, JsonNode inferred, boolean isInferred) {
+  static List<String> findings(CharacterizationSummary ch, IngestSummary ingest, InferenceSummary inferred, boolean isInferred) {
     List<String> out = new ArrayList<>();
     if (isInferred) {
       String s = "Sessions were inferred from prompt content (no session ids in the trace)";
       if (inferred != null) {
-        s += String.format(Locale.ROOT, ": method %s, %s sessions over %s requests, %s forks", inferred.path("method").asText("?"),
-            inferred.path("sessions").asText("?"), inferred.path("requests").asText("?"),
-            inferred.path("fork_sessions").path("total").asText("?"));
+        s += String.format(Locale.ROOT, ": method %s, %d sessions over %d requests, %d forks", inferred.method(),
+            inferred.sessions(), inferred.requests(), inferred.forkSessions().total());
       }
       out.add(s + ". Every session-based number rests on the inference (docs/session-inference.md).");
     }
@@ -272,8 +296,9 @@ public final class AuditJson {
     } else {
       out.add("No ingest summary: the input was already canonical (or ingest ran elsewhere), so quarantine counts are unknown here.");
     }
-    if (ch != null) {
-      Iterator<Map.Entry<String, JsonNode>> it = ch.path("data_quality").path("analysis").fields();
+    if (ch != null && ch.dataQuality() != null && ch.dataQuality().analysis() != null) {
+      // every count the analysis found above zero, and its rule, in the file's order
+      Iterator<Map.Entry<String, JsonNode>> it = Json.MAPPER.valueToTree(ch.dataQuality().analysis()).fields();
       while (it.hasNext()) {
         Map.Entry<String, JsonNode> e = it.next();
         if (e.getValue().isNumber() && e.getValue().asLong() > 0) {
@@ -287,37 +312,37 @@ public final class AuditJson {
   }
 
   /** Findings of the block-hasher (raw chat logs): skipped records, synthesised arrivals, missing outputs. */
-  static List<String> hashFindings(JsonNode h) {
+  static List<String> hashFindings(HashSummary h) {
     List<String> out = new ArrayList<>();
-    out.add(String.format(Locale.ROOT, "Raw chat logs were hashed (tokenizer %s, %s-token blocks): %d records read, %d requests in %d sessions.",
-        h.path("tokenizer").asText("?"), h.path("block_size").asText("?"), h.path("records_read").asLong(),
-        h.path("requests").asLong(), h.path("sessions").asLong()));
-    long skipped = h.path("skipped").path("count").asLong(0);
+    out.add(String.format(Locale.ROOT, "Raw chat logs were hashed (tokenizer %s, %d-token blocks): %d records read, %d requests in %d sessions.",
+        h.tokenizer() == null ? "?" : h.tokenizer(), h.blockSize(), h.recordsRead(), h.requests(), h.sessions()));
+    long skipped = h.skipped() == null ? 0 : h.skipped().count();
     if (skipped > 0) {
       List<String> reasons = new ArrayList<>();
-      for (JsonNode r : h.path("skipped").path("reasons")) {
+      for (String r : h.skipped().reasons() == null ? List.<String>of() : h.skipped().reasons()) {
         if (reasons.size() == 5) break;
-        reasons.add(r.asText());
+        reasons.add(r);
       }
       out.add(skipped + " log records were skipped" + (reasons.isEmpty() ? "" : ", e.g. " + String.join("; ", reasons)) + ".");
     }
-    long synth = h.path("arrivals").path("synthesised").asLong(0);
+    long synth = h.arrivals() == null ? 0 : h.arrivals().synthesised();
     if (synth > 0) {
-      out.add(synth + " requests had no log timestamp; their arrivals are synthesised (" + h.path("arrivals").path("rule").asText()
+      out.add(synth + " requests had no log timestamp; their arrivals are synthesised (" + h.arrivals().rule()
           + "), so time-based numbers (intervals, per-minute ratios, replay latencies) rest on that rule.");
     }
-    long noOut = h.path("output_tokens_missing").asLong(0);
+    long noOut = h.outputTokensMissing();
     if (noOut > 0) out.add(noOut + " requests have no recorded output; their output tokens count as 0 (docs/block-hasher.md), which lowers session token totals and decode load in the replay.");
     // more than half of a file's records skipped: the file was probably read as the wrong format
-    for (JsonNode w : h.path("warnings")) out.add("Mostly skipped: " + w.asText() + ".");
+    for (String w : h.warnings() == null ? List.<String>of() : h.warnings()) out.add("Mostly skipped: " + w + ".");
     // what the logs lacked, per kind and sentence over all files (the summary has it per file): log
     // formats word the same kind differently (ShareGPT's and SWE-agent's "arrival"), each keeps its own
     Map<List<String>, long[]> counts = new TreeMap<>(Comparator.comparing((List<String> k) -> k.get(0)).thenComparing(k -> k.get(1)));
-    for (JsonNode f : h.path("per_file")) {
-      f.path("synthesised").fields().forEachRemaining(e -> {
-        long[] c = counts.computeIfAbsent(List.of(e.getKey(), e.getValue().path("what").asText()), k -> new long[2]);
+    for (HashSummary.FileEntry f : h.perFile() == null ? List.<HashSummary.FileEntry>of() : h.perFile()) {
+      if (f.synthesised() == null) continue;
+      f.synthesised().forEach((key, note) -> {
+        long[] c = counts.computeIfAbsent(List.of(key, note.what()), k -> new long[2]);
         c[0]++;
-        c[1] += e.getValue().path("count").asLong();
+        c[1] += note.count();
       });
     }
     counts.forEach((k, c) -> out.add(String.format(Locale.ROOT, "Synthesised or missing in %d file(s), %d time(s): %s.", c[0], c[1], k.get(1))));
@@ -383,7 +408,7 @@ public final class AuditJson {
    * The audited trace as the report's first line names it: the input files of provenance.json
    * (file names; "and N more" beyond three), else the characterization's input, else the folder.
    */
-  static String traceName(JsonNode prov, JsonNode ch, AuditFolder f) {
+  static String traceName(JsonNode prov, CharacterizationSummary ch, AuditFolder f) {
     List<String> names = new ArrayList<>();
     if (prov != null) for (JsonNode i : prov.path("inputs")) names.add(lastComponent(i.path("path").asText()));
     names.removeIf(String::isEmpty);
@@ -391,7 +416,7 @@ public final class AuditJson {
       if (names.size() <= 3) return String.join(", ", names);
       return String.join(", ", names.subList(0, 3)) + " and " + (names.size() - 3) + " more files";
     }
-    String in = ch == null ? "" : ch.path("parameters").path("input").asText("");
+    String in = ch == null || ch.parameters() == null || ch.parameters().input() == null ? "" : ch.parameters().input();
     return in.isEmpty() ? f.label() : in;
   }
 

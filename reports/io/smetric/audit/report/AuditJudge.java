@@ -2,10 +2,10 @@ package io.smetric.audit.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.contract.CharacterizationSummary;
 import io.smetric.audit.report.verdict.AuditCriteria;
 import io.smetric.audit.report.verdict.Criterion;
 import io.smetric.audit.report.verdict.Metrics;
-import io.smetric.audit.report.verdict.StageJson;
 import io.smetric.audit.report.verdict.Verdict;
 import io.smetric.audit.report.verdict.VerdictEngine;
 import java.util.List;
@@ -31,12 +31,12 @@ final class AuditJudge {
   static String replayAbsentReason(StageOutputs in) {
     if (in.replay() != null) return null;
     JsonNode prov = in.provenance();
-    JsonNode ch = in.characterization();
+    CharacterizationSummary ch = in.characterization();
     JsonNode p = prov == null ? null : prov.path("parameters");
     if (p != null && (p.path("no_replay").asBoolean(false) || p.path("replay").asText("").equals("false"))) {
       return "the replay was skipped (--no-replay)";
     }
-    if (ch != null && ch.at(StageJson.TRACE_HAS_BLOCKS).isBoolean() && !ch.at(StageJson.TRACE_HAS_BLOCKS).asBoolean()) {
+    if (ch != null && ch.trace() != null && !ch.trace().hasBlocks()) {
       return "the trace has no block hashes, so the KV cache cannot be replayed";
     }
     if (in.folder().exists(AuditLayout.REPLAY)) return "the replay folder has no replay.json (an interrupted replay?)";

@@ -7,10 +7,10 @@ import io.smetric.audit.common.Numbers;
 import io.smetric.audit.contract.AuditLayout;
 import io.smetric.audit.contract.CharacterizationTables;
 import io.smetric.audit.contract.Cols;
+import io.smetric.audit.contract.ReplayComparison;
 import io.smetric.audit.report.verdict.AuditCriteria;
 import io.smetric.audit.report.verdict.Criterion;
 import io.smetric.audit.report.verdict.CriterionResult;
-import io.smetric.audit.report.verdict.StageJson;
 import io.smetric.audit.report.verdict.Verdict;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -140,16 +140,16 @@ final class AuditPage {
       rows.add(List.of(label, k.print().format(headline.path(k.key()))));
     }
     String vs = headline.path("judged_router").asText("the best baseline");
-    JsonNode best = headline.path(StageJson.GAIN_WITH_GLOBAL);
+    JsonNode best = headline.path(ReplayComparison.GAIN_WITH_GLOBAL);
     String load = headline.has("smetric_gain_at_load")
         ? ", at equal load (" + Numbers.sig4(headline.path("smetric_gain_at_load").asDouble())
             + "x the rate where the judged router keeps 90% within SLO)" : "";
     rows.add(List.of("SMetric vs " + vs + load + ", with a global tier"
             + (headline.has("smetric_gain_at_global_ratio")
                 ? " of " + Numbers.sig4(headline.path("smetric_gain_at_global_ratio").asDouble()) + "x (declared)" : ""),
-        Numbers.signedPercent(best) + interval(headline.path(StageJson.GAIN_WITH_GLOBAL + "_interval"))));
-    rows.add(List.of("SMetric vs " + vs + load + ", without a global tier", Numbers.signedPercent(headline.path(StageJson.GAIN_NO_GLOBAL))
-        + interval(headline.path(StageJson.GAIN_NO_GLOBAL + "_interval"))));
+        Numbers.signedPercent(best) + interval(headline.path(ReplayComparison.GAIN_WITH_GLOBAL + "_interval"))));
+    rows.add(List.of("SMetric vs " + vs + load + ", without a global tier", Numbers.signedPercent(headline.path(ReplayComparison.GAIN_NO_GLOBAL))
+        + interval(headline.path(ReplayComparison.GAIN_NO_GLOBAL + "_interval"))));
     h.raw("<section id=\"key-numbers\">\n");
     h.tag("h2", null, "Key numbers");
     h.table(List.of("measure", "value"), rows, "key");
@@ -272,7 +272,8 @@ final class AuditPage {
       else h.table(List.of("path", "bytes", "sha256"), files, "inputs");
       parameterTable(h, "Audit parameters", prov.path("parameters"));
     }
-    if (in.characterization() != null) parameterTable(h, "Characterization parameters", in.characterization().path("parameters"));
+    if (in.characterization() != null) parameterTable(h, "Characterization parameters",
+        Json.MAPPER.valueToTree(in.characterization().parameters()));
     if (in.replay() != null) {
       h.raw("<details><summary>Replay settings and cost profile</summary>\n");
       parameterTable(h, "Replay settings", in.replay().path("settings"));

@@ -5,9 +5,9 @@ import static org.apache.spark.sql.functions.col;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.Numbers;
 import io.smetric.audit.contract.AuditLayout;
-import io.smetric.audit.contract.ReplayTables;
+import io.smetric.audit.contract.CharacterizationSummary;
 import io.smetric.audit.contract.ReplayTables.RunMetrics;
-import io.smetric.audit.report.verdict.StageJson;
+import io.smetric.audit.contract.ReplayTables;
 import java.awt.Color;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -370,11 +370,10 @@ final class PolicyCharts {
 
   /** Prompt tokens per request over the trace (characterization.json), NaN without it. */
   private double meanPrompt() {
-    JsonNode ch = charts.characterization();
-    if (ch == null) return Double.NaN;
-    JsonNode tokens = ch.at(StageJson.TRACE_PREFILL_TOKENS);
-    JsonNode requests = ch.at(StageJson.TRACE_REQUESTS);
-    return tokens.isNumber() && requests.isNumber() && requests.asDouble() > 0 ? tokens.asDouble() / requests.asDouble() : Double.NaN;
+    CharacterizationSummary ch = charts.characterization();
+    if (ch == null || ch.trace() == null) return Double.NaN;
+    CharacterizationSummary.Trace t = ch.trace();
+    return t.requests() > 0 ? (double) t.prefillTokens() / t.requests() : Double.NaN;
   }
 
   /** Where the SLO line goes: TPOT's fixed SLO; TTFT's at the trace's mean prompt. NaN when unknown. */

@@ -2,7 +2,8 @@ package io.smetric.audit.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.Numbers;
-import io.smetric.audit.report.verdict.StageJson;
+import io.smetric.audit.contract.CharacterizationSummary;
+import io.smetric.audit.contract.ReplayComparison;
 import java.awt.Color;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -38,7 +39,7 @@ public final class ReportCharts {
   public static final String REPLAY = "Replay";
 
   private final AuditFolder folder;
-  private final JsonNode ch;
+  private final CharacterizationSummary ch;
   private final JsonNode replay;
   private final ReplayRuns runs;
   private final String replayMissing;
@@ -58,7 +59,7 @@ public final class ReportCharts {
    * @param replayMissing why there is no replay (used as the reason of every replay chart)
    * @param ratioThreshold the requests-per-instance bound drawn on the ratio chart
    */
-  public ReportCharts(AuditFolder folder, JsonNode characterization, JsonNode replay, ReplayRuns runs,
+  public ReportCharts(AuditFolder folder, CharacterizationSummary characterization, JsonNode replay, ReplayRuns runs,
       String replayMissing, double ratioThreshold) {
     this.folder = folder;
     this.ch = characterization;
@@ -68,10 +69,10 @@ public final class ReportCharts {
     this.ratioThreshold = ratioThreshold;
     this.focusRatio = runs == null || runs.isEmpty() ? null : focusRatio(replay, runs);
     if (runs != null) for (String p : runs.policies()) policyColors.put(p, Charts.policyColor(p));
-    JsonNode j = replay == null ? null : StageJson.judged(replay);
-    this.currentRouter = j != null && j.path("current_router").isTextual() ? j.path("current_router").asText() : null;
-    if (j != null) {
-      for (JsonNode e : j.path("by_global_ratio")) {
+    ReplayComparison j = ReplayComparison.judged(replay);
+    this.currentRouter = j != null ? j.currentRouter() : null;
+    if (j != null && j.byGlobalRatio() != null) {
+      for (JsonNode e : j.byGlobalRatio()) {
         if (e.path("best_baseline").isTextual()) judgedAt.put(e.path("global_ratio").asDouble(), e.path("best_baseline").asText());
       }
     }
@@ -84,8 +85,9 @@ public final class ReportCharts {
    */
   static double focusRatio(JsonNode replay, ReplayRuns runs) {
     List<Double> g = runs.globalRatios();
-    JsonNode at = replay == null ? null : StageJson.judged(replay).path(StageJson.GAIN_WITH_GLOBAL).path("global_ratio");
-    if (at != null && at.isNumber() && g.contains(at.asDouble())) return at.asDouble();
+    ReplayComparison j = ReplayComparison.judged(replay);
+    Double at = j == null || j.gainWithGlobal() == null ? null : j.gainWithGlobal().globalRatio();
+    if (at != null && g.contains(at)) return at;
     return g.get(g.size() - 1);
   }
 
@@ -105,7 +107,7 @@ public final class ReportCharts {
     return folder;
   }
 
-  JsonNode characterization() {
+  CharacterizationSummary characterization() {
     return ch;
   }
 

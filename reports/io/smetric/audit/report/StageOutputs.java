@@ -2,8 +2,10 @@ package io.smetric.audit.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.contract.CharacterizationSummary;
+import io.smetric.audit.contract.HashSummary;
+import io.smetric.audit.contract.InferenceSummary;
 import io.smetric.audit.contract.IngestSummary;
-import io.smetric.audit.report.verdict.StageJson;
 import java.util.List;
 import org.apache.spark.sql.Row;
 
@@ -21,24 +23,35 @@ import org.apache.spark.sql.Row;
  * @param sessionsInferred whether the audit inferred sessions (inferred/ exists)
  * @param hashed hashed/hash-summary.json when the audit started from raw chat logs
  */
-public record StageOutputs(AuditFolder folder, JsonNode characterization, JsonNode replay, JsonNode provenance,
-    IngestSummary ingest, JsonNode inferred, boolean sessionsInferred, JsonNode hashed) {
+public record StageOutputs(AuditFolder folder, CharacterizationSummary characterization, JsonNode replay, JsonNode provenance,
+    IngestSummary ingest, InferenceSummary inferred, boolean sessionsInferred, HashSummary hashed) {
 
   /** The block-hasher's summary when the audit started from raw chat logs. */
   static final String HASH_SUMMARY = "hashed/hash-summary.json";
 
   /** Reads every stage output the report uses from {@code f}. */
   public static StageOutputs read(AuditFolder f) {
-    JsonNode ch = f.json(AuditLayout.CHARACTERIZATION_JSON);
+    JsonNode chJson = f.json(AuditLayout.CHARACTERIZATION_JSON);
+    CharacterizationSummary ch = chJson == null ? null : CharacterizationSummary.read(chJson, AuditLayout.CHARACTERIZATION_JSON);
     JsonNode file = f.json(AuditLayout.INGEST_SUMMARY);
     IngestSummary ingest = file == null ? null : IngestSummary.read(file, AuditLayout.INGEST_SUMMARY);
     // the copy is an ingest summary only when it is one (else it says why there is none)
-    if (ingest == null && ch != null && ch.at(StageJson.INGEST_SUMMARY).isObject() && ch.at(StageJson.INGEST_SUMMARY).has("totals")) {
-      ingest = IngestSummary.read(ch.at(StageJson.INGEST_SUMMARY), AuditLayout.CHARACTERIZATION_JSON);
+    if (ingest == null && ch != null && ch.dataQuality() != null) {
+      ingest = ch.dataQuality().ingestSummary(AuditLayout.CHARACTERIZATION_JSON);
     }
     boolean inferred = f.exists(AuditLayout.INFERRED);
     return new StageOutputs(f, ch, f.json(AuditLayout.REPLAY_JSON), f.json(AuditLayout.PROVENANCE), ingest,
-        inferred ? f.json(AuditLayout.INFERENCE_SUMMARY) : null, inferred, f.json(HASH_SUMMARY));
+        inferred ? inference(f) : null, inferred, hash(f));
+  }
+
+  private static HashSummary hash(AuditFolder f) {
+    JsonNode n = f.json(HASH_SUMMARY);
+    return n == null ? null : HashSummary.read(n, HASH_SUMMARY);
+  }
+
+  private static InferenceSummary inference(AuditFolder f) {
+    JsonNode n = f.json(AuditLayout.INFERENCE_SUMMARY);
+    return n == null ? null : InferenceSummary.read(n, AuditLayout.INFERENCE_SUMMARY);
   }
 
   /** The replay's runs table, or null without a replay or without that table. */

@@ -3,17 +3,19 @@ package io.smetric.audit.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.Numbers;
 import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.contract.CharacterizationSummary;
 import io.smetric.audit.contract.CharacterizationTables;
 import io.smetric.audit.contract.Cols;
 import io.smetric.audit.contract.Metric;
 import io.smetric.audit.contract.Source;
-import io.smetric.audit.report.verdict.StageJson;
+import io.smetric.audit.report.verdict.AuditCriteria;
 import java.awt.Color;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 import org.apache.spark.sql.Row;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYSeries;
@@ -36,7 +38,7 @@ final class WorkloadCharts {
   private final ReportCharts charts;
   private final AuditFolder folder;
   /** characterization.json, or null when the audit has none. */
-  private final JsonNode ch;
+  private final CharacterizationSummary ch;
   /** The requests-per-instance bound drawn on the ratio chart. */
   private final double ratioThreshold;
 
@@ -60,12 +62,21 @@ final class WorkloadCharts {
     requestRatio();
   }
 
-  /** Why a chart of the characterization's {@code table} is missing: the metric at {@code pointer} says, else the table is absent. */
-  private String chMissing(String pointer, String table) {
+  /** Why a chart of the characterization's {@code table} is missing: the {@code metric} says, else the table is absent. */
+  private String chMissing(Function<CharacterizationSummary, Metric> metric, String table) {
     if (ch == null) return "the audit has no characterization (no characterization/characterization.json)";
-    JsonNode n = ch.at(pointer);
-    if (n.has(Metric.NOT_APPLICABLE)) return n.get(Metric.NOT_APPLICABLE).asText();
+    Metric m = metric.apply(ch);
+    if (m != null && m.notApplicable() != null) return m.notApplicable();
     return "the characterization has no " + table + " table";
+  }
+
+  /** A metric's value, null without one. */
+  private static Double value(Metric m) {
+    return m == null ? null : m.value();
+  }
+
+  private static Metric reuse(CharacterizationSummary c) {
+    return AuditJson.part(c.reuse(), CharacterizationSummary.Reuse::tokenWeighted);
   }
 
   private void reuseOverTime() {
@@ -73,7 +84,7 @@ final class WorkloadCharts {
     String fig = "Figure 5";
     List<Row> rows = ch == null ? null : table(CharacterizationTables.T_REUSE_MINUTE);
     if (rows == null || rows.isEmpty()) {
-      charts.missing(ReportCharts.WORKLOAD, title, fig, rows == null ? chMissing(StageJson.REUSE, CharacterizationTables.T_REUSE_MINUTE) : "the trace spans no minute");
+      charts.missing(ReportCharts.WORKLOAD, title, fig, rows == null ? chMissing(WorkloadCharts::reuse, CharacterizationTables.T_REUSE_MINUTE) : "the trace spans no minute");
       return;
     }
     rows = Rows.sorted(rows, Cols.MINUTE);
@@ -107,7 +118,7 @@ final class WorkloadCharts {
     boolean anyValue = false;
     for (double v : all) if (!Double.isNaN(v)) anyValue = true;
     if (!anyValue) {
-      charts.missing(ReportCharts.WORKLOAD, title, fig, chMissing(StageJson.REUSE, CharacterizationTables.T_REUSE_MINUTE));
+      charts.missing(ReportCharts.WORKLOAD, title, fig, chMissing(WorkloadCharts::reuse, CharacterizationTables.T_REUSE_MINUTE));
       return;
     }
     XYChart c;
@@ -121,7 +132,7 @@ final class WorkloadCharts {
       c = Charts.stacked(title, "minute since the first arrival", "hit tokens / prefill tokens", x,
           List.of("all sources"), List.of(all));
       caption = "Share of each minute's prefill tokens an infinite cache would serve. Sources are not shown: "
-          + chMissing(StageJson.INTRA_SHARE, "reuse_by_source") + "." + binNote(w, "hit and prefill tokens summed over the bin");
+          + chMissing(ch1 -> AuditCriteria.sourceShare(ch1, Source.INTRA_SESSION), "reuse_by_source") + "." + binNote(w, "hit and prefill tokens summed over the bin");
     }
     for (XYSeries xs : c.getSeriesCollection()) {
       Color col = SOURCE_COLORS.get(xs.getName());
@@ -151,8 +162,8 @@ final class WorkloadCharts {
     String fig = "Observation 4 (about 90% of reuse within 100 s)";
     List<Row> rows = ch == null ? null : table(CharacterizationTables.T_INTERVAL_CDF);
     if (rows == null || rows.isEmpty()) {
-      charts.missing(ReportCharts.WORKLOAD, title, fig, rows == null ? chMissing(StageJson.INTERVAL_P50, CharacterizationTables.T_INTERVAL_CDF)
-          : chMissing(StageJson.INTERVAL_P50, CharacterizationTables.T_INTERVAL_CDF + " rows"));
+      charts.missing(ReportCharts.WORKLOAD, title, fig, rows == null ? chMissing(x -> AuditJson.part(AuditJson.intervalAll(x), CharacterizationSummary.IntervalGroup::p50S), CharacterizationTables.T_INTERVAL_CDF)
+          : chMissing(x -> AuditJson.part(AuditJson.intervalAll(x), CharacterizationSummary.IntervalGroup::p50S), CharacterizationTables.T_INTERVAL_CDF + " rows"));
       return;
     }
     Map<String, List<double[]>> bySource = new TreeMap<>(Comparator.comparingInt(WorkloadCharts::sourceOrder).thenComparing(s -> s));
@@ -173,7 +184,7 @@ final class WorkloadCharts {
       if (col != null) s.setLineColor(col);
       if (e.getKey().equals(Source.ALL)) s.setLineWidth(3f);
     }
-    double thr = ch.at(StageJson.INTERVAL_THRESHOLD).asDouble(100);
+    double thr = ch.reuseInterval() == null ? 100 : ch.reuseInterval().thresholdS();
     if (thr > 0) {
       XYSeries t = c.addSeries("threshold " + Numbers.sig4(thr) + " s", new double[] {thr, thr}, new double[] {0, 1});
       t.setLineStyle(SeriesLines.DASH_DASH);
@@ -197,7 +208,7 @@ final class WorkloadCharts {
     String fig = "Section 2.2 (the top 25% of sessions hold over 80% of tokens)";
     List<Row> rows = ch == null ? null : table(CharacterizationTables.T_LORENZ);
     if (rows == null || rows.isEmpty()) {
-      charts.missing(ReportCharts.WORKLOAD, title, fig, chMissing(StageJson.GINI, CharacterizationTables.T_LORENZ));
+      charts.missing(ReportCharts.WORKLOAD, title, fig, chMissing(x -> AuditJson.part(AuditJson.tokenSkew(x), CharacterizationSummary.TokenSkew::gini), CharacterizationTables.T_LORENZ));
       return;
     }
     rows = Rows.sorted(rows, Cols.POPULATION_SHARE);
@@ -216,10 +227,11 @@ final class WorkloadCharts {
     eq.setLineColor(Color.GRAY);
     eq.setMarker(SeriesMarkers.NONE);
     c.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNW);
-    JsonNode skew = ch.at(StageJson.TOKEN_SKEW);
+    Metric top = AuditJson.part(AuditJson.tokenSkew(ch), CharacterizationSummary.TokenSkew::top25pctShare);
+    Metric gini = AuditJson.part(AuditJson.tokenSkew(ch), CharacterizationSummary.TokenSkew::gini);
     charts.draw(ReportCharts.WORKLOAD, "session_lorenz.png", title, fig,
         "Tokens (input + output) held by the smallest p of sessions. Top-25% share: "
-            + Numbers.percent(skew.path("top_25pct_share").path("value")) + ", Gini: " + Numbers.sig4(skew.path("gini").path("value")) + ".", c);
+            + Numbers.percent(value(top)) + ", Gini: " + Numbers.sig4(value(gini)) + ".", c);
   }
 
   private void requestRatio() {
@@ -227,7 +239,7 @@ final class WorkloadCharts {
     String fig = "Section 2.1 (per-minute mean 43 and 48, never below 30)";
     List<Row> rows = ch == null ? null : table(CharacterizationTables.T_RATIO);
     if (rows == null || rows.isEmpty()) {
-      charts.missing(ReportCharts.WORKLOAD, title, fig, chMissing(StageJson.RATIO_MEAN, CharacterizationTables.T_RATIO));
+      charts.missing(ReportCharts.WORKLOAD, title, fig, chMissing(x -> AuditJson.part(x.requestInstanceRatio(), CharacterizationSummary.RequestInstanceRatio::mean), CharacterizationTables.T_RATIO));
       return;
     }
     rows = Rows.sorted(rows, Cols.MINUTE);
@@ -256,10 +268,11 @@ final class WorkloadCharts {
     t.setLineColor(Color.GRAY);
     t.setMarker(SeriesMarkers.NONE);
     c.getStyler().setYAxisMin(0.0);
-    JsonNode r = ch.at(StageJson.RATIO);
+    CharacterizationSummary.RequestInstanceRatio r = ch.requestInstanceRatio();
     charts.draw(ReportCharts.WORKLOAD, "request_instance_ratio.png", title, fig,
-        "Arrivals in each whole minute divided by " + r.path("instances").asText("?") + " instances (trace-model.md section 7): "
-            + "mean " + Numbers.sig4(r.path("mean").path("value")) + ", p5 " + Numbers.sig4(r.path("p5").path("value")) + ", min "
-            + Numbers.sig4(r.path("min").path("value")) + "." + binNote(w, "the mean and the lowest minute of each bin"), c);
+        "Arrivals in each whole minute divided by " + (r == null ? "?" : Integer.toString(r.instances()))
+            + " instances (trace-model.md section 7): "
+            + "mean " + Numbers.sig4(r == null ? null : value(r.mean())) + ", p5 " + Numbers.sig4(r == null ? null : value(r.p5()))
+            + ", min " + Numbers.sig4(r == null ? null : value(r.min())) + "." + binNote(w, "the mean and the lowest minute of each bin"), c);
   }
 }

@@ -2,7 +2,10 @@ package io.smetric.audit.report.verdict;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.Numbers;
+import io.smetric.audit.contract.CharacterizationSummary;
 import io.smetric.audit.contract.Metric;
+import io.smetric.audit.contract.ReplayComparison;
+import io.smetric.audit.contract.Source;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -16,16 +19,20 @@ import java.util.Map;
 public final class AuditCriteria {
   private AuditCriteria() {}
 
-  /** Metric names: the stage and where in its JSON the number is (StageJson's pointers). */
+  /**
+   * Metric names: the stage and where in its JSON the number is. They are names (audit.json and
+   * --criterion show them), not how the value is read: {@link #characterizationMetric} reads it
+   * through {@link CharacterizationSummary}'s accessors, the replay gains through {@link ReplayComparison}.
+   */
   static final String CHARACTERIZATION = "characterization:";
-  public static final String REUSE = CHARACTERIZATION + StageJson.REUSE;
-  public static final String INTRA = CHARACTERIZATION + StageJson.INTRA_SHARE;
-  public static final String SYSTEM = CHARACTERIZATION + StageJson.SYSTEM_SHARE;
-  public static final String FIRST_TURN = CHARACTERIZATION + StageJson.FIRST_TURN;
-  public static final String WITHIN = CHARACTERIZATION + StageJson.WITHIN_THRESHOLD;
-  public static final String RATIO_P5 = CHARACTERIZATION + StageJson.RATIO_P5;
-  public static final String GAIN_WITH_GLOBAL = "replay:" + StageJson.GAIN_WITH_GLOBAL;
-  public static final String GAIN_NO_GLOBAL = "replay:" + StageJson.GAIN_NO_GLOBAL;
+  public static final String REUSE = "characterization:/reuse/token_weighted";
+  public static final String INTRA = "characterization:/reuse_by_source/intra_session/share_of_hit_tokens";
+  public static final String SYSTEM = "characterization:/reuse_by_source/system_prompt/share_of_hit_tokens";
+  public static final String FIRST_TURN = "characterization:/sessions/first_turn_fraction";
+  public static final String WITHIN = "characterization:/reuse_interval/all/share_within_threshold";
+  public static final String RATIO_P5 = "characterization:/request_instance_ratio/p5";
+  public static final String GAIN_WITH_GLOBAL = "replay:" + ReplayComparison.GAIN_WITH_GLOBAL;
+  public static final String GAIN_NO_GLOBAL = "replay:" + ReplayComparison.GAIN_NO_GLOBAL;
   /** Preconditions of the replay criteria at their operating point (replay.json "preconditions", "trace_summary"). */
   public static final String REGIME_RPM = "replay:precondition:requests_per_instance_minute_median";
   public static final String REGIME_WITHIN = "replay:precondition:reuse_within_threshold_share";
@@ -125,8 +132,28 @@ public final class AuditCriteria {
   }
 
   /** Fills the characterization metrics the criteria use; {@code ch == null}: all not applicable. */
-  public static void addCharacterization(Metrics m, JsonNode ch) {
+  public static void addCharacterization(Metrics m, CharacterizationSummary ch) {
     addCharacterization(m, ch, defaults());
+  }
+
+  /** The characterization metric named {@code name} (one of the criteria's), null when its block is missing. */
+  static Metric characterizationMetric(CharacterizationSummary ch, String name) {
+    return switch (name) {
+      case REUSE -> ch.reuse() == null ? null : ch.reuse().tokenWeighted();
+      case INTRA -> sourceShare(ch, Source.INTRA_SESSION);
+      case SYSTEM -> sourceShare(ch, Source.SYSTEM_PROMPT);
+      case FIRST_TURN -> ch.sessions() == null ? null : ch.sessions().firstTurnFraction();
+      case WITHIN -> ch.reuseInterval() == null || ch.reuseInterval().all() == null ? null
+          : ch.reuseInterval().all().shareWithinThreshold();
+      case RATIO_P5 -> ch.requestInstanceRatio() == null ? null : ch.requestInstanceRatio().p5();
+      default -> throw new IllegalArgumentException("not a characterization metric: " + name);
+    };
+  }
+
+  /** A source's share of the hit tokens, null when the block is missing. */
+  public static Metric sourceShare(CharacterizationSummary ch, Source s) {
+    return ch.reuseBySource() == null || ch.reuseBySource().of(s) == null ? null
+        : ch.reuseBySource().of(s).shareOfHitTokens();
   }
 
   /**
@@ -135,11 +162,12 @@ public final class AuditCriteria {
    * characterization metric is judged not applicable (the value stays, for the evidence), naming the
    * sample and the value it measured, so that a handful of sessions cannot make a confident verdict.
    */
-  public static void addCharacterization(Metrics m, JsonNode ch, List<Criterion> criteria) {
+  public static void addCharacterization(Metrics m, CharacterizationSummary ch, List<Criterion> criteria) {
     String none = "the audit has no characterization (no characterization/characterization.json)";
     for (String name : List.of(REUSE, INTRA, SYSTEM, FIRST_TURN, WITHIN, RATIO_P5)) {
-      String pointer = name.substring(CHARACTERIZATION.length());
-      m.put(name, ch == null ? Metric.na(none) : Metric.read(ch.at(pointer), pointer));
+      // the reason names where the file lacks it: the metric's name without the stage
+      m.put(name, ch == null ? Metric.na(none)
+          : Metric.judged(characterizationMetric(ch, name), name.substring(CHARACTERIZATION.length())));
     }
     Metric sample = ch == null ? Metric.na(none) : sampleSessions(ch);
     m.put(SAMPLE_SESSIONS, sample);
@@ -156,9 +184,10 @@ public final class AuditCriteria {
   }
 
   /** Sessions in the trace; a trace without sessions counts each request as one. */
-  static Metric sampleSessions(JsonNode ch) {
-    JsonNode n = ch.at(StageJson.TRACE_HAS_SESSIONS).asBoolean(false) ? ch.at(StageJson.TRACE_SESSIONS) : ch.at(StageJson.TRACE_REQUESTS);
-    return n.isNumber() ? Metric.of(n.asDouble()) : Metric.na("characterization.json has no trace size");
+  static Metric sampleSessions(CharacterizationSummary ch) {
+    CharacterizationSummary.Trace t = ch.trace();
+    Long n = t == null ? null : t.hasSessions() ? t.sessions() : Long.valueOf(t.requests());
+    return n != null ? Metric.of(n) : Metric.na("characterization.json has no trace size");
   }
 
   /**
@@ -188,8 +217,8 @@ public final class AuditCriteria {
       return;
     }
     addReplayGains(m, replay);
-    JsonNode gStar = StageJson.judged(replay).path(StageJson.GAIN_WITH_GLOBAL).path("global_ratio");
-    Double shown = gStar.isNumber() ? gStar.asDouble() : null;
+    ReplayComparison judged = ReplayComparison.judged(replay);
+    Double shown = judged == null || judged.gainWithGlobal() == null ? null : judged.gainWithGlobal().globalRatio();
     for (Criterion c : criteria) {
       if (!replayPrecondition(c) && !mechanism(c)) continue;
       m.put(c.metric(), shown == null && !c.metric().equals(SESSION_TREES)
@@ -384,7 +413,7 @@ public final class AuditCriteria {
 
   /** The equal-load point at the decision load of capacity g (missing when the replay has none). */
   static JsonNode decisionPoint(JsonNode replay, double g) {
-    return decisionPointOf(replay.at(StageJson.EQUAL_LOAD), g);
+    return decisionPointOf(replay.path(ReplayComparison.EQUAL_LOAD), g);
   }
 
   /** The point at the decision load of capacity g in an {@code equal_load} block (missing when none). */
@@ -424,32 +453,22 @@ public final class AuditCriteria {
   private static void addReplayGains(Metrics m, JsonNode replay) {
     // the verdict's comparison: SMetric vs the judged router ("judged"); replay.json written before
     // it existed has only "comparison" (vs the best of every baseline)
-    JsonNode cmp = StageJson.judged(replay);
-    if (!cmp.isObject()) {
+    ReplayComparison cmp = ReplayComparison.judged(replay);
+    if (cmp == null) {
       String why = "replay.json has no comparison block (SMetric against the best baseline was not computed)";
       m.put(GAIN_WITH_GLOBAL, Metric.na(why));
       m.put(GAIN_NO_GLOBAL, Metric.na(why));
       return;
     }
-    m.put(GAIN_WITH_GLOBAL, Metric.read(cmp.path(StageJson.GAIN_WITH_GLOBAL), "SMetric's gain with a global tier at equal load"));
-    m.put(GAIN_NO_GLOBAL, Metric.read(cmp.path(StageJson.GAIN_NO_GLOBAL), "SMetric's gain without a global tier at equal load"));
-    JsonNode min = cmp.path(StageJson.MIN_GLOBAL_RATIO);
-    JsonNode v = min.path("value");
-    if (v.isNumber()) {
-      JsonNode t = min.path("threshold");
-      String gain = t.isNumber() ? String.format(Locale.ROOT, " (the smallest replayed capacity where SMetric gains at least %s over %s)",
-          Numbers.signedPercent(t.asDouble()), judgedName(cmp)) : "";
+    m.put(GAIN_WITH_GLOBAL, Metric.judged(ReplayComparison.Gain.metric(cmp.gainWithGlobal()), "SMetric's gain with a global tier at equal load"));
+    m.put(GAIN_NO_GLOBAL, Metric.judged(ReplayComparison.Gain.metric(cmp.gainWithoutGlobal()), "SMetric's gain without a global tier at equal load"));
+    ReplayComparison.MinGlobalRatio min = cmp.minGlobalRatio();
+    if (min != null && min.value() != null) {
+      String gain = min.threshold() != null ? String.format(Locale.ROOT, " (the smallest replayed capacity where SMetric gains at least %s over %s)",
+          Numbers.signedPercent(min.threshold()), cmp.judgedName()) : "";
       m.putCondition(GAIN_NO_GLOBAL, String.format(Locale.ROOT,
-          "a global KV tier of at least %sx the cluster's local KV capacity is deployed%s", Numbers.exact(v.asDouble()), gain));
+          "a global KV tier of at least %sx the cluster's local KV capacity is deployed%s", Numbers.exact(min.value()), gain));
     }
-  }
-
-  /** How a comparison block names what SMetric was compared with. */
-  public static String judgedName(JsonNode cmp) {
-    JsonNode cr = cmp.path("current_router");
-    if (cr.isTextual()) return cr.asText();
-    if (cmp.has("current_router")) return "the best of the paper's baselines";
-    return "the best baseline";
   }
 
   public static void addReplay(Metrics m, JsonNode replay) {

@@ -201,7 +201,7 @@ public final class AuditCommand implements Callable<Integer> {
             InferenceJob.Result res = new InferenceJob(spark, input.trace(),
                 new InferenceOptions(InferenceOptions.DEFAULT_WINDOW_S, InferenceOptions.DEFAULT_TEMPLATE_FANOUT), null).run(inf);
             inf.commit();
-            progress.note("sessions inferred: " + res.summary().get("sessions").asLong());
+            progress.note("sessions inferred: " + res.summary().sessions());
           }
           canonical = dir.child(INFERRED) + "/" + AuditLayout.TRACE_DIR;
           input = new TraceInput(spark.read().schema(Canonical.SCHEMA).parquet(canonical), canonical, input.ingestSummary());

@@ -5,6 +5,7 @@ import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.common.UsageException;
 import io.smetric.audit.contract.AuditLayout;
 import io.smetric.audit.contract.Canonical;
+import io.smetric.audit.contract.HashSummary;
 import io.smetric.audit.hasher.HashJob;
 import io.smetric.audit.hasher.HashKey;
 import io.smetric.audit.hasher.HashSettings;
@@ -77,12 +78,11 @@ public final class HashCommand implements Callable<Integer> {
     PrintWriter w = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     w.printf(Locale.ROOT, "hashed %d requests (%d tokens, %d blocks) from %d file(s); %d record(s) skipped -> %s%n",
-        r.requests(), r.summary().get("input_tokens").asLong(), r.summary().get("blocks").asLong(),
-        r.summary().get("files").asInt(), r.skipped(), output.out());
+        r.requests(), r.summary().inputTokens(), r.summary().blocks(), r.summary().files(), r.skipped(), output.out());
     printInputs(r.summary(), w);
     if (r.skipped() > 0) w.printf(Locale.ROOT, "skip reasons are listed in %s/%s%n", output.out(), AuditLayout.HASH_SUMMARY_FILE);
-    for (JsonNode warning : r.summary().path("warnings")) err.println("smetric-audit: warning: " + warning.asText());
-    if (r.summary().path("provider_cache_requests").asLong() > 0) printMeasured(spark, output.out() + "/" + AuditLayout.TRACE_DIR, w);
+    for (String warning : r.summary().warnings()) err.println("smetric-audit: warning: " + warning);
+    if (r.summary().providerCacheRequests() > 0) printMeasured(spark, output.out() + "/" + AuditLayout.TRACE_DIR, w);
     w.flush();
     err.flush();
     return 0;
@@ -93,29 +93,27 @@ public final class HashCommand implements Callable<Integer> {
    * summary has it per file). Printed for every run, so that nobody reads synthesised arrivals as
    * measured ones.
    */
-  static void printInputs(JsonNode summary, PrintWriter w) {
+  static void printInputs(HashSummary summary, PrintWriter w) {
     java.util.Map<String, long[]> files = new java.util.TreeMap<>();
     // per format, per note key: files, times, and that format's sentence (formats word the same key differently)
     java.util.Map<String, java.util.Map<String, Note>> notes = new java.util.TreeMap<>();
     java.util.Map<String, java.util.Map<String, Long>> paths = new java.util.TreeMap<>();
-    for (JsonNode f : summary.path("per_file")) {
-      String fmt = f.path("format").asText();
+    for (HashSummary.FileEntry f : summary.perFile()) {
+      String fmt = f.format();
       long[] c = files.computeIfAbsent(fmt, k -> new long[3]);
       c[0]++;
-      if (f.hasNonNull("messages_path")) {
+      if (f.messagesPath() != null) {
         // where the messages were read, and whether the user named it or the hasher found it
         paths.computeIfAbsent(fmt, k -> new java.util.TreeMap<>()).merge(
-            f.path("messages_path").asText() + " (" + f.path("messages_path_source").asText() + ")", 1L, Long::sum);
+            f.messagesPath() + " (" + f.messagesPathSource() + ")", 1L, Long::sum);
       }
-      c[1] += f.path("requests").asLong();
-      c[2] += f.path("provider_cache_requests").asLong();
-      java.util.Iterator<java.util.Map.Entry<String, JsonNode>> it = f.path("synthesised").fields();
-      while (it.hasNext()) {
-        java.util.Map.Entry<String, JsonNode> e = it.next();
+      c[1] += f.requests();
+      c[2] += f.providerCacheRequests();
+      for (java.util.Map.Entry<String, HashSummary.Note> e : f.synthesised().entrySet()) {
         Note n = notes.computeIfAbsent(fmt, k -> new java.util.TreeMap<>())
-            .computeIfAbsent(e.getKey(), k -> new Note(e.getValue().path("what").asText()));
+            .computeIfAbsent(e.getKey(), k -> new Note(e.getValue().what()));
         n.files++;
-        n.times += e.getValue().path("count").asLong();
+        n.times += e.getValue().count();
       }
     }
     for (java.util.Map.Entry<String, long[]> e : files.entrySet()) {

@@ -1,6 +1,7 @@
 package io.smetric.audit.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.smetric.audit.contract.InferenceSummary;
 import io.smetric.audit.replay.ModelProfile;
 import io.smetric.audit.replay.calibrate.Calibrator;
 import io.smetric.audit.replay.calibrate.ProfileCalibration;
@@ -16,13 +17,11 @@ final class StagePrint {
   private StagePrint() {}
 
   /** infer-sessions (and ingest --infer-sessions): the inference summary and, with a ground truth, its accuracy. */
-  static void inference(PrintWriter w, JsonNode s, JsonNode acc) {
-    JsonNode f = s.get("fork_sessions");
+  static void inference(PrintWriter w, InferenceSummary s, JsonNode acc) {
     w.printf(Locale.ROOT, "infer-sessions (%s): %d requests -> %d sessions (%d roots, %d forks), %d continuations%n",
-        s.get("method").asText(), s.get("requests").asLong(), s.get("sessions").asLong(),
-        s.get("root_sessions").asLong(), f.get("total").asLong(), s.get("continuations").asLong());
+        s.method(), s.requests(), s.sessions(), s.rootSessions(), s.forkSessions().total(), s.continuations());
     w.printf(Locale.ROOT, "  roots that share only template blocks with earlier requests: %d%n",
-        s.get("roots_sharing_only_template_blocks").asLong());
+        s.rootsSharingOnlyTemplateBlocks());
     if (acc == null) return;
     w.printf(Locale.ROOT, "accuracy vs %s (%d requests):%n", acc.get("truth").asText(), acc.get("requests").asLong());
     w.printf(Locale.ROOT, "  %-22s %9s %9s %9s %9s %9s %9s %9s%n", "method", "P(all)", "R(all)", "P(reveal)", "R(reveal)",

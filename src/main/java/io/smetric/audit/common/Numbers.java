@@ -71,6 +71,11 @@ public final class Numbers {
     return String.format(Locale.ROOT, "%." + decimals + "f%%", 100 * share);
   }
 
+  /** {@link #percent(double)}, "n/a" for null. */
+  public static String percent(Double share) {
+    return share == null ? NA : percent(share.doubleValue());
+  }
+
   /** {@link #percent(double)} of a JSON number, "n/a" for anything else. */
   public static String percent(JsonNode n) {
     return n != null && n.isNumber() ? percent(n.asDouble()) : NA;

@@ -125,9 +125,17 @@ public record Metric(
         m = null; // another field of another type: nothing to judge
       }
     }
-    if (m != null && m.value() != null) {
-      return m.hasInterval() ? of(m.value(), m.low(), m.high()) : of(m.value());
-    }
-    return na(m != null && m.notApplicable() != null ? m.notApplicable() : what + " has no value");
+    return m == null ? na(what + " has no value") : judged(m, what);
+  }
+
+  /**
+   * What the verdict judges of a metric read as a record field (as {@link #read} does for a node):
+   * its value, with its interval when both ends are numbers, or its reason; a metric that is missing
+   * reads as "{@code what} was not computed", one without a number or reason as "{@code what} has no value".
+   */
+  public static Metric judged(Metric m, String what) {
+    if (m == null) return na(what + " was not computed");
+    if (m.value() != null) return m.hasInterval() ? of(m.value(), m.low(), m.high()) : of(m.value());
+    return na(m.notApplicable() != null ? m.notApplicable() : what + " has no value");
   }
 }

@@ -316,9 +316,9 @@ class HashJobTest {
           // the OpenAI fixture: 7 requests, 2 records skipped (HashCommandTest)
           assertEquals(7, r.requests());
           assertEquals(2, r.skipped());
-          StageJobs.assertWritten(r.summary(), written.resolve(AuditLayout.HASH_SUMMARY_FILE));
-          assertEquals(r.requests(), r.summary().get("requests").asLong());
-          assertEquals(r.skipped(), r.summary().get("skipped").get("count").asLong());
+          StageJobs.assertWritten(r.summary().toJson(), written.resolve(AuditLayout.HASH_SUMMARY_FILE));
+          assertEquals(r.requests(), r.summary().requests());
+          assertEquals(r.skipped(), r.summary().skipped().count());
           assertEquals(r.requests(), TestSpark.get().read().parquet(written.resolve(AuditLayout.TRACE_DIR).toString()).count());
           assertEquals(r.requests(), Files.readAllLines(written.resolve(HashJob.JSONL_FILE)).size());
         });

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.Json;
+import io.smetric.audit.contract.CharacterizationSummary;
 import io.smetric.audit.contract.Metric;
 import io.smetric.audit.report.verdict.AuditCriteria;
 import io.smetric.audit.report.verdict.CriterionResult;
@@ -134,15 +135,15 @@ class AuditCriteriaTest {
   }
 
   /** A characterization.json of a chat-like workload (reuse 25%: fails ideal_reuse) with the given trace size. */
-  static JsonNode chatLike(int requests, Integer sessions) throws Exception {
-    return Json.MAPPER.readTree("{\"trace\":{\"requests\":" + requests + ",\"has_sessions\":" + (sessions != null)
+  static CharacterizationSummary chatLike(int requests, Integer sessions) throws Exception {
+    return CharacterizationSummary.read(Json.MAPPER.readTree("{\"trace\":{\"requests\":" + requests + ",\"has_sessions\":" + (sessions != null)
         + (sessions != null ? ",\"sessions\":" + sessions : "") + "},"
         + "\"reuse\":{\"token_weighted\":{\"value\":0.25}},"
         + "\"reuse_by_source\":{\"intra_session\":{\"share_of_hit_tokens\":{\"value\":0.9}},"
         + "\"system_prompt\":{\"share_of_hit_tokens\":{\"value\":0.0}}},"
         + "\"reuse_interval\":{\"all\":{\"share_within_threshold\":{\"value\":1.0}}},"
         + "\"sessions\":{\"first_turn_fraction\":{\"value\":0.5}},"
-        + "\"request_instance_ratio\":{\"p5\":{\"value\":0.0}}}");
+        + "\"request_instance_ratio\":{\"p5\":{\"value\":0.0}}}"), "test");
   }
 
   @Test

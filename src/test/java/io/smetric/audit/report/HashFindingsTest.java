@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.Json;
+import io.smetric.audit.contract.HashSummary;
 import io.smetric.audit.hasher.HashJob;
 import io.smetric.audit.hasher.HashKey;
 import io.smetric.audit.hasher.HashSettings;
@@ -32,7 +33,7 @@ class HashFindingsTest {
         + "{\"file\":\"a\",\"synthesised\":{\"arrival\":{\"count\":2,\"what\":\"no timestamp in the record: arrival synthesised\"}}},"
         + "{\"file\":\"b\",\"synthesised\":{\"arrival\":{\"count\":1,\"what\":\"no timestamp in the record: arrival synthesised\"},"
         + "\"tool_schemas\":{\"count\":1,\"what\":\"the tool schemas are not in the log\"}}}]}");
-    List<String> f = AuditJson.hashFindings(h);
+    List<String> f = AuditJson.hashFindings(HashSummary.read(h, "test"));
     assertTrue(f.contains("Mostly skipped: file:/x/a.jsonl: 3 of 4 record(s) skipped (read as openai; top reasons: malformed JSON at column N (3))."), f.toString());
     assertTrue(f.contains("Synthesised or missing in 2 file(s), 3 time(s): no timestamp in the record: arrival synthesised."), f.toString());
     assertTrue(f.contains("Synthesised or missing in 1 file(s), 1 time(s): the tool schemas are not in the log."), f.toString());

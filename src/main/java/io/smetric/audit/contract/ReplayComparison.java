@@ -1,0 +1,101 @@
+package io.smetric.audit.contract;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.smetric.audit.common.BadInputException;
+import io.smetric.audit.common.Json;
+
+/**
+ * replay.json's comparison blocks (docs/replay.md "replay.json"): {@link #JUDGED}, SMetric against
+ * the router the verdict judges it by (--current-router, else the best paper baseline at each
+ * capacity), and the older {@link #COMPARISON}, SMetric against the best of every baseline. The
+ * replay writes their fields under these names and the verdict, audit.json, the page and the
+ * charts read them through this record. Unknown fields are ignored when reading; the descriptive
+ * per-capacity rows ({@code by_global_ratio}) stay a JSON array, copied into audit.json as written.
+ *
+ * <p>Still written with literal keys beside these names: the rows and {@code current_router} /
+ * {@code rule} (the sweep's summary), and the {@link #EQUAL_LOAD} block, read as JSON.
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record ReplayComparison(
+    /** SMetric's gain over the judged router at equal load at the declared global-tier capacity (the verdict's criterion). */
+    @JsonProperty(GAIN_WITH_GLOBAL) Gain gainWithGlobal,
+    /** The same at capacity 0. */
+    @JsonProperty(GAIN_NO_GLOBAL) Gain gainWithoutGlobal,
+    /** The smallest capacity above 0 whose gain clears the threshold. */
+    @JsonProperty(MIN_GLOBAL_RATIO) MinGlobalRatio minGlobalRatio,
+    /** The router named by --current-router; null when the judged router is the best paper baseline. */
+    @JsonProperty(CURRENT_ROUTER) String currentRouter,
+    /** How the judged router was chosen: only the judged block has it (with current_router). */
+    @JsonProperty(RULE) String rule,
+    /** Per capacity, the routers' maximum TPS within SLO: descriptive rows. */
+    @JsonProperty(BY_GLOBAL_RATIO) JsonNode byGlobalRatio) {
+
+  /** The block the verdict judges. */
+  public static final String JUDGED = "judged";
+  /** The block replay.json had before {@link #JUDGED}: SMetric against the best of every baseline. */
+  public static final String COMPARISON = "comparison";
+  /** The equal-load comparison: per capacity, the compared routers at the normalised loads. */
+  public static final String EQUAL_LOAD = "equal_load";
+  public static final String GAIN_WITH_GLOBAL = "smetric_gain_with_global_tier";
+  public static final String GAIN_NO_GLOBAL = "smetric_gain_without_global_tier";
+  public static final String MIN_GLOBAL_RATIO = "min_global_ratio_for_gain";
+  public static final String CURRENT_ROUTER = "current_router";
+  public static final String RULE = "rule";
+  public static final String BY_GLOBAL_RATIO = "by_global_ratio";
+
+  /**
+   * A gain: a {@link Metric} (value or reason, optional interval) and where it was measured.
+   * The interval's other fields (level, replicates) are not read here.
+   */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record Gain(
+      @JsonProperty(Metric.VALUE) Double value,
+      @JsonProperty(Metric.NOT_APPLICABLE) String notApplicable,
+      @JsonProperty(Metric.INTERVAL) Metric.Interval interval,
+      /** The global-tier capacity it was measured at. */
+      @JsonProperty(GLOBAL_RATIO) Double globalRatio,
+      /** The normalised load (multiple of the judged router's knee) it was measured at. */
+      @JsonProperty(LOAD) Double load) {
+    public static final String GLOBAL_RATIO = "global_ratio";
+    public static final String LOAD = "load";
+
+    /** The gain as a metric (null for a missing gain). */
+    public static Metric metric(Gain g) {
+      return g == null ? null : new Metric(g.value, g.notApplicable, null, null, null, g.interval);
+    }
+  }
+
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record MinGlobalRatio(
+      @JsonProperty(Metric.VALUE) Double value,
+      /** The gain that counts as SMetric ahead. */
+      @JsonProperty(THRESHOLD) Double threshold,
+      @JsonProperty(Metric.NOT_APPLICABLE) String notApplicable) {
+    public static final String THRESHOLD = "threshold";
+  }
+
+  /** How the block names what SMetric was compared with. */
+  public String judgedName() {
+    if (currentRouter != null) return currentRouter;
+    if (rule != null) return "the best of the paper's baselines";
+    return "the best baseline";
+  }
+
+  /** The comparison the verdict judges: {@link #JUDGED} when replay.json has it, else {@link #COMPARISON}; null with neither. */
+  public static ReplayComparison judged(JsonNode replay) {
+    if (replay == null) return null;
+    JsonNode j = replay.path(JUDGED).isObject() ? replay.path(JUDGED) : replay.path(COMPARISON);
+    return j.isObject() ? read(j, "replay.json " + (replay.path(JUDGED).isObject() ? JUDGED : COMPARISON)) : null;
+  }
+
+  /** Reads one comparison block; {@code where} names it in an error. */
+  public static ReplayComparison read(JsonNode n, String where) {
+    try {
+      return Json.MAPPER.treeToValue(n, ReplayComparison.class);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
+      throw new BadInputException(where, "not a comparison block: " + e.getMessage());
+    }
+  }
+}
