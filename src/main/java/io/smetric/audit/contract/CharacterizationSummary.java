@@ -8,7 +8,6 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.smetric.audit.common.BadInputException;
 import io.smetric.audit.common.Json;
 import java.util.List;
 import java.util.Map;
@@ -326,10 +325,6 @@ public record CharacterizationSummary(
 
   /** Reads a characterization; {@code where} names it in an error. */
   public static CharacterizationSummary read(JsonNode n, String where) {
-    try {
-      return Json.MAPPER.treeToValue(n, CharacterizationSummary.class);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
-      throw new BadInputException(where, "not a characterization: " + e.getMessage());
-    }
+    return ContractJson.read(n, CharacterizationSummary.class, where, "a characterization");
   }
 }

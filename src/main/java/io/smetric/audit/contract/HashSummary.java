@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
-import io.smetric.audit.common.BadInputException;
 import io.smetric.audit.common.Json;
 import java.io.IOException;
 import java.util.List;
@@ -166,11 +165,7 @@ public record HashSummary(
 
   /** Reads a summary; {@code where} names it in an error. */
   public static HashSummary read(JsonNode n, String where) {
-    try {
-      return Json.MAPPER.treeToValue(n, HashSummary.class);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
-      throw new BadInputException(where, "not a hash summary: " + e.getMessage());
-    }
+    return ContractJson.read(n, HashSummary.class, where, "a hash summary");
   }
 
   /** Reads one file's entry (the JSON a hashing task hands the driver). */

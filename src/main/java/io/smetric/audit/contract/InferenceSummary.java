@@ -5,7 +5,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.smetric.audit.common.BadInputException;
 import io.smetric.audit.common.Json;
 
 /**
@@ -54,10 +53,6 @@ public record InferenceSummary(
 
   /** Reads a summary; {@code where} names it in an error. */
   public static InferenceSummary read(JsonNode n, String where) {
-    try {
-      return Json.MAPPER.treeToValue(n, InferenceSummary.class);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
-      throw new BadInputException(where, "not an inference summary: " + e.getMessage());
-    }
+    return ContractJson.read(n, InferenceSummary.class, where, "an inference summary");
   }
 }

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.smetric.audit.common.BadInputException;
 import io.smetric.audit.common.Json;
 import java.util.List;
 import java.util.Map;
@@ -150,10 +149,6 @@ public record IngestSummary(
 
   /** Reads a summary (from the file, or the copy characterization.json carries); {@code where} names it in an error. */
   public static IngestSummary read(JsonNode n, String where) {
-    try {
-      return Json.MAPPER.treeToValue(n, IngestSummary.class);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
-      throw new BadInputException(where, "not an ingest summary: " + e.getMessage());
-    }
+    return ContractJson.read(n, IngestSummary.class, where, "an ingest summary");
   }
 }
