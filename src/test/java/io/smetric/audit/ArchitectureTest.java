@@ -153,7 +153,10 @@ class ArchitectureTest {
   static final DescribedPredicate<JavaClass> REPLAY_SETTINGS = DescribedPredicate.describe("the replay's settings",
       c -> c.getPackageName().equals(REPLAY)
           && Set.of("ReplaySettings", "ModelProfile", "RouterKnob", "RecordedRouting").contains(outermost(c).getSimpleName()));
-  /** The rest of the replay's top package: the actions the CLI runs (ReplayJob, TraceValidation, TraceCalibration, ShadowRouting, RecordTrace). */
+  /**
+   * The rest of the replay's top package: the actions the CLI runs (ReplayJob with its ReplayPlanning
+   * and ReplayWriter, TraceValidation, TraceCalibration, ShadowRouting, RecordTrace).
+   */
   static final DescribedPredicate<JavaClass> REPLAY_ACTIONS = DescribedPredicate.describe("the replay's actions",
       c -> c.getPackageName().equals(REPLAY) && !REPLAY_SETTINGS.test(c));
 
