@@ -10,9 +10,9 @@ import java.util.Map;
  * replay.json's {@code equal_load} block (docs/replay.md): per global-tier capacity, the routers at
  * the same offered rates, normalised to the judged router's knee. The sweep writes it with these
  * key constants (EqualLoad.describe, ReplayWriter); the verdict, the answers and the page read it
- * through this record. The writer keeps building the JSON tree itself, so number forms (1.0, a
- * resolution written as the string "Infinity") stay as they were; this record only reads.
- * Unknown fields are ignored.
+ * through this record. This record only reads: written through the mapper, the per-router maps
+ * would come out sorted by name (ORDER_MAP_ENTRIES_BY_KEYS), not in the compared order the file
+ * has, so the writer keeps building the JSON tree with these constants. Unknown fields are ignored.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record EqualLoadBlock(
