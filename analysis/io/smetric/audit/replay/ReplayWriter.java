@@ -297,8 +297,8 @@ final class ReplayWriter {
     if (equalLoad != null) {
       ObjectNode el = equalLoad.describe(results);
       judgeAtEqualLoad(judged, el, equalLoad);
-      el.put("refined_curves", swept.refinedCurves());
-      el.put("simulations", swept.equalLoadRuns());
+      el.put(io.smetric.audit.contract.EqualLoadBlock.REFINED_CURVES, swept.refinedCurves());
+      el.put(io.smetric.audit.contract.EqualLoadBlock.SIMULATIONS, swept.equalLoadRuns());
       root.set(ReplayComparison.EQUAL_LOAD, el);
     }
     if (swept.capacity() != null) root.set("capacity", swept.capacity().describe(results));

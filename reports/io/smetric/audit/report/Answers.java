@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.common.Numbers;
+import io.smetric.audit.contract.EqualLoadBlock;
 import io.smetric.audit.contract.ReplayComparison;
 import io.smetric.audit.report.verdict.AuditCriteria;
 import java.util.ArrayList;
@@ -34,7 +35,7 @@ final class Answers {
     a.put("gain_threshold", threshold);
     JsonNode judged = replay.path("judged");
     if (judged.isObject()) a.set("judged_router", judgedRouter(judged));
-    if (pc.isObject()) a.set("paper_claim", paperClaim(pc, replay.path("equal_load"), threshold));
+    if (pc.isObject()) a.set("paper_claim", paperClaim(pc, EqualLoadBlock.of(replay), threshold));
     if (br.isObject()) a.set("what_to_run", whatToRun(br));
     ObjectNode pace = tracePace(replay);
     if (pace != null) a.set("trace_pace", pace);
@@ -284,21 +285,21 @@ final class Answers {
    * an equal-load comparison.
    */
   static ObjectNode tracePace(JsonNode replay) {
-    JsonNode el = replay.path("equal_load");
-    if (!el.path("by_global_ratio").isArray() || el.path("by_global_ratio").isEmpty()) return null;
+    EqualLoadBlock el = EqualLoadBlock.of(replay);
+    if (el == null || el.capacities().isEmpty()) return null;
     double best = Double.NaN;
     double at = Double.NaN;
     String router = null;
-    for (JsonNode e : el.path("by_global_ratio")) {
-      double x = e.path("reference_rate_scale").asDouble(Double.NaN);
+    for (EqualLoadBlock.Row e : el.capacities()) {
+      double x = e.referenceRateScale() == null ? Double.NaN : e.referenceRateScale();
       if (Double.isNaN(best) || x > best) {
         best = x;
-        at = e.path("global_ratio").asDouble();
-        router = e.path("judged_router").asText();
+        at = e.globalRatio();
+        router = e.judgedRouter() == null ? "" : e.judgedRouter();
       }
     }
     if (Double.isNaN(best)) return null;
-    double target = el.path("target_attainment").asDouble(0.9);
+    double target = el.targetAttainment() == null ? 0.9 : el.targetAttainment();
     JsonNode settings = replay.path("settings");
     String instances = settings.path("instances").asText("?");
     String profile = settings.path("profile").path("name").asText("the profile");
@@ -328,13 +329,13 @@ final class Answers {
    * interval when that baseline is the judged router; the gain in maximum TPS within SLO (each
    * router at its own rate) stays beside it, descriptive.
    */
-  private static ObjectNode paperClaim(JsonNode pc, JsonNode equalLoad, double threshold) {
+  private static ObjectNode paperClaim(JsonNode pc, EqualLoadBlock equalLoad, double threshold) {
     ObjectNode o = Json.object();
     o.put("question", "Does the paper's claim hold on this workload? SMetric against the paper's baselines "
         + "(cache-first, LMetric, load balance) at each global-tier capacity");
-    boolean eq = equalLoad.path("by_global_ratio").isArray();
+    boolean eq = equalLoad != null && equalLoad.byGlobalRatio() != null;
     if (eq) {
-      o.put("basis", "equal load: the routers at the same offered rate, " + Numbers.sig4(equalLoad.path("decision_load").asDouble())
+      o.put("basis", "equal load: the routers at the same offered rate, " + Numbers.sig4(equalLoad.decisionLoad() == null ? 0.0 : equalLoad.decisionLoad())
           + "x the judged router's knee at each capacity; gain_max_tps compares the maxima at each router's own rate");
     }
     o.set("baselines", pc.path("baselines").deepCopy());
@@ -344,19 +345,22 @@ final class Answers {
     List<String> close = new ArrayList<>();
     for (JsonNode e : pc.path("by_global_ratio")) {
       ObjectNode x = by.addObject();
-      double g = e.path("global_ratio").asDouble();
+      double g = e.path(ReplayComparison.Row.GLOBAL_RATIO).asDouble();
       x.put("global_ratio", g);
-      x.put("best_paper_baseline", e.path("best_baseline").asText());
-      JsonNode gain = e.path("gain");
+      x.put("best_paper_baseline", e.path(ReplayComparison.Row.BEST_BASELINE).asText());
+      JsonNode gain = e.path(ReplayComparison.Row.GAIN);
       JsonNode iv = e.path("interval");
       if (eq) {
         if (gain.isNumber()) x.put("gain_max_tps", gain.asDouble());
-        JsonNode pt = AuditCriteria.decisionPointOf(equalLoad, g);
-        String b = e.path("best_baseline").asText();
-        gain = pt.path("smetric_gain_vs").path(b);
-        JsonNode judged = pt.path("smetric_gain_vs_judged");
-        iv = judged.path("vs").asText().equals(b) ? judged.path("interval") : com.fasterxml.jackson.databind.node.MissingNode.getInstance();
-        if (pt.path("rate_scale").isNumber()) x.put("rate_scale", pt.path("rate_scale").asDouble());
+        EqualLoadBlock.Point pt = equalLoad.decisionPoint(g);
+        String b = e.path(ReplayComparison.Row.BEST_BASELINE).asText();
+        Double gv = pt == null || pt.smetricGainVs() == null ? null : pt.smetricGainVs().get(b);
+        gain = gv == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance()
+            : com.fasterxml.jackson.databind.node.DoubleNode.valueOf(gv);
+        EqualLoadBlock.JudgedGain judged = pt == null ? null : pt.smetricGainVsJudged();
+        iv = judged != null && b.equals(judged.vs()) && judged.interval() != null ? judged.interval()
+            : com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+        if (pt != null && pt.rateScale() != null) x.put("rate_scale", pt.rateScale());
       }
       if (gain.isNumber()) {
         x.put("gain", gain.asDouble());
@@ -374,7 +378,7 @@ final class Answers {
         x.putNull("gain");
         x.putNull("holds");
       }
-      if (e.path("vs").isObject()) x.set("vs", e.path("vs").deepCopy());
+      if (e.path(ReplayComparison.Row.VS).isObject()) x.set("vs", e.path(ReplayComparison.Row.VS).deepCopy());
     }
     String t = Numbers.signedPercent(threshold);
     String names = String.join(", ", strings(pc.path("baselines")));

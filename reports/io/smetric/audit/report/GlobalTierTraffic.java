@@ -2,8 +2,8 @@ package io.smetric.audit.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.Numbers;
+import io.smetric.audit.contract.EqualLoadBlock;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -23,27 +23,29 @@ final class GlobalTierTraffic {
   /** The rows of every capacity above 0 at every equal load, in replay.json's order. */
   static List<Row> rows(JsonNode replay) {
     List<Row> out = new ArrayList<>();
-    JsonNode el = replay == null ? null : replay.path("equal_load");
-    if (el == null || !el.path("by_global_ratio").isArray()) return out;
+    EqualLoadBlock el = EqualLoadBlock.of(replay);
+    if (el == null || el.byGlobalRatio() == null) return out;
     JsonNode lim = replay.path("global_tier");
     double agg = lim.path("aggregate_gbps").isNumber() ? lim.path("aggregate_gbps").asDouble() : Double.POSITIVE_INFINITY;
     double ceil = lim.path("read_ceiling_gbps").isNumber() ? lim.path("read_ceiling_gbps").asDouble() : Double.POSITIVE_INFINITY;
-    for (JsonNode e : el.path("by_global_ratio")) {
-      double g = e.path("global_ratio").asDouble();
-      if (g <= 0) continue;
-      for (JsonNode p : e.path("points")) {
-        Iterator<String> names = p.path("policies").fieldNames();
-        while (names.hasNext()) {
-          String n = names.next();
-          JsonNode m = p.path("policies").path(n);
-          double peak = m.path("global_peak_read_bytes_per_s").asDouble(Double.NaN) / 1e9;
-          out.add(new Row(g, p.path("load").asDouble(), n, m.path("global_bytes_read").asDouble(Double.NaN) / 1e9,
-              m.path("global_mean_read_bytes_per_s").asDouble(Double.NaN) / 1e9, peak, peak / agg, peak / ceil,
-              m.path("session_migrations").asDouble(Double.NaN)));
+    for (EqualLoadBlock.Row e : el.byGlobalRatio()) {
+      double g = e.globalRatio();
+      if (g <= 0 || e.points() == null) continue;
+      for (EqualLoadBlock.Point p : e.points()) {
+        if (p.policies() == null) continue;
+        for (String n : p.policies().keySet()) {
+          double peak = orNaN(p.metric(n, "global_peak_read_bytes_per_s")) / 1e9;
+          out.add(new Row(g, p.load(), n, orNaN(p.metric(n, "global_bytes_read")) / 1e9,
+              orNaN(p.metric(n, "global_mean_read_bytes_per_s")) / 1e9, peak, peak / agg, peak / ceil,
+              orNaN(p.metric(n, "session_migrations"))));
         }
       }
     }
     return out;
+  }
+
+  private static double orNaN(Double v) {
+    return v == null ? Double.NaN : v;
   }
 
   static void html(Html h, JsonNode replay) {

@@ -71,10 +71,8 @@ public final class ReportCharts {
     if (runs != null) for (String p : runs.policies()) policyColors.put(p, Charts.policyColor(p));
     ReplayComparison j = ReplayComparison.judged(replay);
     this.currentRouter = j != null ? j.currentRouter() : null;
-    if (j != null && j.byGlobalRatio() != null) {
-      for (JsonNode e : j.byGlobalRatio()) {
-        if (e.path("best_baseline").isTextual()) judgedAt.put(e.path("global_ratio").asDouble(), e.path("best_baseline").asText());
-      }
+    if (j != null) {
+      for (ReplayComparison.Row e : j.rows()) if (e.bestBaseline() != null) judgedAt.put(e.globalRatio(), e.bestBaseline());
     }
   }
 

@@ -3,6 +3,9 @@ package io.smetric.audit.replay.sweep;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.Json;
+import io.smetric.audit.contract.EqualLoadBlock;
+import io.smetric.audit.contract.Metric;
+import io.smetric.audit.contract.ReplayComparison;
 import io.smetric.audit.replay.policy.Policies;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -321,32 +324,32 @@ public final class EqualLoad {
       }
     }
     ObjectNode o = Json.object();
-    ArrayNode ls = o.putArray("loads");
+    ArrayNode ls = o.putArray(EqualLoadBlock.LOADS);
     LOADS.forEach(ls::add);
-    o.put("decision_load", DECISION_LOAD);
-    if (Double.isNaN(declared)) o.putNull("declared_global_ratio");
-    else o.put("declared_global_ratio", declared);
-    o.put("target_attainment", TARGET_ATTAINMENT);
-    o.put("reference_rule", "1.0x = the highest offered rate at which the judged router keeps " + pct(TARGET_ATTAINMENT)
+    o.put(EqualLoadBlock.DECISION_LOAD, DECISION_LOAD);
+    if (Double.isNaN(declared)) o.putNull(EqualLoadBlock.DECLARED_GLOBAL_RATIO);
+    else o.put(EqualLoadBlock.DECLARED_GLOBAL_RATIO, declared);
+    o.put(EqualLoadBlock.TARGET_ATTAINMENT, TARGET_ATTAINMENT);
+    o.put(EqualLoadBlock.REFERENCE_RULE, "1.0x = the highest offered rate at which the judged router keeps " + pct(TARGET_ATTAINMENT)
         + " of its requests within SLO at that capacity, "
         + "bisected to " + pct(KneeSearch.FINE_RESOLUTION - 1) + " (" + (currentRouter != null ? "--current-router "
         + currentRouter : "judged router: the best of the paper's baselines at each capacity") + ")");
-    o.put("tps_counts", "input and output tokens of requests that met both SLOs, cached input tokens included, per "
+    o.put(EqualLoadBlock.TPS_COUNTS, "input and output tokens of requests that met both SLOs, cached input tokens included, per "
         + "second of the replayed run");
-    ArrayNode by = o.putArray("by_global_ratio");
+    ArrayNode by = o.putArray(EqualLoadBlock.BY_GLOBAL_RATIO);
     for (Anchor a : anchors.values()) {
       ObjectNode e = by.addObject();
-      e.put("global_ratio", a.globalRatio());
-      e.put("judged_router", a.judged());
-      e.put("reference_rate_scale", a.referenceRate());
-      SweepSummary.putNumber(e, "reference_resolution", a.resolution());
-      ArrayNode pts = e.putArray("points");
+      e.put(EqualLoadBlock.Row.GLOBAL_RATIO, a.globalRatio());
+      e.put(EqualLoadBlock.Row.JUDGED_ROUTER, a.judged());
+      e.put(EqualLoadBlock.Row.REFERENCE_RATE_SCALE, a.referenceRate());
+      SweepSummary.putNumber(e, EqualLoadBlock.Row.REFERENCE_RESOLUTION, a.resolution());
+      ArrayNode pts = e.putArray(EqualLoadBlock.Row.POINTS);
       for (double load : LOADS) {
         double x = a.rate(load);
         ObjectNode p = pts.addObject();
-        p.put("load", load);
-        p.put("rate_scale", x);
-        ObjectNode pol = p.putObject("policies");
+        p.put(EqualLoadBlock.Point.LOAD, load);
+        p.put(EqualLoadBlock.Point.RATE_SCALE, x);
+        ObjectNode pol = p.putObject(EqualLoadBlock.Point.POLICIES);
         Double smTps = null;
         Map<String, Double> tps = new LinkedHashMap<>();
         for (String name : compared) {
@@ -360,7 +363,7 @@ public final class EqualLoad {
           tps.put(name, r.metrics().get("tps_within_slo"));
           if (name.equals(Policies.SMETRIC.cliName())) smTps = r.metrics().get("tps_within_slo");
         }
-        ObjectNode gains = p.putObject("smetric_gain_vs");
+        ObjectNode gains = p.putObject(EqualLoadBlock.Point.SMETRIC_GAIN_VS);
         for (Map.Entry<String, Double> t : tps.entrySet()) {
           if (t.getKey().equals(Policies.SMETRIC.cliName())) continue;
           if (smTps != null && t.getValue() != null && t.getValue() > 0) gains.put(t.getKey(), smTps / t.getValue() - 1);
@@ -368,7 +371,7 @@ public final class EqualLoad {
         }
         if (load == DECISION_LOAD) {
           JsonGain g = gain(main, reps, a, smTps);
-          p.set("smetric_gain_vs_judged", g.node);
+          p.set(EqualLoadBlock.Point.SMETRIC_GAIN_VS_JUDGED, g.node);
         }
       }
     }
@@ -380,15 +383,15 @@ public final class EqualLoad {
    * it, from a {@link #describe} block (null: none).
    */
   public static ObjectNode decisionGain(ObjectNode described, double g) {
-    for (var e : described.path("by_global_ratio")) {
-      if (e.path("global_ratio").asDouble() != g) continue;
-      for (var p : e.path("points")) {
-        if (p.path("load").asDouble() == DECISION_LOAD && p.path("smetric_gain_vs_judged").isObject()) {
-          ObjectNode out = ((ObjectNode) p.path("smetric_gain_vs_judged")).deepCopy();
-          out.put("global_ratio", g);
-          out.put("load", DECISION_LOAD);
-          out.put("rate_scale", p.path("rate_scale").asDouble());
-          out.put("judged_router", e.path("judged_router").asText());
+    for (var e : described.path(EqualLoadBlock.BY_GLOBAL_RATIO)) {
+      if (e.path(EqualLoadBlock.Row.GLOBAL_RATIO).asDouble() != g) continue;
+      for (var p : e.path(EqualLoadBlock.Row.POINTS)) {
+        if (p.path(EqualLoadBlock.Point.LOAD).asDouble() == DECISION_LOAD && p.path(EqualLoadBlock.Point.SMETRIC_GAIN_VS_JUDGED).isObject()) {
+          ObjectNode out = ((ObjectNode) p.path(EqualLoadBlock.Point.SMETRIC_GAIN_VS_JUDGED)).deepCopy();
+          out.put(ReplayComparison.Gain.GLOBAL_RATIO, g);
+          out.put(ReplayComparison.Gain.LOAD, DECISION_LOAD);
+          out.put(EqualLoadBlock.Point.RATE_SCALE, p.path(EqualLoadBlock.Point.RATE_SCALE).asDouble());
+          out.put(EqualLoadBlock.Row.JUDGED_ROUTER, e.path(EqualLoadBlock.Row.JUDGED_ROUTER).asText());
           return out;
         }
       }
@@ -400,22 +403,22 @@ public final class EqualLoad {
 
   private JsonGain gain(Map<String, RunResult> main, Map<String, TreeMap<Integer, Double>> reps, Anchor a, Double smTps) {
     ObjectNode n = Json.object();
-    n.put("vs", a.judged());
+    n.put(EqualLoadBlock.JudgedGain.VS, a.judged());
     double x = a.rate(DECISION_LOAD);
     RunResult j = find(main, a.judged(), a.globalRatio(), x);
     Double jt = j == null ? null : j.metrics().get("tps_within_slo");
     if (smTps == null || jt == null) {
-      n.putNull("value");
-      n.put("not_applicable", "SMetric or " + a.judged() + " was not replayed at " + sig(x) + "x");
+      n.putNull(Metric.VALUE);
+      n.put(Metric.NOT_APPLICABLE, "SMetric or " + a.judged() + " was not replayed at " + sig(x) + "x");
       return new JsonGain(n);
     }
     if (!(jt > 0)) {
-      n.putNull("value");
-      n.put("not_applicable", a.judged() + " has no token within SLO at " + sig(x) + "x (gain undefined)");
+      n.putNull(Metric.VALUE);
+      n.put(Metric.NOT_APPLICABLE, a.judged() + " has no token within SLO at " + sig(x) + "x (gain undefined)");
       return new JsonGain(n);
     }
     double gain = smTps / jt - 1;
-    n.put("value", gain);
+    n.put(Metric.VALUE, gain);
     TreeMap<Integer, Double> rs = repsOf(reps, main, Policies.SMETRIC.cliName(), a.globalRatio(), x);
     TreeMap<Integer, Double> rj = repsOf(reps, main, a.judged(), a.globalRatio(), x);
     List<Double> gs = new ArrayList<>();
@@ -430,7 +433,7 @@ public final class EqualLoad {
     ObjectNode iv = Uncertainty.interval(gain, arr);
     if (iv != null) {
       iv.put("paired", "both routers on each resampled trace, at the trace's offered token rate (equal load)");
-      n.set("interval", iv);
+      n.set(Metric.INTERVAL, iv);
     }
     return new JsonGain(n);
   }

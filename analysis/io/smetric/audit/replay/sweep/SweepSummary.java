@@ -3,6 +3,9 @@ package io.smetric.audit.replay.sweep;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.Json;
+import io.smetric.audit.contract.Metric;
+import io.smetric.audit.contract.ReplayComparison;
+import io.smetric.audit.contract.ReplayComparison.Row;
 import io.smetric.audit.replay.policy.Policies;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -164,7 +167,7 @@ public final class SweepSummary {
     ObjectNode c = Json.object();
     ArrayNode bl = c.putArray("baselines");
     baselines.forEach(bl::add);
-    ArrayNode by = c.putArray("by_global_ratio");
+    ArrayNode by = c.putArray(ReplayComparison.BY_GLOBAL_RATIO);
     String why = null;
     TreeMap<Double, Headline> sm = d.get(Policies.SMETRIC.cliName());
     if (sm == null) why = "the policy smetric was not simulated (at the default OVERLOAD and HIT_RATIO)";
@@ -193,24 +196,24 @@ public final class SweepSummary {
         double x = e.getValue().tps();
         Double gain = y > 0 ? x / y - 1 : null;
         ObjectNode o = by.addObject();
-        o.put("global_ratio", g);
-        o.put("smetric_tps_within_slo", x);
-        o.put("smetric_rate_scale", e.getValue().best().spec().rateScale());
-        o.put("best_baseline", bestName);
-        o.put("best_baseline_tps_within_slo", y);
-        o.put("best_baseline_rate_scale", d.get(bestName).get(g).best().spec().rateScale());
-        putMetric(o, "smetric_slo_attainment", "slo_attainment", e.getValue().best());
-        putMetric(o, "best_baseline_slo_attainment", "slo_attainment", d.get(bestName).get(g).best());
-        putNumber(o, "smetric_resolution", resolution(e.getValue()));
-        putNumber(o, "best_baseline_resolution", resolution(d.get(bestName).get(g)));
+        o.put(Row.GLOBAL_RATIO, g);
+        o.put(Row.SMETRIC_TPS, x);
+        o.put(Row.SMETRIC_RATE_SCALE, e.getValue().best().spec().rateScale());
+        o.put(Row.BEST_BASELINE, bestName);
+        o.put(Row.BEST_BASELINE_TPS, y);
+        o.put(Row.BEST_BASELINE_RATE_SCALE, d.get(bestName).get(g).best().spec().rateScale());
+        putMetric(o, Row.SMETRIC_SLO_ATTAINMENT, "slo_attainment", e.getValue().best());
+        putMetric(o, Row.BEST_BASELINE_SLO_ATTAINMENT, "slo_attainment", d.get(bestName).get(g).best());
+        putNumber(o, Row.SMETRIC_RESOLUTION, resolution(e.getValue()));
+        putNumber(o, Row.BEST_BASELINE_RESOLUTION, resolution(d.get(bestName).get(g)));
         if (gain == null) {
-          o.putNull("gain");
-          o.put("not_applicable", "the best baseline has no token within SLO (gain undefined)");
+          o.putNull(Row.GAIN);
+          o.put(Metric.NOT_APPLICABLE, "the best baseline has no token within SLO (gain undefined)");
         } else {
-          o.put("gain", gain);
+          o.put(Row.GAIN, gain);
         }
         if (perBaseline) {
-          ObjectNode vs = o.putObject("vs");
+          ObjectNode vs = o.putObject(Row.VS);
           for (String b : baselines) {
             Headline h = d.get(b).get(g);
             if (h == null) continue;
@@ -246,19 +249,19 @@ public final class SweepSummary {
           : anyPositiveG ? "gain undefined at every global ratio > 0 (no baseline token within SLO)"
           : "no global ratio > 0 with both smetric and a baseline in the sweep");
     }
-    ObjectNode wo = c.putObject("smetric_gain_without_global_tier");
+    ObjectNode wo = c.putObject(ReplayComparison.GAIN_NO_GLOBAL);
     if (without != null) {
       wo.put("value", without);
     } else {
       wo.putNull("value");
-      wo.put("not_applicable", why != null ? why
+      wo.put(Metric.NOT_APPLICABLE, why != null ? why
           : hasZero ? "gain undefined at global ratio 0 (no baseline token within SLO)"
           : "global ratio 0 with both smetric and a baseline is not in the sweep");
     }
-    ObjectNode mg = c.putObject("min_global_ratio_for_gain");
+    ObjectNode mg = c.putObject(ReplayComparison.MIN_GLOBAL_RATIO);
     if (minG != null) mg.put("value", minG);
     else mg.putNull("value");
-    mg.put("threshold", GAIN_THRESHOLD);
+    mg.put(ReplayComparison.MinGlobalRatio.THRESHOLD, GAIN_THRESHOLD);
     if (why != null) mg.put("not_applicable", why);
     else if (!anyPositiveG) mg.put("not_applicable", "no global ratio > 0 with both smetric and a baseline in the sweep");
     return c;
@@ -284,12 +287,12 @@ public final class SweepSummary {
   public ObjectNode judged(String currentRouter) {
     ObjectNode c = currentRouter == null ? comparison(PAPER_BASELINES, false) : comparison(List.of(currentRouter), false);
     if (currentRouter == null) {
-      c.putNull("current_router");
-      c.put("rule", "the best of the paper's baselines (" + String.join(", ", PAPER_BASELINES)
+      c.putNull(ReplayComparison.CURRENT_ROUTER);
+      c.put(ReplayComparison.RULE, "the best of the paper's baselines (" + String.join(", ", PAPER_BASELINES)
           + ") at each global ratio (no --current-router given)");
     } else {
-      c.put("current_router", currentRouter);
-      c.put("rule", currentRouter.equals(Policies.AS_RECORDED.cliName())
+      c.put(ReplayComparison.CURRENT_ROUTER, currentRouter);
+      c.put(ReplayComparison.RULE, currentRouter.equals(Policies.AS_RECORDED.cliName())
           ? "the trace's own recorded routing (as-recorded: the audit's default when the trace records served_instance, or --current-router)"
           : "the router named by --current-router");
     }

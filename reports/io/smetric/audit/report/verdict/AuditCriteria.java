@@ -3,6 +3,7 @@ package io.smetric.audit.report.verdict;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.Numbers;
 import io.smetric.audit.contract.CharacterizationSummary;
+import io.smetric.audit.contract.EqualLoadBlock;
 import io.smetric.audit.contract.Metric;
 import io.smetric.audit.contract.ReplayComparison;
 import io.smetric.audit.contract.Source;
@@ -375,17 +376,16 @@ public final class AuditCriteria {
     }
     if (metric.equals(REGIME_HOT_SPOTS) || metric.equals(REGIME_STICKINESS)) {
       // at equal load when the replay has it: both baselines carry the same traffic there
-      JsonNode pol = decisionPoint(replay, g).path("policies");
-      if (!pol.isMissingNode()) {
-        JsonNode ca = pol.path("cache-affinity");
-        JsonNode ll = pol.path("least-load");
+      EqualLoadBlock.Point pt = decisionPoint(replay, g);
+      if (pt != null && pt.policies() != null) {
+        Double caStick = pt.metric("cache-affinity", "stickiness");
+        Double caImb = pt.metric("cache-affinity", "imbalance_mean");
+        Double llImb = pt.metric("least-load", "imbalance_mean");
         if (metric.equals(REGIME_STICKINESS)) {
-          return ca.path("stickiness").isNumber() ? Metric.of(ca.path("stickiness").asDouble())
+          return finite(caStick) ? Metric.of(caStick)
               : Metric.na("cache-affinity was not replayed at the decision load (or the trace has no sessions)");
         }
-        if (ca.path("imbalance_mean").isNumber() && ll.path("imbalance_mean").asDouble() > 0) {
-          return Metric.of(ca.path("imbalance_mean").asDouble() / ll.path("imbalance_mean").asDouble());
-        }
+        if (finite(caImb) && finite(llImb) && llImb > 0) return Metric.of(caImb / llImb);
         return Metric.na("cache-affinity and least-load were not both replayed at the decision load");
       }
     }
@@ -411,20 +411,15 @@ public final class AuditCriteria {
     });
   }
 
-  /** The equal-load point at the decision load of capacity g (missing when the replay has none). */
-  static JsonNode decisionPoint(JsonNode replay, double g) {
-    return decisionPointOf(replay.path(ReplayComparison.EQUAL_LOAD), g);
+  /** The equal-load point at the decision load of capacity g (null when the replay has none). */
+  static EqualLoadBlock.Point decisionPoint(JsonNode replay, double g) {
+    EqualLoadBlock el = EqualLoadBlock.of(replay);
+    return el == null ? null : el.decisionPoint(g);
   }
 
-  /** The point at the decision load of capacity g in an {@code equal_load} block (missing when none). */
-  public static JsonNode decisionPointOf(JsonNode el, double g) {
-    for (JsonNode e : el.path("by_global_ratio")) {
-      if (e.path("global_ratio").asDouble() != g) continue;
-      for (JsonNode p : e.path("points")) {
-        if (p.path("load").asDouble() == el.path("decision_load").asDouble()) return p;
-      }
-    }
-    return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+  /** A number as the JSON tree saw one: present and finite (NaN and infinities are written as strings). */
+  private static boolean finite(Double v) {
+    return v != null && Double.isFinite(v);
   }
 
   private static void blockOutsideRegime(Metrics m, String gainMetric, JsonNode replay, double g, List<Criterion> criteria) {

@@ -11,11 +11,10 @@ import io.smetric.audit.common.Json;
  * the router the verdict judges it by (--current-router, else the best paper baseline at each
  * capacity), and the older {@link #COMPARISON}, SMetric against the best of every baseline. The
  * replay writes their fields under these names and the verdict, audit.json, the page and the
- * charts read them through this record. Unknown fields are ignored when reading; the descriptive
- * per-capacity rows ({@code by_global_ratio}) stay a JSON array, copied into audit.json as written.
- *
- * <p>Still written with literal keys beside these names: the rows and {@code current_router} /
- * {@code rule} (the sweep's summary), and the {@link #EQUAL_LOAD} block, read as JSON.
+ * charts read them through this record. Unknown fields are ignored when reading. The descriptive
+ * per-capacity rows ({@code by_global_ratio}) are written with the {@link Row} key constants and
+ * read through {@link #rows}; the array itself is kept as JSON, copied into audit.json as written.
+ * The {@link #EQUAL_LOAD} block is {@link EqualLoadBlock}.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record ReplayComparison(
@@ -29,7 +28,7 @@ public record ReplayComparison(
     @JsonProperty(CURRENT_ROUTER) String currentRouter,
     /** How the judged router was chosen: only the judged block has it (with current_router). */
     @JsonProperty(RULE) String rule,
-    /** Per capacity, the routers' maximum TPS within SLO: descriptive rows. */
+    /** Per capacity, the routers' maximum TPS within SLO: descriptive rows ({@link #rows} reads them). */
     @JsonProperty(BY_GLOBAL_RATIO) JsonNode byGlobalRatio) {
 
   /** The block the verdict judges. */
@@ -74,6 +73,50 @@ public record ReplayComparison(
       @JsonProperty(THRESHOLD) Double threshold,
       @JsonProperty(Metric.NOT_APPLICABLE) String notApplicable) {
     public static final String THRESHOLD = "threshold";
+  }
+
+  /**
+   * One capacity's row of a comparison block (SweepSummary.comparison writes it, for the judged,
+   * comparison and paper_claim blocks alike): SMetric's and the best compared router's maximum TPS
+   * within SLO, each at its own rate. The attainments, resolutions (a number, null or "Infinity")
+   * and the per-router {@link #VS} map are written under these names but not read as fields.
+   */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record Row(
+      @JsonProperty(GLOBAL_RATIO) double globalRatio,
+      @JsonProperty(SMETRIC_TPS) Double smetricTpsWithinSlo,
+      @JsonProperty(SMETRIC_RATE_SCALE) Double smetricRateScale,
+      /** The compared router with the highest maximum here (the judged router when only it was compared). */
+      @JsonProperty(BEST_BASELINE) String bestBaseline,
+      @JsonProperty(BEST_BASELINE_TPS) Double bestBaselineTpsWithinSlo,
+      @JsonProperty(BEST_BASELINE_RATE_SCALE) Double bestBaselineRateScale,
+      /** SMetric's gain in maximum TPS within SLO; null with {@code not_applicable} when undefined. */
+      @JsonProperty(GAIN) Double gain,
+      @JsonProperty(Metric.NOT_APPLICABLE) String notApplicable) {
+    public static final String GLOBAL_RATIO = "global_ratio";
+    public static final String SMETRIC_TPS = "smetric_tps_within_slo";
+    public static final String SMETRIC_RATE_SCALE = "smetric_rate_scale";
+    public static final String BEST_BASELINE = "best_baseline";
+    public static final String BEST_BASELINE_TPS = "best_baseline_tps_within_slo";
+    public static final String BEST_BASELINE_RATE_SCALE = "best_baseline_rate_scale";
+    public static final String SMETRIC_SLO_ATTAINMENT = "smetric_slo_attainment";
+    public static final String BEST_BASELINE_SLO_ATTAINMENT = "best_baseline_slo_attainment";
+    public static final String SMETRIC_RESOLUTION = "smetric_resolution";
+    public static final String BEST_BASELINE_RESOLUTION = "best_baseline_resolution";
+    public static final String GAIN = "gain";
+    /** Per compared router: its maximum TPS within SLO and SMetric's gain over it (paper_claim only). */
+    public static final String VS = "vs";
+  }
+
+  /** This block's rows, typed; empty without any. */
+  public java.util.List<Row> rows() {
+    return rows(byGlobalRatio, "replay.json " + BY_GLOBAL_RATIO);
+  }
+
+  /** The rows of any comparison-shaped block's {@code by_global_ratio} array (empty when not an array). */
+  public static java.util.List<Row> rows(JsonNode byGlobalRatio, String where) {
+    if (byGlobalRatio == null || !byGlobalRatio.isArray()) return java.util.List.of();
+    return java.util.Arrays.asList(ContractJson.read(byGlobalRatio, Row[].class, where, "comparison rows"));
   }
 
   /** How the block names what SMetric was compared with. */

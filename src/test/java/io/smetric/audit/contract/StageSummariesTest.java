@@ -2,6 +2,7 @@ package io.smetric.audit.contract;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.smetric.audit.common.Json;
 import java.util.LinkedHashMap;
@@ -105,5 +106,73 @@ class StageSummariesTest {
         + "\"roots_sharing_only_template_blocks\":0,\"template_branch_points\":0,\"max_index_entries\":9,"
         + "\"trigger\":\"unknown (not inferable from content)\"}", json);
     assertEquals(s, InferenceSummary.read(Json.MAPPER.readTree(json), "test"));
+  }
+
+  /**
+   * replay.json's equal_load block as the sweep writes it (keys spelled out here, so a renamed
+   * constant fails): every field reads back; a resolution written as "Infinity" stays JSON; a NaN
+   * metric (written as a string) reads as NaN; router maps keep the written order.
+   */
+  @Test
+  void equalLoadBlock_readsTheWrittenKeys() throws Exception {
+    String json = "{\"loads\":[1.0,1.5],\"decision_load\":1.5,\"declared_global_ratio\":null,\"target_attainment\":0.9,"
+        + "\"reference_rule\":\"r\",\"tps_counts\":\"t\",\"by_global_ratio\":[{\"global_ratio\":1.6,\"judged_router\":\"lmetric\","
+        + "\"reference_rate_scale\":0.2,\"reference_resolution\":\"Infinity\",\"points\":["
+        + "{\"load\":1.0,\"rate_scale\":0.2,\"policies\":{\"smetric\":{\"tps_within_slo\":30.0},\"lmetric\":{\"tps_within_slo\":25.0,"
+        + "\"imbalance_mean\":\"NaN\"}},\"smetric_gain_vs\":{\"lmetric\":0.2}},"
+        + "{\"load\":1.5,\"rate_scale\":0.3,\"policies\":{\"smetric\":{\"tps_within_slo\":24.0},\"lmetric\":{\"tps_within_slo\":25.0},"
+        + "\"least-load\":{}},\"smetric_gain_vs\":{\"lmetric\":-0.04,\"least-load\":null},"
+        + "\"smetric_gain_vs_judged\":{\"vs\":\"lmetric\",\"value\":-0.04,\"interval\":{\"low\":-0.1,\"high\":0.05,\"level\":0.95}}}]}],"
+        + "\"refined_curves\":2,\"simulations\":7}";
+    EqualLoadBlock el = EqualLoadBlock.read(Json.MAPPER.readTree(json), "test");
+    assertEquals(List.of(1.0, 1.5), el.loads());
+    assertEquals(1.5, el.decisionLoad());
+    assertNull(el.declaredGlobalRatio());
+    assertEquals(0.9, el.targetAttainment());
+    assertEquals("r", el.referenceRule());
+    assertEquals("t", el.tpsCounts());
+    assertEquals(2, el.refinedCurves());
+    assertEquals(7, el.simulations());
+    EqualLoadBlock.Row row = el.capacities().get(0);
+    assertEquals(1.6, row.globalRatio());
+    assertEquals("lmetric", row.judgedRouter());
+    assertEquals(0.2, row.referenceRateScale());
+    assertEquals("Infinity", row.referenceResolution().asText());
+    assertTrue(Double.isNaN(row.points().get(0).metric("lmetric", "imbalance_mean")));
+    EqualLoadBlock.Point p = el.decisionPoint(1.6);
+    assertEquals(1.5, p.load());
+    assertEquals(0.3, p.rateScale());
+    assertEquals(List.of("smetric", "lmetric", "least-load"), List.copyOf(p.policies().keySet()));
+    assertNull(p.metric("least-load", "tps_within_slo"), "replayed but not measured");
+    assertNull(p.metric("cache-affinity", "tps_within_slo"), "not replayed");
+    assertTrue(p.smetricGainVs().containsKey("least-load"));
+    assertNull(p.smetricGainVs().get("least-load"), "an undefined gain is null");
+    assertEquals("lmetric", p.smetricGainVsJudged().vs());
+    assertEquals(-0.04, p.smetricGainVsJudged().value());
+    assertEquals("{\"low\":-0.1,\"high\":0.05,\"level\":0.95}", p.smetricGainVsJudged().interval().toString(),
+        "the interval is kept as written (audit.json copies it)");
+    assertNull(el.decisionPoint(0.0));
+    assertNull(EqualLoadBlock.of(Json.MAPPER.readTree("{}")), "no block, no record");
+  }
+
+  /** A field of the wrong type fails naming the block. */
+  @Test
+  void equalLoadBlock_wrongType_failsNamingTheBlock() throws Exception {
+    var e = org.junit.jupiter.api.Assertions.assertThrows(io.smetric.audit.common.BadInputException.class,
+        () -> EqualLoadBlock.of(Json.MAPPER.readTree("{\"equal_load\":{\"by_global_ratio\":{\"global_ratio\":1}}}")));
+    assertEquals("replay.json equal_load", e.file());
+    assertTrue(e.getMessage().startsWith("not an equal-load block: "), e.getMessage());
+  }
+
+  /** A comparison row as SweepSummary writes it: the read fields by their written keys, the rest ignored. */
+  @Test
+  void comparisonRows_readTheWrittenKeys() throws Exception {
+    String json = "[{\"global_ratio\":0.0,\"smetric_tps_within_slo\":100.0,\"smetric_rate_scale\":0.5,\"best_baseline\":\"lmetric\","
+        + "\"best_baseline_tps_within_slo\":120.0,\"best_baseline_rate_scale\":0.6,\"smetric_slo_attainment\":0.9,"
+        + "\"best_baseline_slo_attainment\":null,\"smetric_resolution\":\"Infinity\",\"best_baseline_resolution\":1.05,"
+        + "\"gain\":null,\"not_applicable\":\"n\",\"vs\":{\"lmetric\":{\"tps_within_slo\":120.0,\"gain\":-0.1}}}]";
+    List<ReplayComparison.Row> rows = ReplayComparison.rows(Json.MAPPER.readTree(json), "test");
+    assertEquals(List.of(new ReplayComparison.Row(0.0, 100.0, 0.5, "lmetric", 120.0, 0.6, null, "n")), rows);
+    assertEquals(List.of(), ReplayComparison.rows(null, "test"));
   }
 }

@@ -2,9 +2,11 @@ package io.smetric.audit.replay.sweep;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.smetric.audit.contract.EqualLoadBlock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -141,5 +143,19 @@ class EqualLoadTest {
     assertEquals(point, dg.get("value").asDouble(), 1e-12);
     assertEquals(0.3, dg.get("rate_scale").asDouble());
     assertEquals("lmetric", dg.get("judged_router").asText());
+    // the contract record reads what describe wrote: same keys on both sides
+    EqualLoadBlock typed = EqualLoadBlock.read(d, "describe");
+    assertEquals(1.5, typed.decisionLoad());
+    assertEquals(List.of(0.0, 1.6), typed.capacities().stream().map(EqualLoadBlock.Row::globalRatio).toList());
+    assertEquals("lmetric", typed.capacities().get(1).judgedRouter());
+    EqualLoadBlock.Point tp = typed.decisionPoint(1.6);
+    assertEquals(0.3, tp.rateScale());
+    assertEquals(0.8, tp.metric("smetric", "slo_attainment"));
+    assertEquals(24.0 / 22 - 1, tp.smetricGainVs().get("least-load"), 1e-12);
+    assertEquals("lmetric", tp.smetricGainVsJudged().vs());
+    assertEquals(point, tp.smetricGainVsJudged().value(), 1e-12);
+    assertEquals(j.get("interval"), tp.smetricGainVsJudged().interval());
+    assertEquals(List.of("smetric", "lmetric", "least-load"), List.copyOf(tp.policies().keySet()), "written order kept");
+    assertNull(typed.decisionPoint(3.2), "no capacity 3.2 in the block");
   }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.smetric.audit.contract.ReplayComparison;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -70,6 +71,15 @@ class SweepSummaryTest {
     assertEquals("least-load", by.get(1).get("best_baseline").asText());
     assertEquals(0.01, by.get(1).get("gain").asDouble(), 1e-12);
     assertEquals(0.25, by.get(2).get("gain").asDouble(), 1e-12);
+    // the contract's typed rows read what the sweep wrote
+    List<ReplayComparison.Row> rows = ReplayComparison.rows(by, "comparison");
+    assertEquals(3, rows.size());
+    assertEquals(0.0, rows.get(0).globalRatio());
+    assertEquals(100.0, rows.get(0).smetricTpsWithinSlo());
+    assertEquals("lmetric", rows.get(0).bestBaseline());
+    assertEquals(120.0, rows.get(0).bestBaselineTpsWithinSlo());
+    assertEquals(100.0 / 120 - 1, rows.get(0).gain(), 1e-12);
+    assertEquals("least-load", rows.get(1).bestBaseline());
   }
 
   @Test
@@ -219,6 +229,12 @@ class SweepSummaryTest {
     assertEquals(100.0 / 130 - 1, dk.get("smetric_gain_without_global_tier").get("value").asDouble(), 1e-12);
     assertEquals(300.0 / 280 - 1, dk.get("smetric_best_gain_with_global_tier").get("value").asDouble(), 1e-12);
     assertEquals(3.2, dk.get("min_global_ratio_for_gain").get("value").asDouble());
+    ReplayComparison typed = ReplayComparison.read(dk, "judged");
+    assertEquals("dynamo-kv", typed.currentRouter());
+    assertEquals("the router named by --current-router", typed.rule());
+    assertEquals(3.2, typed.minGlobalRatio().value());
+    assertEquals(List.of("dynamo-kv", "dynamo-kv", "dynamo-kv"), typed.rows().stream().map(ReplayComparison.Row::bestBaseline).toList());
+    assertNull(ReplayComparison.read(dflt, "judged").currentRouter());
     ObjectNode none = s.judged("llm-d");
     assertTrue(none.get("smetric_gain_without_global_tier").get("not_applicable").asText().contains("llm-d"));
   }
