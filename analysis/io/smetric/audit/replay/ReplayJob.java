@@ -444,7 +444,7 @@ public final class ReplayJob {
         for (var c : plan.curves()) {
           if (!ok.contains(c.policy())) continue;
           planned.add(c);
-          progress.expect("curve " + c, plan.expectedPoints(c, ok));
+          progress.expect("curve " + c, plan.anchorOf(c, ok) == null ? "cold curve" : "warm curve", plan.expectedPoints(c, ok));
         }
         expectAfterMainSweep(planned);
         first = plan.mainSweep(ok, (c, t) -> counted("curve " + c, t), this::afterMainSweep);
@@ -622,7 +622,7 @@ public final class ReplayJob {
       int i = 0;
       for (Schedule.Track t : searches) {
         String part = "capacity " + i++;
-        progress.expect(part, capacity.expectedSimulations() / searches.size());
+        progress.expect(part, "capacity search", capacity.expectedSimulations() / searches.size());
         tracks.add(counted(part, t));
       }
       if (!tracks.isEmpty()) {
@@ -641,7 +641,7 @@ public final class ReplayJob {
           int[] made = {0};
           int[] planned = {Integer.MAX_VALUE};
           then.addAll(capacity.intervalGroups(reps, (part, t) -> {
-            progress.expect(part, INTERVAL_RUNS);
+            progress.expect(part, "capacity interval", INTERVAL_RUNS);
             made[0]++;
             if (planned[0] != Integer.MAX_VALUE) progress.expect("capacity interval", INTERVAL_RUNS * (planned[0] - made[0]));
             return counted(part, t);
