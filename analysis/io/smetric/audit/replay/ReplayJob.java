@@ -495,12 +495,15 @@ public final class ReplayJob {
     progress.expect("refine", e[0]);
     progress.expect("reference", e[1]);
     progress.expect("equal load", e[2]);
-    if (options.bootstrap() > 0 && base.kvModel != ReplaySettings.KvModel.REFERENCE && summary.sessionTrees() >= 2) {
+    boolean resampled = options.bootstrap() > 0 && base.kvModel != ReplaySettings.KvModel.REFERENCE && summary.sessionTrees() >= 2;
+    if (resampled) {
       progress.expect("replicates", SweepProgress.replicatesBefore(options.bootstrap(), curves, options.currentRouter()));
     }
     if (options.capacity().enabled()) {
-      // SMetric and the judged router at two capacities, about 5 pass/fail runs at x1 and 3 per growth factor
-      progress.expect("capacity", 4 * (5.0 + 3.0 * options.capacity().growth().size()));
+      // SMetric and the judged router at two capacities, about 5 pass/fail runs at x1 and 3 per growth factor;
+      // then the sized point (4 runs) and the interval's searches (as planned in afterReference), which it plans too
+      progress.expect("capacity", 4 * (5.0 + 3.0 * options.capacity().growth().size()) + 4
+          + (resampled ? INTERVAL_RUNS * 2 * options.bootstrap() : 0));
     }
     if (!options.conditions().isEmpty()) {
       double[] c = SweepProgress.conditionsBefore(base, options.conditions());
