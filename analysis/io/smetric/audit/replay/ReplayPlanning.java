@@ -138,7 +138,7 @@ final class ReplayPlanning {
       for (var c : plan.curves()) {
         if (!ok.contains(c.policy())) continue;
         planned.add(c);
-        progress.expect("curve " + c, plan.expectedPoints(c, ok));
+        progress.expect("curve " + c, plan.anchorOf(c, ok) == null ? "cold curve" : "warm curve", plan.expectedPoints(c, ok));
       }
       expectAfterMainSweep(planned);
       first = plan.mainSweep(ok, (c, t) -> counted("curve " + c, t), this::afterMainSweep);
@@ -180,12 +180,15 @@ final class ReplayPlanning {
     progress.expect("refine", e[0]);
     progress.expect("reference", e[1]);
     progress.expect("equal load", e[2]);
-    if (options.bootstrap() > 0 && base.kvModel != ReplaySettings.KvModel.REFERENCE && summary.sessionTrees() >= 2) {
+    boolean resampled = options.bootstrap() > 0 && base.kvModel != ReplaySettings.KvModel.REFERENCE && summary.sessionTrees() >= 2;
+    if (resampled) {
       progress.expect("replicates", SweepProgress.replicatesBefore(options.bootstrap(), curves, options.currentRouter()));
     }
     if (options.capacity().enabled()) {
-      // SMetric and the judged router at two capacities, about 5 pass/fail runs at x1 and 3 per growth factor
-      progress.expect("capacity", 4 * (5.0 + 3.0 * options.capacity().growth().size()));
+      // SMetric and the judged router at two capacities, about 5 pass/fail runs at x1 and 3 per growth factor;
+      // then the sized point (4 runs) and the interval's searches (as planned in afterReference), which it plans too
+      progress.expect("capacity", 4 * (5.0 + 3.0 * options.capacity().growth().size()) + 4
+          + (resampled ? INTERVAL_RUNS * 2 * options.bootstrap() : 0));
     }
     if (!options.conditions().isEmpty()) {
       double[] c = SweepProgress.conditionsBefore(base, options.conditions());
@@ -307,7 +310,7 @@ final class ReplayPlanning {
       int i = 0;
       for (Schedule.Track t : searches) {
         String part = "capacity " + i++;
-        progress.expect(part, capacity.expectedSimulations() / searches.size());
+        progress.expect(part, "capacity search", capacity.expectedSimulations() / searches.size());
         tracks.add(counted(part, t));
       }
       if (!tracks.isEmpty()) {
@@ -326,7 +329,7 @@ final class ReplayPlanning {
           int[] made = {0};
           int[] planned = {Integer.MAX_VALUE};
           then.addAll(capacity.intervalGroups(reps, (part, t) -> {
-            progress.expect(part, INTERVAL_RUNS);
+            progress.expect(part, "capacity interval", INTERVAL_RUNS);
             made[0]++;
             if (planned[0] != Integer.MAX_VALUE) progress.expect("capacity interval", INTERVAL_RUNS * (planned[0] - made[0]));
             return counted(part, t);

@@ -272,4 +272,116 @@ class SweepProgressTest {
     assertEquals(finalTotal, end.total());
     assertEquals(finalTotal, end.done());
   }
+
+  // ---------------------------------------------------------------- parts of a kind learn from the finished ones
+
+  @Test
+  void finishedPartsTookFewerThanThePrior_openPartsOfTheirKindExpectTheShrunkMean_otherKindsUntouched() {
+    SweepProgress p = new SweepProgress(1, null, () -> 0L);
+    p.expect("a", "warm", 6);
+    p.expect("b", "warm", 6);
+    p.expect("c", "warm", 6);
+    p.expect("cold", "cold", 8);
+    p.batch("a", 3);
+    p.batch("b", 3);
+    p.back(results(6, 1));
+    // nothing finished yet: the priors, 6 + 6 + 6 + 8
+    assertEquals(26, p.snapshot().total());
+    p.batch("a", 0); // a done after 3
+    // b (3 submitted) and c (none) both see a's 3: (1 x 6 + 3) / (1 + 1) = 4.5 each; the cold part keeps its 8
+    assertEquals(4.5, SweepProgress.expected(6, 3, new long[] {3}), 1e-12);
+    assertEquals(3 + 4.5 + 4.5 + 8, p.snapshot().total(), 0.5);
+    assertEquals(20, p.snapshot().total());
+    p.batch("b", 0); // b done after 3 too: c expects (6 + 3 + 3) / 3 = 4
+    assertEquals(3 + 3 + 4 + 8, p.snapshot().total());
+  }
+
+  @Test
+  void finishedPartsTookMoreThanThePrior_openPartsExpectMore() {
+    SweepProgress p = new SweepProgress(1, null, () -> 0L);
+    p.expect("a", "cold", 4);
+    p.expect("b", "cold", 4);
+    p.expect("c", "cold", 4);
+    p.batch("a", 4);
+    p.batch("b", 4);
+    p.back(results(8, 1));
+    p.batch("a", 6);
+    p.back(results(6, 1));
+    assertEquals(10 + 4 + 4, p.snapshot().total()); // a past its prior counts what it submitted
+    p.batch("a", 0); // a took 10
+    // b (4 submitted) and c (none): (4 + 10) / 2 = 7 each
+    assertEquals(10 + 7 + 7, p.snapshot().total());
+  }
+
+  @Test
+  void anOpenPartPastSomeFinishedOnes_learnsOnlyFromThoseThatTookAtLeastAsMany() {
+    // finished 3 and 9; a part with 6 submitted: only the 9 says anything, (max(5, 6) + 9) / 2 = 7.5;
+    // a part not started: both, (5 + 3 + 9) / 3
+    assertEquals(7.5, SweepProgress.expected(5, 6, new long[] {3, 9}), 1e-12);
+    assertEquals(17 / 3.0, SweepProgress.expected(5, 0, new long[] {3, 9}), 1e-12);
+    // none took as many: the floor, max(prior, submitted)
+    assertEquals(12, SweepProgress.expected(5, 12, new long[] {3, 9}), 1e-12);
+    assertEquals(5, SweepProgress.expected(5, 2, null), 1e-12);
+    // never below what it submitted, whatever the others took
+    assertTrue(SweepProgress.expected(5, 4, new long[] {4, 4, 4, 4}) >= 4);
+  }
+
+  @Test
+  void firstTotal_beforeAnyPartFinishes_isTheSumOfThePriors_withOrWithoutKinds() {
+    SweepProgress kinds = new SweepProgress(1, null, () -> 0L);
+    SweepProgress plain = new SweepProgress(1, null, () -> 0L);
+    for (int i = 0; i < 5; i++) {
+      kinds.expect("cold " + i, "cold", 8.12);
+      plain.expect("cold " + i, 8.12);
+    }
+    for (int i = 0; i < 62; i++) {
+      kinds.expect("warm " + i, "warm", 5.82);
+      plain.expect("warm " + i, 5.82);
+    }
+    kinds.expect("replicates", 150);
+    plain.expect("replicates", 150);
+    assertEquals(Math.round(5 * 8.12 + 62 * 5.82 + 150), kinds.snapshot().total());
+    assertEquals(plain.snapshot().line(), kinds.snapshot().line());
+  }
+
+  @Test
+  void realKneeSearches_ofOneKind_totalNeverBelowDone_exactAtTheEnd() {
+    // ten warm-like curves of the real search with knees spread over 1/4 to 4 x the reference, run round
+    // by round; the estimate learns from the finished ones and must stay at or above the done count
+    double[] knees = {0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.8, 1, 2, 4};
+    SweepProgress p = new SweepProgress(1, null, () -> 0L);
+    List<TreeMap<Double, Double>> curves = new ArrayList<>();
+    for (int i = 0; i < knees.length; i++) {
+      p.expect("c" + i, "curve", 8.12);
+      curves.add(new TreeMap<>());
+    }
+    boolean[] open = new boolean[knees.length];
+    java.util.Arrays.fill(open, true);
+    int finalTotal = 0;
+    boolean any = true;
+    for (int round = 0; round < 30 && any; round++) {
+      any = false;
+      for (int i = 0; i < knees.length; i++) {
+        if (!open[i]) continue;
+        List<Double> next = KneeSearch.next(curves.get(i), 1);
+        p.batch("c" + i, next.size());
+        if (next.isEmpty()) {
+          open[i] = false;
+          finalTotal += curves.get(i).size();
+          SweepProgress.Snapshot s = p.snapshot();
+          assertTrue(s.done() <= s.total(), s.line());
+          continue;
+        }
+        any = true;
+        for (double x : next) curves.get(i).put(x, Math.min(x, knees[i] * knees[i] / x));
+        p.back(results(next.size(), 1));
+        SweepProgress.Snapshot s = p.snapshot();
+        assertTrue(s.done() <= s.total() && s.percent() <= 100, s.line());
+      }
+    }
+    SweepProgress.Snapshot end = p.snapshot();
+    assertTrue(end.exact());
+    assertEquals(finalTotal, end.total());
+    assertEquals(finalTotal, end.done());
+  }
 }
