@@ -31,9 +31,13 @@ import java.util.function.LongSupplier;
  * as the sweep goes, not only at its end.
  *
  * <p>Time left: the simulations still expected x the CPU-seconds per simulation so far, over the
- * cores the sweep actually kept busy (the CPU-seconds of the results back per wall-second up to
- * the last of them, at most the cores): on a machine shared with other work fewer than all cores
- * are the sweep's.
+ * cores the sweep actually kept busy (the CPU-seconds of the results back per wall-second, at most
+ * the cores): on a machine shared with other work fewer than all cores are the sweep's. The busy
+ * cores are measured from the first results back to the last, not from the sweep's start: the wall
+ * time before the first results is the sweep's start-up (each executor loading the trace, the
+ * JIT), which does not recur; counted in, it made the first estimate of the shipped sample's
+ * 24-second replay "~15m57s left" (4 results of 0.06 CPU-s after 5 s). With one batch back there is
+ * no steady state yet, so no time is shown.
  */
 public final class SweepProgress {
   /** What a progress line says. */
@@ -92,6 +96,9 @@ public final class SweepProgress {
   private long done;
   private double cpu;
   private long lastBackNanos;
+  /** When the first results came back, and the CPU-seconds they brought (the steady state starts there). */
+  private long firstBackNanos = -1;
+  private double firstBackCpu;
 
   public SweepProgress(int cores, Listener listener) {
     this(cores, listener, System::nanoTime);
@@ -153,6 +160,10 @@ public final class SweepProgress {
       for (RunResult r : results) cpu += r.cpuSeconds();
       done += results.size();
       lastBackNanos = nanos.getAsLong();
+      if (firstBackNanos < 0) {
+        firstBackNanos = lastBackNanos;
+        firstBackCpu = cpu;
+      }
       s = snapshot();
     }
     if (listener != null) listener.progress(s);
@@ -172,8 +183,9 @@ public final class SweepProgress {
     }
     long t = Math.max(done, Math.round(total));
     double perSim = done == 0 ? Double.NaN : cpu / done;
-    double wall = (lastBackNanos - start) / 1e9;
-    double busy = wall <= 0 || cpu <= 0 ? Double.NaN : Math.min(cores, cpu / wall);
+    double wall = firstBackNanos < 0 ? 0 : (lastBackNanos - firstBackNanos) / 1e9;
+    double steadyCpu = cpu - firstBackCpu;
+    double busy = wall <= 0 || steadyCpu <= 0 ? Double.NaN : Math.min(cores, steadyCpu / wall);
     double left = Double.isNaN(perSim) || Double.isNaN(busy) ? Double.NaN : (t - done) * perSim / busy;
     return new Snapshot(done, t, exact, perSim, busy, cores, left);
   }

@@ -162,9 +162,13 @@ class SweepProgressTest {
   void timeLeft_remainingTimesCpuPerSimulation_overTheCoresKeptBusy() {
     long[] now = {0};
     SweepProgress p = new SweepProgress(2, null, () -> now[0]);
-    p.expect("curve", 8);
-    p.batch("curve", 4);
-    now[0] = 10_000_000_000L; // 10 s in: 4 results of 5 CPU-s each = 20 CPU-s, 2 cores busy
+    p.expect("curve", 12);
+    p.batch("curve", 8);
+    now[0] = 30_000_000_000L; // the first batch back after 30 s of start-up: no steady state yet, no time shown
+    p.back(results(4, 5));
+    assertTrue(Double.isNaN(p.snapshot().secondsLeft()));
+    assertEquals("simulations 4 of ~12 (33%)", p.snapshot().line());
+    now[0] = 40_000_000_000L; // 10 s later: 4 more results of 5 CPU-s each = 20 CPU-s in 10 s, 2 cores busy
     p.back(results(4, 5));
     SweepProgress.Snapshot s = p.snapshot();
     assertEquals(2.0, s.busyCores(), 1e-9);
@@ -172,13 +176,15 @@ class SweepProgressTest {
     // a machine shared with other work: 10 CPU-s in 10 s is one core's worth, whatever the cores
     long[] t2 = {0};
     SweepProgress q = new SweepProgress(2, null, () -> t2[0]);
-    q.expect("curve", 8);
-    q.batch("curve", 4);
-    t2[0] = 10_000_000_000L;
+    q.expect("curve", 12);
+    q.batch("curve", 8);
+    t2[0] = 5_000_000_000L;
+    q.back(results(4, 2.5));
+    t2[0] = 15_000_000_000L;
     q.back(results(4, 2.5));
     assertEquals(1.0, q.snapshot().busyCores(), 1e-9);
     assertEquals(4 * 2.5 / 1.0, q.snapshot().secondsLeft(), 1e-9);
-    assertEquals("simulations 4 of ~8 (50%), ~10s left (2.50 CPU-s per simulation, 1.0 of 2 cores busy)",
+    assertEquals("simulations 8 of ~12 (66%), ~10s left (2.50 CPU-s per simulation, 1.0 of 2 cores busy)",
         q.snapshot().line());
   }
 
