@@ -70,11 +70,8 @@ class CapacityTest {
    */
   @Test
   void searches_probesInOrder_answersAndCounts() {
-    ReplaySettings base = new ReplaySettings();
-    base.instances = 4;
     List<RunResult> all = sweep();
-    EqualLoad eq = EqualLoad.plan(new SweepSummary(all, 1.5, 0.5), null, all);
-    Capacity c = Capacity.plan(new Capacity.Options(true, 0.9, Capacity.GROWTH, 2.0), base, eq, new SweepSummary(all, 1.5, 0.5), all);
+    Capacity c = plan(4, all, new Capacity.Options(true, 0.9, Capacity.GROWTH, 2.0));
     assertEquals(4, c.chainCount(), "SMetric and the judged router at 1.6x and 0x");
     drive(c, all);
     JsonNode d = c.describe(all);
@@ -190,11 +187,8 @@ class CapacityTest {
    */
   @Test
   void interval_twoWaves_runsCountedAndInterval() {
-    ReplaySettings base = new ReplaySettings();
-    base.instances = 4;
     List<RunResult> all = sweep();
-    EqualLoad eq = EqualLoad.plan(new SweepSummary(all, 1.5, 0.5), null, all);
-    Capacity c = Capacity.plan(new Capacity.Options(true, 0.9, Capacity.GROWTH, Double.NaN), base, eq, new SweepSummary(all, 1.5, 0.5), all);
+    Capacity c = plan(4, all, new Capacity.Options(true, 0.9, Capacity.GROWTH, Double.NaN));
     drive(c, all);
     List<String> parts = new ArrayList<>();
     List<Schedule.Group> groups = c.intervalGroups(4, (part, t) -> {
@@ -247,11 +241,8 @@ class CapacityTest {
   void interval_sameRunsWhateverFinishesFirst() {
     List<List<String>> seen = new ArrayList<>();
     for (boolean lastFirst : new boolean[] {false, true}) {
-      ReplaySettings base = new ReplaySettings();
-      base.instances = 4;
       List<RunResult> all = sweep();
-      EqualLoad eq = EqualLoad.plan(new SweepSummary(all, 1.5, 0.5), null, all);
-      Capacity c = Capacity.plan(new Capacity.Options(true, 0.9, Capacity.GROWTH, Double.NaN), base, eq, new SweepSummary(all, 1.5, 0.5), all);
+      Capacity c = plan(4, all, new Capacity.Options(true, 0.9, Capacity.GROWTH, Double.NaN));
       drive(c, all);
       java.util.function.Predicate<SimSpec> pass = s -> Math.round(s.overrides().get("instances")) >= 10 + (s.replicate() * 7 % 5);
       int[] sent = {0};
@@ -293,8 +284,6 @@ class CapacityTest {
    */
   @Test
   void recorded200k_fewerRuns_sameAnswers() {
-    ReplaySettings base = new ReplaySettings();
-    base.instances = 32;
     List<RunResult> all = new ArrayList<>();
     int i = 0;
     double[][][] curves = {{{0.1, 50, 1.0}, {0.1933, 80, 0.941}, {0.2299, 90, 0.891}}, {{0.1, 50, 1.0}, {0.2261, 90, 0.901}, {0.2274, 91, 0.898}},
@@ -312,8 +301,7 @@ class CapacityTest {
       if (s.replicate() > 0) return n >= (s.policy().equals("smetric") ? smReps : lmReps)[s.replicate() - 1];
       return n >= answers.get(s.policy() + "@" + s.globalRatio())[fs.indexOf(s.rateScale())];
     };
-    EqualLoad eq = EqualLoad.plan(new SweepSummary(all, 1.5, 0.5), null, all);
-    Capacity c = Capacity.plan(new Capacity.Options(true, 0.9, Capacity.GROWTH, Double.NaN), base, eq, new SweepSummary(all, 1.5, 0.5), all);
+    Capacity c = plan(32, all, new Capacity.Options(true, 0.9, Capacity.GROWTH, Double.NaN));
     assertEquals(4, c.chainCount());
     List<String> submitted = new ArrayList<>();
     all.addAll(schedule(List.of(Schedule.Group.of(3, c.tracks())), pass, submitted));
@@ -356,12 +344,9 @@ class CapacityTest {
    */
   @Test
   void allRouters_otherRoutersAtX1FromSmetricsAnswer() {
-    ReplaySettings base = new ReplaySettings();
-    base.instances = 4;
     List<RunResult> all = sweep();
-    EqualLoad eq = EqualLoad.plan(new SweepSummary(all, 1.5, 0.5), null, all);
     Capacity.Options o = new Capacity.Options(true, 0.9, Capacity.GROWTH, Double.NaN).withAllRouters(true);
-    Capacity c = Capacity.plan(o, base, eq, new SweepSummary(all, 1.5, 0.5), all);
+    Capacity c = plan(4, all, o);
     assertEquals(5, c.chainCount());
     assertEquals(1, c.tracks().size(), "every chain follows SMetric at 1.6x");
     drive(c, all);
@@ -382,9 +367,16 @@ class CapacityTest {
     assertEquals(1, others);
     assertEquals(4, c.sizedSpecs().size(), "the sized point stays SMetric and the judged router");
     assertEquals(true, d.get("rule").asText().contains("and, at x1, every other router"));
-    Capacity without = Capacity.plan(new Capacity.Options(true, 0.9, Capacity.GROWTH, Double.NaN), base, eq,
-        new SweepSummary(sweep(), 1.5, 0.5), sweep());
+    Capacity without = plan(4, sweep(), new Capacity.Options(true, 0.9, Capacity.GROWTH, Double.NaN));
     assertEquals(4, without.chainCount());
+  }
+
+  /** The capacity plan over a main sweep's results at {@code instances} (the equal-load plan from the same results). */
+  private static Capacity plan(int instances, List<RunResult> all, Capacity.Options o) {
+    ReplaySettings base = new ReplaySettings();
+    base.instances = instances;
+    EqualLoad eq = EqualLoad.plan(new SweepSummary(all, 1.5, 0.5), null, all);
+    return Capacity.plan(o, base, eq, new SweepSummary(all, 1.5, 0.5), all);
   }
 
   private static List<Integer> ints2(JsonNode a) {
@@ -401,11 +393,8 @@ class CapacityTest {
    */
   @Test
   void leadWithoutAnswer_followerSearchesOnItsOwn() {
-    ReplaySettings base = new ReplaySettings();
-    base.instances = 4;
     List<RunResult> all = sweep();
-    EqualLoad eq = EqualLoad.plan(new SweepSummary(all, 1.5, 0.5), null, all);
-    Capacity c = Capacity.plan(new Capacity.Options(true, 0.9, Capacity.GROWTH, Double.NaN), base, eq, new SweepSummary(all, 1.5, 0.5), all);
+    Capacity c = plan(4, all, new Capacity.Options(true, 0.9, Capacity.GROWTH, Double.NaN));
     Schedule.Track t = c.tracks().get(0);
     int rounds = 0;
     for (List<SimSpec> next = t.next(all); !next.isEmpty(); next = t.next(all)) {
