@@ -188,7 +188,12 @@ public final class IngestJob {
         long read = stats.stream().mapToLong(s -> s.read).sum();
         String why = read == 0 ? "no data lines in any input" : "all " + read + " records were rejected";
         String top = stats.stream().flatMap(s -> s.quarantined.keySet().stream()).distinct().sorted().toList().toString();
-        throw new BadInputException(files.get(0).toString(), why + (read == 0 ? "" : " (reasons: " + top + ")"));
+        // the format each file was read as: a record every parser rejects often means the wrong one
+        java.util.TreeSet<String> as = new java.util.TreeSet<>();
+        for (TraceFormat f : formats) if (f != null) as.add(f.toString());
+        String readAs = as.isEmpty() ? "; no file had a first record to detect a format from"
+            : "; read as " + String.join(", ", as) + (o.format() != null ? " (--format)" : " (detected from the first record)");
+        throw new BadInputException(files.get(0).toString(), why + (read == 0 ? "" : " (reasons: " + top + ")") + readAs);
       }
 
       // 3. second pass where the data needs one

@@ -286,6 +286,19 @@ class IngestJobTest {
   }
 
   @Test
+  void everyRecordRejected_failsNamingTheFileReasonsAndTheFormatItWasReadAs() throws IOException {
+    // records that parse as SMetric-style but miss input_tokens: nothing accepted, and the error says
+    // which format the file was read as (a wrong --format is the usual cause)
+    Path f = write("none.jsonl",
+        "{\"request_id\":\"a\",\"arrival_s\":1,\"output_tokens\":1}",
+        "{\"request_id\":\"b\",\"arrival_s\":2,\"output_tokens\":1}");
+    BadInputException e = assertThrows(BadInputException.class, () -> ingest(f));
+    assertTrue(e.oneLine().contains("none.jsonl"), e.oneLine());
+    assertTrue(e.oneLine().contains("all 2 records were rejected"), e.oneLine());
+    assertTrue(e.oneLine().endsWith("; read as smetric (detected from the first record)"), e.oneLine());
+  }
+
+  @Test
   void unknownJsonFields_areNamedInTheError() throws IOException {
     Path f = write("odd.jsonl", "{\"foo\":1,\"bar\":2}");
     BadInputException e = assertThrows(BadInputException.class, () -> ingest(f));
