@@ -8,36 +8,23 @@ package io.smetric.audit.replay.policy;
  * only breaks ties (then round robin). Prompts shorter than {@code minTokens} skip cache scoring
  * and go to the least loaded instance, as Llumnix applies the scorer only to long prompts.
  */
-public final class CacheAffinityPolicy implements Policy {
+public final class CacheAffinityPolicy extends ScoringPolicy {
   private final int minTokens;
-  private final Tiebreak tie = new Tiebreak();
-  private long[] cost = new long[0];
-  private long[] scratch = new long[0];
 
-  public CacheAffinityPolicy(int minTokens) {
-    this.minTokens = minTokens;
+  public CacheAffinityPolicy(Policies.CacheAffinityConfig c) {
+    this.minTokens = c.minTokens();
   }
 
   @Override
-  public boolean probesEveryInstance() {
-    return true;
-  }
-
-  @Override
-  public int route(ClusterView v) {
-    int n = v.instances();
-    if (cost.length != n) {
-      cost = new long[n];
-      scratch = new long[n];
-    }
-    if (v.inputTokens() < minTokens) return tie.leastLoad(v, scratch);
+  int score(ClusterView v, int n) {
+    if (v.inputTokens() < minTokens) return tie.leastLoad(v, key);
     long min = Long.MAX_VALUE;
     for (int i = 0; i < n; i++) {
-      cost[i] = (v.inputTokens() - v.localHitTokens(i)) + v.unprefilledTokens(i);
-      min = Math.min(min, cost[i]);
+      key[i] = (v.inputTokens() - v.localHitTokens(i)) + v.unprefilledTokens(i);
+      min = Math.min(min, key[i]);
     }
-    // among minimal cost: least load, round robin
-    for (int i = 0; i < n; i++) scratch[i] = cost[i] == min ? v.load(i) : Long.MAX_VALUE;
-    return tie.roundRobinArgmin(scratch, n);
+    // among minimal cost: least load, round robin (each slot turns from its cost into its key)
+    for (int i = 0; i < n; i++) key[i] = key[i] == min ? v.load(i) : Long.MAX_VALUE;
+    return tie.roundRobinArgmin(key, n);
   }
 }

@@ -8,34 +8,21 @@ package io.smetric.audit.replay.policy;
  * running requests plus the new request's blocks. Defaults: credit 1, scale 1, weight 0. Ties:
  * round robin (Dynamo samples among ties; a fixed rotation keeps runs repeatable).
  */
-public final class DynamoKvPolicy implements Policy {
-  private final double credit;
-  private final double prefillScale;
-  private final double decodeWeight;
-  private final Tiebreak tie = new Tiebreak();
-  private double[] logit = new double[0];
+public final class DynamoKvPolicy extends ScoringPolicy {
+  private final Policies.DynamoConfig c;
 
-  public DynamoKvPolicy(double credit, double prefillScale, double decodeWeight) {
-    this.credit = credit;
-    this.prefillScale = prefillScale;
-    this.decodeWeight = decodeWeight;
+  public DynamoKvPolicy(Policies.DynamoConfig c) {
+    this.c = c;
   }
 
   @Override
-  public boolean probesEveryInstance() {
-    return true;
-  }
-
-  @Override
-  public int route(ClusterView v) {
-    int n = v.instances();
-    if (logit.length != n) logit = new double[n];
+  int score(ClusterView v, int n) {
     double b = Math.max(1, v.blockSize());
     for (int i = 0; i < n; i++) {
-      logit[i] = prefillScale * adjustedPrefillBlocks(v, i, b, credit) + potentialDecodeBlocks(v, i)
-          + decodeWeight * v.requests(i);
+      cost[i] = c.prefillLoadScale() * adjustedPrefillBlocks(v, i, b, c.overlapCredit()) + potentialDecodeBlocks(v, i)
+          + c.decodeRequestWeight() * v.requests(i);
     }
-    return tie.roundRobinArgmin(logit, n);
+    return tie.roundRobinArgmin(cost, n);
   }
 
   /** max(0, (active prefill tokens_i + ISL) / B - credit x overlap blocks_i). */

@@ -6,19 +6,9 @@ package io.smetric.audit.replay.policy;
  * scoring 0 whatever its miss (the zero-product tie the anchors warn about). Batch size = requests
  * in flight on the instance. Ties: fewer new prefill tokens, then fewer requests, then round robin.
  */
-public final class LMetricPolicy implements Policy {
-  private final Tiebreak tie = new Tiebreak();
-  private long[] key = new long[0];
-
+public final class LMetricPolicy extends ScoringPolicy {
   @Override
-  public boolean probesEveryInstance() {
-    return true;
-  }
-
-  @Override
-  public int route(ClusterView v) {
-    int n = v.instances();
-    if (key.length != n) key = new long[n];
+  int score(ClusterView v, int n) {
     long bestScore = Long.MAX_VALUE;
     long bestMiss = Long.MAX_VALUE;
     long bestReq = Long.MAX_VALUE;

@@ -10,39 +10,17 @@ package io.smetric.audit.replay.policy;
  * only the prompt's first that many tokens, as the router truncates the prompt it hashes:
  * prefix = min(hit, cap) / min(input, cap) in tokens. Ties: round robin (the picker shuffles).
  */
-public final class LlmdPolicy implements Policy {
-  private final double wPrefix;
-  private final double wQueue;
-  private final double wKv;
-  private final double wLoad;
-  private final double loadThreshold;
-  private final double prefixMaxTokens;
-  private final Tiebreak tie = new Tiebreak();
-  private double[] neg = new double[0];
+public final class LlmdPolicy extends ScoringPolicy {
+  private final Policies.LlmdConfig c;
 
-  /** The default profile's three scorers, no prefix cap (the built-in llm-d policy). */
-  public LlmdPolicy(double wPrefix, double wQueue, double wKv) {
-    this(wPrefix, wQueue, wKv, 0, 128, Double.POSITIVE_INFINITY);
-  }
-
-  public LlmdPolicy(double wPrefix, double wQueue, double wKv, double wLoad, int loadThreshold, double prefixMaxTokens) {
-    this.wPrefix = wPrefix;
-    this.wQueue = wQueue;
-    this.wKv = wKv;
-    this.wLoad = wLoad;
-    this.loadThreshold = loadThreshold;
-    this.prefixMaxTokens = prefixMaxTokens;
+  public LlmdPolicy(Policies.LlmdConfig c) {
+    this.c = c;
   }
 
   @Override
-  public boolean probesEveryInstance() {
-    return true;
-  }
-
-  @Override
-  public int route(ClusterView v) {
-    int n = v.instances();
-    if (neg.length != n) neg = new double[n];
+  int score(ClusterView v, int n) {
+    double prefixMaxTokens = c.prefixMaxTokens();
+    double loadThreshold = c.loadAwareThreshold();
     int minQ = Integer.MAX_VALUE;
     int maxQ = Integer.MIN_VALUE;
     for (int i = 0; i < n; i++) {
@@ -58,10 +36,12 @@ public final class LlmdPolicy implements Policy {
       else prefix = total == 0 ? 0 : (double) v.localHitBlocks(i) / total;
       double queue = maxQ == minQ ? 1.0 : (double) (maxQ - v.waiting(i)) / (maxQ - minQ);
       double kv = 1.0 - v.kvUsage(i);
-      double score = wPrefix * prefix + wQueue * queue + wKv * kv;
-      if (wLoad != 0) score += wLoad * 0.5 * (1.0 - Math.min(v.waiting(i), loadThreshold) / loadThreshold);
-      neg[i] = -score;
+      double score = c.prefixWeight() * prefix + c.queueWeight() * queue + c.kvUtilWeight() * kv;
+      if (c.loadAwareWeight() != 0) {
+        score += c.loadAwareWeight() * 0.5 * (1.0 - Math.min(v.waiting(i), loadThreshold) / loadThreshold);
+      }
+      cost[i] = -score;
     }
-    return tie.roundRobinArgmin(neg, n);
+    return tie.roundRobinArgmin(cost, n);
   }
 }

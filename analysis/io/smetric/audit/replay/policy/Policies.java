@@ -13,25 +13,26 @@ import java.util.function.Function;
 /**
  * The one registry of routing policies (Caffeine simulator style): each entry names the policy,
  * its source, its defaults and its needs, and builds a fresh instance from the settings. A policy
- * with knobs reads them as its own configuration, a record defined below ({@link SMetricConfig},
- * {@link LlmdConfig}, ...): built from the settings' fields of the same names, checked there
- * (by {@link #checkConfigs}, which whoever validates the settings passes to {@link
- * ReplaySettings#validate}), and immutable. {@link #unmet}
+ * with knobs is constructed from its own configuration, a record defined below ({@link
+ * SMetricConfig}, {@link LlmdConfig}, ...): built from the settings' fields of the same names,
+ * checked there (by {@link #checkConfigs}, which whoever validates the settings passes to {@link
+ * ReplaySettings#validate}), and immutable; the policy keeps the record, not copies of its fields.
+ * The policies that score every instance share {@link ScoringPolicy}'s loop set-up. {@link #unmet}
  * tells which needs a trace cannot meet, so a replay skips such policies with a reason.
  */
 public enum Policies {
   SMETRIC("smetric", "SMetric paper Figure 13 (arXiv 2607.08565)",
       "OVERLOAD=settings.overload (1.5), HIT_RATIO=settings.hitRatio (0.5)",
       EnumSet.of(Need.BLOCKS, Need.TURNS),
-      s -> SMetricConfig.of(s).create(true, true)),
+      s -> new SMetricPolicy(SMetricConfig.of(s), true, true)),
   SMETRIC_BASIC("smetric-basic", "SMetric basic: both guards removed (paper Figure 24)", "-",
-      EnumSet.of(Need.BLOCKS, Need.TURNS), s -> SMetricConfig.of(s).create(false, false)),
+      EnumSet.of(Need.BLOCKS, Need.TURNS), s -> new SMetricPolicy(SMetricConfig.of(s), false, false)),
   SMETRIC_OVERLOAD_ONLY("smetric-overload-only", "SMetric with only not_overloaded (ablation the paper did not publish)",
       "OVERLOAD=settings.overload", EnumSet.of(Need.BLOCKS, Need.TURNS),
-      s -> SMetricConfig.of(s).create(true, false)),
+      s -> new SMetricPolicy(SMetricConfig.of(s), true, false)),
   SMETRIC_EVICTION_ONLY("smetric-eviction-only", "SMetric with only session_not_evicted (ablation the paper did not publish)",
       "HIT_RATIO=settings.hitRatio", EnumSet.of(Need.BLOCKS, Need.TURNS),
-      s -> SMetricConfig.of(s).create(false, true)),
+      s -> new SMetricPolicy(SMetricConfig.of(s), false, true)),
   LEAST_LOAD("least-load", "pure load balance: round-robin argmin of load() (paper's baseline)", "-",
       EnumSet.noneOf(Need.class), s -> new LeastLoadPolicy()),
   ROUND_ROBIN("round-robin", "round robin (Vidur, BLIS)", "-", EnumSet.noneOf(Need.class), s -> new RoundRobinPolicy()),
@@ -39,7 +40,7 @@ public enum Policies {
   CACHE_AFFINITY("cache-affinity",
       "Llumnix cache-aware scheduling (llumnix-project/llumnix docs/source/design/scheduler/cache_aware_scheduling.md); BAILIAN stand-in",
       "min prompt tokens=settings.cacheAffinityMinTokens (1024)", EnumSet.of(Need.BLOCKS),
-      s -> CacheAffinityConfig.of(s).create()),
+      s -> new CacheAffinityPolicy(CacheAffinityConfig.of(s))),
   LMETRIC("lmetric", "LMetric (arXiv 2603.15202; ai-dynamo/dynamo PR 11028)", "score=(new prefill tokens) x (batch + 1)",
       EnumSet.of(Need.BLOCKS), s -> new LMetricPolicy()),
   LMETRIC_BLOCKS("lmetric-blocks", "LMetric as ported to Dynamo's KV router (ai-dynamo/dynamo PR 11028)",
@@ -47,16 +48,16 @@ public enum Policies {
       s -> new LMetricBlocksPolicy()),
   DYNAMO_KV("dynamo-kv", "NVIDIA Dynamo KV router (ai-dynamo/dynamo lib/kv-router/src/scheduling/selector.rs)",
       "overlap credit 1.0, prefill load scale 1.0, decode weight 0, temperature 0", EnumSet.of(Need.BLOCKS),
-      s -> DynamoConfig.of(s).create()),
+      s -> new DynamoKvPolicy(DynamoConfig.of(s))),
   LLM_D("llm-d", "llm-d inference scheduler (llm-d/llm-d-inference-scheduler config/charts/epplib/templates/_config.yaml)",
       "prefix-cache 3, queue 2, kv-cache-utilization 2", EnumSet.of(Need.BLOCKS),
-      s -> LlmdConfig.of(s).create()),
+      s -> new LlmdPolicy(LlmdConfig.of(s))),
   SGLANG_CACHE_AWARE("sglang-cache-aware", "SGLang router cache_aware (sgl-project/sglang sgl-router/src/policies/cache_aware.rs)",
       "balance abs 64, rel 1.5, cache threshold 0.3", EnumSet.of(Need.BLOCKS),
-      s -> SglangConfig.of(s).create()),
+      s -> new SglangCacheAwarePolicy(SglangConfig.of(s))),
   SESSION_HASH("session-hash", "consistent hash of the session id (vllm-project/production-stack session router)",
       "virtual nodes=settings.sessionHashVnodes (160)", EnumSet.of(Need.SESSIONS),
-      s -> SessionHashConfig.of(s).create()),
+      s -> new SessionHashPolicy(SessionHashConfig.of(s))),
   AS_RECORDED("as-recorded", "the trace's own recorded routing (trace-model v1.3 served_instance; AsRecordedPolicy)",
       "requests without a recorded instance: least-load", EnumSet.noneOf(Need.class), (s, t) -> {
         if (s.recordedRouting == null || t == null) {
@@ -85,20 +86,12 @@ public enum Policies {
       return new SMetricConfig(s.overload, s.hitRatio);
     }
 
-    /** SMetric with the guards given (the ablation variants drop one or both). */
-    Policy create(boolean overloadGuard, boolean evictionGuard) {
-      return new SMetricPolicy(overloadGuard, evictionGuard, overload, hitRatio);
-    }
   }
 
   /** Llumnix cache-aware scheduling: prompts of at least minTokens go by cache (setting cacheAffinityMinTokens, 1024). */
   public record CacheAffinityConfig(int minTokens) {
     public static CacheAffinityConfig of(ReplaySettings s) {
       return new CacheAffinityConfig(s.cacheAffinityMinTokens);
-    }
-
-    Policy create() {
-      return new CacheAffinityPolicy(minTokens);
     }
   }
 
@@ -109,10 +102,6 @@ public enum Policies {
   public record DynamoConfig(double overlapCredit, double prefillLoadScale, double decodeRequestWeight) {
     public static DynamoConfig of(ReplaySettings s) {
       return new DynamoConfig(s.dynamoOverlapCredit, s.dynamoPrefillLoadScale, s.dynamoDecodeRequestWeight);
-    }
-
-    Policy create() {
-      return new DynamoKvPolicy(overlapCredit, prefillLoadScale, decodeRequestWeight);
     }
   }
 
@@ -133,10 +122,6 @@ public enum Policies {
       return new LlmdConfig(s.llmdPrefixWeight, s.llmdQueueWeight, s.llmdKvUtilWeight, s.llmdLoadAwareWeight,
           s.llmdLoadAwareThreshold, s.llmdPrefixMaxTokens);
     }
-
-    Policy create() {
-      return new LlmdPolicy(prefixWeight, queueWeight, kvUtilWeight, loadAwareWeight, loadAwareThreshold, prefixMaxTokens);
-    }
   }
 
   /**
@@ -151,10 +136,6 @@ public enum Policies {
     public static SglangConfig of(ReplaySettings s) {
       return new SglangConfig(s.sglangBalanceAbs, s.sglangBalanceRel, s.sglangCacheThreshold);
     }
-
-    Policy create() {
-      return new SglangCacheAwarePolicy(balanceAbs, balanceRel, cacheThreshold);
-    }
   }
 
   /** The session-hash ring's virtual nodes per instance (setting sessionHashVnodes, 160). */
@@ -165,10 +146,6 @@ public enum Policies {
 
     public static SessionHashConfig of(ReplaySettings s) {
       return new SessionHashConfig(s.sessionHashVnodes);
-    }
-
-    Policy create() {
-      return new SessionHashPolicy(vnodes);
     }
   }
 

@@ -11,13 +11,11 @@ package io.smetric.audit.replay.policy;
  * load, then the lower index. Each guard can be switched off, giving SMetric basic (both off, the
  * paper's Figure 24) and the two single-guard variants the paper did not publish.
  */
-public final class SMetricPolicy implements Policy {
+public final class SMetricPolicy extends ScoringPolicy {
   private final boolean overloadGuard;
   private final boolean evictionGuard;
   private final double overload;
   private final double hitRatio;
-  private final Tiebreak tie = new Tiebreak();
-  private long[] l = new long[0];
   private Reason reason = Reason.NONE;
 
   /**
@@ -43,22 +41,17 @@ public final class SMetricPolicy implements Policy {
     return reason;
   }
 
-  public SMetricPolicy(boolean overloadGuard, boolean evictionGuard, double overload, double hitRatio) {
+  /** SMetric with the guards given (the ablation variants drop one or both) and their thresholds. */
+  public SMetricPolicy(Policies.SMetricConfig c, boolean overloadGuard, boolean evictionGuard) {
     this.overloadGuard = overloadGuard;
     this.evictionGuard = evictionGuard;
-    this.overload = overload;
-    this.hitRatio = hitRatio;
+    this.overload = c.overload();
+    this.hitRatio = c.hitRatio();
   }
 
   @Override
-  public boolean probesEveryInstance() {
-    return true;
-  }
-
-  @Override
-  public int route(ClusterView v) {
-    int n = v.instances();
-    if (l.length != n) l = new long[n];
+  int score(ClusterView v, int n) {
+    long[] l = key;
     int s = 0;
     long best = -1;
     long sum = 0;

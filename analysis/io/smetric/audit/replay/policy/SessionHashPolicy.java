@@ -17,8 +17,8 @@ public final class SessionHashPolicy implements Policy {
   private final Tiebreak tie = new Tiebreak();
   private long[] scratch = new long[0];
 
-  public SessionHashPolicy(int vnodes) {
-    this.vnodes = vnodes;
+  public SessionHashPolicy(Policies.SessionHashConfig c) {
+    this.vnodes = c.vnodes();
   }
 
   private void build(int n) {

@@ -8,42 +8,29 @@ package io.smetric.audit.replay.policy;
  * tree of routed prompts is replaced by the instances' actual cache (as if it mirrored it), so
  * "smallest tree" = fewest cached blocks. Defaults abs 64, rel 1.5, threshold 0.3.
  */
-public final class SglangCacheAwarePolicy implements Policy {
-  private final int abs;
-  private final double rel;
-  private final double threshold;
-  private final Tiebreak tie = new Tiebreak();
-  private long[] key = new long[0];
+public final class SglangCacheAwarePolicy extends ScoringPolicy {
+  private final Policies.SglangConfig c;
 
-  public SglangCacheAwarePolicy(int abs, double rel, double threshold) {
-    this.abs = abs;
-    this.rel = rel;
-    this.threshold = threshold;
+  public SglangCacheAwarePolicy(Policies.SglangConfig c) {
+    this.c = c;
   }
 
   @Override
-  public boolean probesEveryInstance() {
-    return true;
-  }
-
-  @Override
-  public int route(ClusterView v) {
-    int n = v.instances();
-    if (key.length != n) key = new long[n];
+  int score(ClusterView v, int n) {
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
     for (int i = 0; i < n; i++) {
       min = Math.min(min, v.requests(i));
       max = Math.max(max, v.requests(i));
     }
-    if (max - min > abs && max > rel * min) {
+    if (max - min > c.balanceAbs() && max > c.balanceRel() * min) {
       for (int i = 0; i < n; i++) key[i] = v.requests(i);
       return tie.roundRobinArgmin(key, n);
     }
     long bestHit = -1;
     for (int i = 0; i < n; i++) bestHit = Math.max(bestHit, v.localHitTokens(i));
     double rate = v.inputTokens() == 0 ? 0 : (double) bestHit / v.inputTokens();
-    if (rate > threshold) {
+    if (rate > c.cacheThreshold()) {
       for (int i = 0; i < n; i++) key[i] = v.localHitTokens(i) == bestHit ? v.requests(i) : Long.MAX_VALUE;
     } else {
       for (int i = 0; i < n; i++) key[i] = v.cachedBlocks(i);

@@ -9,6 +9,7 @@ import io.smetric.audit.replay.policy.LMetricBlocksPolicy;
 import io.smetric.audit.replay.policy.LMetricPolicy;
 import io.smetric.audit.replay.policy.LeastLoadPolicy;
 import io.smetric.audit.replay.policy.LlmdPolicy;
+import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.policy.SMetricPolicy;
 import io.smetric.audit.replay.policy.SglangCacheAwarePolicy;
 import org.junit.jupiter.api.Test;
@@ -55,13 +56,13 @@ class PolicyExamplesTest {
   void smetric_followUpNotOverloaded_sticksToMaxHit() {
     // c = (0, 128, 64) tokens, s = 1; l = (1, 5, 2), mean 8/3; OVERLOAD 2 -> 5 <= 5.33 ok;
     // HIT_RATIO 0.5 -> 128 >= 0.5 x 128 ok -> route to 1
-    assertEquals(1, new SMetricPolicy(true, true, 2.0, 0.5).route(new View()));
+    assertEquals(1, new SMetricPolicy(new Policies.SMetricConfig(2.0, 0.5), true, true).route(new View()));
   }
 
   @Test
   void smetric_overloadedMaxHit_fallsBackToLeastLoad() {
     // OVERLOAD 1.5 -> 5 > 1.5 x 8/3 = 4 -> round_robin_argmin(l) = 0 (load 1)
-    assertEquals(0, new SMetricPolicy(true, true, 1.5, 0.5).route(new View()));
+    assertEquals(0, new SMetricPolicy(new Policies.SMetricConfig(1.5, 0.5), true, true).route(new View()));
   }
 
   @Test
@@ -69,9 +70,9 @@ class PolicyExamplesTest {
     // est_hit 320 tokens: 128 < 0.5 x 320 = 160 -> evicted -> least load = 0
     View v = new View();
     v.estHit = 320;
-    assertEquals(0, new SMetricPolicy(true, true, 2.0, 0.5).route(v));
+    assertEquals(0, new SMetricPolicy(new Policies.SMetricConfig(2.0, 0.5), true, true).route(v));
     // the basic variant ignores both guards and sticks
-    assertEquals(1, new SMetricPolicy(false, false, 2.0, 0.5).route(v));
+    assertEquals(1, new SMetricPolicy(new Policies.SMetricConfig(2.0, 0.5), false, false).route(v));
   }
 
   @Test
@@ -79,7 +80,7 @@ class PolicyExamplesTest {
     View v = new View();
     v.turn = 0;
     v.requests = new int[] {2, 2, 2};
-    SMetricPolicy p = new SMetricPolicy(true, true, 2.0, 0.5);
+    SMetricPolicy p = new SMetricPolicy(new Policies.SMetricConfig(2.0, 0.5), true, true);
     // all tied: the rotating cursor gives 0, then 1, then 2
     assertEquals(0, p.route(v));
     assertEquals(1, p.route(v));
@@ -94,9 +95,9 @@ class PolicyExamplesTest {
   @Test
   void cacheAffinity_minimisesMissPlusQueuedPrefill() {
     // prompt 160 >= min 100: cost = miss + queued = (160+0, 32+300, 96+40) = (160, 332, 136) -> 2
-    assertEquals(2, new CacheAffinityPolicy(100).route(new View()));
+    assertEquals(2, new CacheAffinityPolicy(new Policies.CacheAffinityConfig(100)).route(new View()));
     // below the minimum prompt length it is least load -> 0
-    assertEquals(0, new CacheAffinityPolicy(1024).route(new View()));
+    assertEquals(0, new CacheAffinityPolicy(new Policies.CacheAffinityConfig(1024)).route(new View()));
   }
 
   @Test
@@ -127,31 +128,31 @@ class PolicyExamplesTest {
   void dynamo_minimisesPrefillBlocksAfterOverlapPlusDecodeBlocks() {
     // prefill = max(0, (unprefilled + 160)/16 - overlap) = (10 - 0, 28.75 - 8, 12.5 - 4) = (10, 20.75, 8.5)
     // decode = active + 10 = (20, 70, 30); logits = (30, 90.75, 38.5) -> 0
-    assertEquals(0, new DynamoKvPolicy(1, 1, 0).route(new View()));
+    assertEquals(0, new DynamoKvPolicy(new Policies.DynamoConfig(1, 1, 0)).route(new View()));
   }
 
   @Test
   void llmd_maximisesWeightedScores() {
     // prefix = (0, 0.8, 0.4); queue over waiting (0,1,0): (1, 0, 1); kv = (0.9, 0.4, 0.8)
     // 3p + 2q + 2k = (0 + 2 + 1.8, 2.4 + 0 + 0.8, 1.2 + 2 + 1.6) = (3.8, 3.2, 4.8) -> 2
-    assertEquals(2, new LlmdPolicy(3, 2, 2).route(new View()));
+    assertEquals(2, new LlmdPolicy(new Policies.LlmdConfig(3, 2, 2, 0, 128, Double.POSITIVE_INFINITY)).route(new View()));
   }
 
   @Test
   void sglang_balancedCluster_longestPrefixAboveThreshold() {
     // loads (1,5,2): max-min = 4 <= 64 -> cache branch; best match 128/160 = 0.8 > 0.3 -> 1
-    assertEquals(1, new SglangCacheAwarePolicy(64, 1.5, 0.3).route(new View()));
+    assertEquals(1, new SglangCacheAwarePolicy(new Policies.SglangConfig(64, 1.5, 0.3)).route(new View()));
   }
 
   @Test
   void sglang_imbalancedCluster_leastLoad() {
     // abs 3, rel 1.5: 5 - 1 = 4 > 3 and 5 > 1.5 -> least load = 0
-    assertEquals(0, new SglangCacheAwarePolicy(3, 1.5, 0.3).route(new View()));
+    assertEquals(0, new SglangCacheAwarePolicy(new Policies.SglangConfig(3, 1.5, 0.3)).route(new View()));
   }
 
   @Test
   void sglang_lowMatch_smallestTree() {
     // best match 128/160 = 0.8 <= 0.9 -> fewest cached blocks = (5, 80, 30) -> 0
-    assertEquals(0, new SglangCacheAwarePolicy(64, 1.5, 0.9).route(new View()));
+    assertEquals(0, new SglangCacheAwarePolicy(new Policies.SglangConfig(64, 1.5, 0.9)).route(new View()));
   }
 }

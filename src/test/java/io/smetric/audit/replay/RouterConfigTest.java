@@ -117,12 +117,12 @@ class RouterConfigTest {
     v.waiting = new int[] {0, 0, 0};
     v.kv = new double[] {0.5, 0.5, 0.4};
     // uncapped: 3 x (0, 0.8, 0.4) + 2 x (0.5, 0.5, 0.6) = (1, 3.4, 2.4) -> 1
-    assertEquals(1, new LlmdPolicy(3, 0, 2, 0, 128, Double.POSITIVE_INFINITY).route(v));
+    assertEquals(1, new LlmdPolicy(new Policies.LlmdConfig(3, 0, 2, 0, 128, Double.POSITIVE_INFINITY)).route(v));
     // the first 64 tokens only: prefix = min(hit, 64) / 64 = (0, 1, 1): (1, 4, 4.2) -> 2
-    assertEquals(2, new LlmdPolicy(3, 0, 2, 0, 128, 64).route(v));
+    assertEquals(2, new LlmdPolicy(new Policies.LlmdConfig(3, 0, 2, 0, 128, 64)).route(v));
     // load-aware alone, threshold 2, waiting (0, 3, 1): 0.5 x (1 - min(q, 2) / 2) = (0.5, 0, 0.25) -> 0
     v.waiting = new int[] {0, 3, 1};
-    assertEquals(0, new LlmdPolicy(0, 0, 0, 1, 2, Double.POSITIVE_INFINITY).route(v));
+    assertEquals(0, new LlmdPolicy(new Policies.LlmdConfig(0, 0, 0, 1, 2, Double.POSITIVE_INFINITY)).route(v));
   }
 
   // ---- SGLang ----
