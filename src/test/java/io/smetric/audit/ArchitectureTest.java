@@ -204,6 +204,21 @@ class ArchitectureTest {
     replayLayers().check(MAIN);
   }
 
+  /**
+   * A routing policy reads its knobs from its own configuration record (Policies.SMetricConfig, ...),
+   * built from the settings by the registry, never from the settings themselves (issue 30 item 2).
+   */
+  static ArchRule policiesReadOnlyTheirConfiguration() {
+    return noClasses().that().implement(REPLAY + ".policy.Policy")
+        .should().dependOnClassesThat().haveFullyQualifiedName(REPLAY + ".ReplaySettings")
+        .because("each policy is constructed from its configuration record (policy.Policies), not the settings");
+  }
+
+  @Test
+  void policies_readOnlyTheirConfiguration() {
+    policiesReadOnlyTheirConfiguration().check(MAIN);
+  }
+
   @Test
   void replay_everyClassIsInALayer() {
     // a new sub-package of the replay must be placed in the layers before the rule covers it
