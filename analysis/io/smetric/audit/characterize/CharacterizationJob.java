@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.common.OutputDir;
 import java.io.IOException;
+import java.util.function.Function;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import java.io.UncheckedIOException;
 import java.util.Locale;
 import java.util.Map;
@@ -61,6 +64,49 @@ public final class CharacterizationJob {
       } finally {
         spark.sparkContext().clearJobGroup();
       }
+    }
+  }
+
+  /**
+   * Whether the in-process engine is tried first whatever the trace's size: asked for ({@code local})
+   * or a local Spark master, where Spark would only add its start-up (an {@code auto} engine on a
+   * cluster master tries it only for a small trace, {@link Characterization#LOCAL_MAX_BLOCK_IDS}).
+   */
+  public static boolean localFirst(Characterization.Engine e, String master) {
+    return e == Characterization.Engine.LOCAL || Characterization.localMaster(master);
+  }
+
+  /**
+   * What {@link #withoutSpark} did: the stage's output written (and its folder committed), or, when
+   * Spark must do it, null and the engine the Spark job is to run with.
+   */
+  public record InProcess(Result written, Characterization.Engine sparkEngine) {}
+
+  /**
+   * analyze's path without Spark: reads the trace's Parquet footers ({@code dir}), and when {@link
+   * #localFirst} or the trace is small, characterizes it in this process and writes the output into
+   * the folder {@code open} gives on the file system of the output path {@code out}, committing it. Files not in (arrival_s,
+   * seq) order need Spark to sort them: then nothing is written and the Spark job is to run the local
+   * engine on the sorted input. A large trace on a cluster master is left to Spark with {@code e}.
+   */
+  public static InProcess withoutSpark(String dir, Characterization.Options options, Characterization.Engine e, String master,
+      String out, Function<FileSystem, OutputDir> open) throws IOException {
+    Configuration conf = new Configuration();
+    try (OutputDir folder = open.apply(TraceFiles.fileSystem(out, conf))) {
+      Phases.mark("start");
+      TraceFiles files = TraceFiles.load(dir, conf);
+      Phases.mark("footers");
+      if (!localFirst(e, master) && files.blockIds() > Characterization.LOCAL_MAX_BLOCK_IDS) return new InProcess(null, e);
+      Characterization.Result r;
+      try {
+        r = Characterization.inProcess(files, options);
+      } catch (Characterization.UnsortedInput unsorted) {
+        return new InProcess(null, Characterization.Engine.LOCAL);
+      }
+      Result written = write(r, folder);
+      folder.commit();
+      Phases.mark("tables written");
+      return new InProcess(written, null);
     }
   }
 

@@ -25,6 +25,21 @@ public final class MeasuredCacheJob {
   /** @param summary summary.json */
   public record Result(JsonNode summary) {}
 
+  /** Whether a canonical trace has any request with provider cache accounting (the job has nothing to measure without). */
+  public static boolean hasAccounting(Dataset<Row> trace) {
+    return MeasuredCache.hasAccounting(trace);
+  }
+
+  /** The summary alone, nothing written (hash prints it for the trace it has just written). */
+  public static Result summarize(Dataset<Row> trace) {
+    MeasuredCache.Result m = MeasuredCache.compute(trace);
+    try {
+      return new Result(m.summary());
+    } finally {
+      m.perRequest().unpersist();
+    }
+  }
+
   private final SparkSession spark;
   private final Dataset<Row> trace;
 

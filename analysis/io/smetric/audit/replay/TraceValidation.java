@@ -123,7 +123,19 @@ public final class TraceValidation {
   public record Result(int requests, List<String> instanceNames, int instances, int fallbackRouted, int ttftCompared,
       int e2eCompared, int withoutTtft, int withoutE2e, int notCompleted, int zeroMeasured, Stat ttft, Stat e2e,
       Stat[] ttftByDecile, Stat[] e2eByDecile, double[][] decileLoad, Stat ttftHit, Stat ttftMiss, Stat e2eHit,
-      Stat e2eMiss, SimOutcome outcome, ObjectNode json) {}
+      Stat e2eMiss, SimOutcome outcome, ObjectNode json) {
+    /** Per load decile (columns): the TTFT median error, TTFT p90 |error|, end-to-end median error and p90 |error| (rows). */
+    public double[][] errorsByLoadDecile() {
+      double[][] m = new double[4][ttftByDecile.length];
+      for (int d = 0; d < ttftByDecile.length; d++) {
+        m[0][d] = ttftByDecile[d].median();
+        m[1][d] = ttftByDecile[d].p90Abs();
+        m[2][d] = e2eByDecile[d].median();
+        m[3][d] = e2eByDecile[d].p90Abs();
+      }
+      return m;
+    }
+  }
 
   /**
    * Replays {@code t} as recorded and compares.

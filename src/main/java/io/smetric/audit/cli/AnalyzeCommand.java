@@ -3,15 +3,12 @@ package io.smetric.audit.cli;
 import io.smetric.audit.characterize.Characterization;
 import io.smetric.audit.characterize.Characterization.Engine;
 import io.smetric.audit.characterize.CharacterizationJob;
-import io.smetric.audit.characterize.Phases;
-import io.smetric.audit.characterize.TraceFiles;
 import io.smetric.audit.characterize.TraceInput;
 import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.common.UsageException;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -59,36 +56,20 @@ public final class AnalyzeCommand implements Callable<Integer> {
     if (e == Engine.AUTO || e == Engine.LOCAL) {
       // decided before any Spark session starts: a small trace or a local master needs none
       String master = sparkOptions.master != null ? sparkOptions.master : System.getProperty("spark.master");
-      if ((e == Engine.LOCAL || Characterization.localMaster(master)) && System.getProperty(SLF4J_PROVIDER) == null
+      if (CharacterizationJob.localFirst(e, master) && System.getProperty(SLF4J_PROVIDER) == null
           && !sparkOptions.debug) {
         // Hadoop's and parquet-mr's loggers would start log4j, about 1.5 s of CPU for a few warnings
         // nobody needs here (errors surface as exceptions); Spark, if the input must be sorted, runs quietly
         System.setProperty(SLF4J_PROVIDER, "org.slf4j.helpers.NOP_FallbackServiceProvider");
         System.setProperty("slf4j.internal.verbosity", "WARN");
       }
-      Configuration conf = new Configuration();
-      try (OutputDir dir = output.open(TraceFiles.fileSystem(output.out(), conf))) {
-        Phases.mark("start");
-        TraceFiles files = TraceFiles.load(input, conf);
-        Phases.mark("footers");
-        if (e == Engine.LOCAL || Characterization.localMaster(master)
-            || files.blockIds() <= Characterization.LOCAL_MAX_BLOCK_IDS) {
-          Characterization.Result r = null;
-          try {
-            r = Characterization.inProcess(files, opt);
-          } catch (Characterization.UnsortedInput unsorted) {
-            // files not in (arrival_s, seq) order: Spark sorts them (below)
-          }
-          if (r != null) {
-            CharacterizationJob.Result written = CharacterizationJob.write(r, dir);
-            dir.commit();
-            Phases.mark("tables written");
-            w.println(written.line());
-            return 0;
-          }
-          e = Engine.LOCAL;
-        }
+      CharacterizationJob.InProcess local = CharacterizationJob.withoutSpark(input, opt, e, master, output.out(),
+          output::open);
+      if (local.written() != null) {
+        w.println(local.written().line());
+        return 0;
       }
+      e = local.sparkEngine();
     }
     SparkSession spark = sparkOptions.session("analyze");
     try (OutputDir dir = output.open(spark.sparkContext().hadoopConfiguration())) {

@@ -26,7 +26,6 @@ import io.smetric.audit.infer.InferenceJob;
 import io.smetric.audit.infer.InferenceOptions;
 import io.smetric.audit.ingest.IngestJob;
 import io.smetric.audit.ingest.TraceFormat;
-import io.smetric.audit.measured.MeasuredCache;
 import io.smetric.audit.measured.MeasuredCacheJob;
 import io.smetric.audit.replay.ModelProfile;
 import io.smetric.audit.replay.RecordedRouting;
@@ -238,7 +237,7 @@ public final class AuditCommand implements Callable<Integer> {
         progress.done(c.line());
       }
 
-      if (MeasuredCache.hasAccounting(input.trace())) {
+      if (MeasuredCacheJob.hasAccounting(input.trace())) {
         // the provider's own cache accounting: predicted against measured hits (trace-model section 9)
         try (OutputDir mdir = OutputDir.open(dir.child(AuditLayout.MEASURED_CACHE), false, conf)) {
           MeasuredCacheJob.Result mc = new MeasuredCacheJob(spark, input.trace()).run(mdir);

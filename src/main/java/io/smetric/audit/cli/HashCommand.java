@@ -9,7 +9,7 @@ import io.smetric.audit.contract.HashSummary;
 import io.smetric.audit.hasher.HashJob;
 import io.smetric.audit.hasher.HashKey;
 import io.smetric.audit.hasher.HashSettings;
-import io.smetric.audit.measured.MeasuredCache;
+import io.smetric.audit.measured.MeasuredCacheJob;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -141,19 +141,15 @@ public final class HashCommand implements Callable<Integer> {
 
   /** The provider-measured against predicted hit ratio of the hashed trace (docs/block-hasher.md). */
   static void printMeasured(SparkSession spark, String traceDir, PrintWriter w) {
-    MeasuredCache.Result m = MeasuredCache.compute(spark.read().schema(Canonical.SCHEMA).parquet(traceDir));
-    try {
-      for (JsonNode k : m.summary().path("by_provider")) {
-        w.printf(Locale.ROOT, "provider cache (%s, %s): %d request(s); measured hit ratio %.2f%%, predicted %.2f%% (ideal) and"
-                + " %.2f%% at the provider's granularity: gap %+.2f points (per request: median %+d, p5 %+d, p95 %+d)%n",
-            k.path("provider_cache").asText(), k.path("granularity").asText(), k.path("requests").asLong(),
-            100 * k.path("measured_ratio").asDouble(), 100 * k.path("predicted_ratio").asDouble(),
-            100 * k.path("predicted_granular_ratio").asDouble(), k.path("gap_pp").asDouble(),
-            k.path("per_request_gap_pp").path("p50").asInt(), k.path("per_request_gap_pp").path("p5").asInt(),
-            k.path("per_request_gap_pp").path("p95").asInt());
-      }
-    } finally {
-      m.perRequest().unpersist();
+    MeasuredCacheJob.Result m = MeasuredCacheJob.summarize(spark.read().schema(Canonical.SCHEMA).parquet(traceDir));
+    for (JsonNode k : m.summary().path("by_provider")) {
+      w.printf(Locale.ROOT, "provider cache (%s, %s): %d request(s); measured hit ratio %.2f%%, predicted %.2f%% (ideal) and"
+              + " %.2f%% at the provider's granularity: gap %+.2f points (per request: median %+d, p5 %+d, p95 %+d)%n",
+          k.path("provider_cache").asText(), k.path("granularity").asText(), k.path("requests").asLong(),
+          100 * k.path("measured_ratio").asDouble(), 100 * k.path("predicted_ratio").asDouble(),
+          100 * k.path("predicted_granular_ratio").asDouble(), k.path("gap_pp").asDouble(),
+          k.path("per_request_gap_pp").path("p50").asInt(), k.path("per_request_gap_pp").path("p5").asInt(),
+          k.path("per_request_gap_pp").path("p95").asInt());
     }
   }
 }

@@ -195,27 +195,11 @@ public final class ValidateCommand implements Callable<Integer> {
         + "of the prompt from a cache) read %.1f s, total %.1f s%n", loadS, totalS);
     if (output.out() != null) {
       try (io.smetric.audit.common.OutputDir dir = output.open(spark.sparkContext().hadoopConfiguration())) {
-        double[][] m = new double[4][10];
-        for (int d = 0; d < 10; d++) {
-          m[0][d] = r.ttftByDecile()[d].median();
-          m[1][d] = r.ttftByDecile()[d].p90Abs();
-          m[2][d] = r.e2eByDecile()[d].median();
-          m[3][d] = r.e2eByDecile()[d].p90Abs();
-        }
-        try (java.io.OutputStream os = dir.create(VALIDATION_CHART)) {
-          os.write(io.smetric.audit.report.ValidationChart.byLoadDecile(m[0], m[1], m[2], m[3]));
-        } catch (java.io.IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
-        r.json().put("chart", VALIDATION_CHART);
-        try {
-          dir.writeString(VALIDATION_JSON, io.smetric.audit.common.Json.MAPPER.writeValueAsString(r.json()));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-          throw new IllegalStateException(e);
-        }
+        io.smetric.audit.report.ValidationReport.write(r.json(), r.errorsByLoadDecile(), dir);
         dir.commit();
       }
-      w.println("wrote " + output.out() + "/" + VALIDATION_JSON + " and " + VALIDATION_CHART);
+      w.println("wrote " + output.out() + "/" + io.smetric.audit.report.ValidationReport.JSON + " and "
+          + io.smetric.audit.report.ValidationReport.CHART);
     }
     return 0;
   }
@@ -264,9 +248,6 @@ public final class ValidateCommand implements Callable<Integer> {
   private static String sec(double v) {
     return Double.isNaN(v) ? "-" : String.format(java.util.Locale.ROOT, "%.3f", v);
   }
-
-  static final String VALIDATION_JSON = "validation.json";
-  static final String VALIDATION_CHART = "validation-error-by-load.png";
 
   private static void row(PrintWriter w, String label, io.smetric.audit.replay.TraceValidation.Stat st) {
     w.printf(java.util.Locale.ROOT, "  %-44s %8s %10s %9s %7d%n", label, pct(st.median()), abs(st.medianAbs()), abs(st.p90Abs()), st.n());
