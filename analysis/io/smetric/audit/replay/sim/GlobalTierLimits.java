@@ -10,7 +10,7 @@ import io.smetric.audit.replay.ReplaySettings;
  * {@code global_tier}, issue 26 item 5): so the report can set every router's peak read rate
  * beside the limit it could have hit. The cluster's read ceiling is the smallest of the three
  * limits on all instances reading at once: the instances' own paths together, the node NICs for
- * the remote share of the bytes, and the tier's aggregate.
+ * the remote share of the bytes, and the tier's aggregate. Keys: {@link GlobalTierBlock}.
  */
 public final class GlobalTierLimits {
   private GlobalTierLimits() {}

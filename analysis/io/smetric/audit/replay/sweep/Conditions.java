@@ -316,7 +316,8 @@ public final class Conditions {
   /**
    * replay.json's {@code conditions} block: per parameter its levels with SMetric's and the judged
    * router's TPS within SLO and the gain; how much each moves the gain; the grid over the two
-   * that move it most. The verdict classifies the points against its threshold and noise.
+   * that move it most. The verdict classifies the points against its threshold and noise. Keys:
+   * {@link ConditionsBlock}, which the report reads.
    */
   public ObjectNode describe(List<RunResult> all) {
     ObjectNode o = Json.object();

@@ -360,7 +360,8 @@ public final class SweepSummary {
    * instance-minute, the share of reuse within the interval threshold, the local tier's turnover
    * time and the share of reuse within it, the sessions live per instance; and whether the
    * cache-first baseline forms hot spots there: cache-affinity's mean max/mean load and
-   * stickiness at its headline, against least-load's imbalance at its own.
+   * stickiness at its headline, against least-load's imbalance at its own. Keys:
+   * {@link PreconditionsBlock}, which the report reads.
    */
   public ObjectNode preconditions(double intervalThresholdS) {
     Map<String, TreeMap<Double, Headline>> d = atDefaults();
