@@ -5,9 +5,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.contract.ConditionsBlock;
+import io.smetric.audit.contract.GlobalTierBlock;
 import io.smetric.audit.contract.Metric;
+import io.smetric.audit.contract.PreconditionsBlock;
 import io.smetric.audit.contract.ReplayComparison;
 import io.smetric.audit.contract.ReplayTables;
+import io.smetric.audit.contract.SweepBlock;
 import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.sweep.AuditPlan;
 import io.smetric.audit.replay.sweep.Capacity;
@@ -279,8 +283,8 @@ final class ReplayWriter {
     }
     ArrayNode sk = root.putArray("skipped");
     swept.skipped().forEach(sk::add);
-    if (plan != null) root.set("sweep", plan.describe());
-    root.set("global_tier", io.smetric.audit.replay.sim.GlobalTierLimits.describe(base));
+    if (plan != null) root.set(SweepBlock.BLOCK, plan.describe());
+    root.set(GlobalTierBlock.BLOCK, io.smetric.audit.replay.sim.GlobalTierLimits.describe(base));
     root.set("headline", headJson);
     root.set(ReplayComparison.COMPARISON, sum.comparison());
     root.set("paper_claim", sum.paperClaim());
@@ -288,9 +292,10 @@ final class ReplayWriter {
     ObjectNode judged = sum.judged(options.currentRouter());
     if (base.currentRouterConfig != null) {
       // the router's own configuration as understood: each knob, its value and where it came from
-      ArrayNode cfg = judged.putArray("current_router_config");
+      ArrayNode cfg = judged.putArray(ReplayComparison.CURRENT_ROUTER_CONFIG);
       for (io.smetric.audit.replay.RouterKnob k : base.currentRouterConfig) {
-        cfg.addObject().put("router", k.router()).put("knob", k.knob()).put("value", k.value()).put("source", k.source());
+        cfg.addObject().put(ReplayComparison.Knob.ROUTER, k.router()).put(ReplayComparison.Knob.KNOB, k.knob())
+            .put(Metric.VALUE, k.value()).put(ReplayComparison.Knob.SOURCE, k.source());
       }
     }
     root.set(ReplayComparison.JUDGED, judged);
@@ -305,8 +310,8 @@ final class ReplayWriter {
     else root.putObject("capacity").put("not_applicable", options.capacity().enabled()
         ? "the capacity search needs the audit sweep's equal-load anchors (SMetric and a judged router with a 90%-attainment rate)"
         : "the capacity search was not run (--no-capacity, or not the audit sweep)");
-    if (swept.conditions() != null) root.set("conditions", swept.conditions());
-    else root.putObject("conditions").put("not_applicable", "the conditions sweep was not run (--no-conditions, or not the audit sweep)");
+    if (swept.conditions() != null) root.set(ConditionsBlock.BLOCK, swept.conditions());
+    else root.putObject(ConditionsBlock.BLOCK).put(Metric.NOT_APPLICABLE, "the conditions sweep was not run (--no-conditions, or not the audit sweep)");
     ObjectNode unc = root.putObject("uncertainty");
     unc.put("replicates", options.bootstrap());
     unc.put("simulations", swept.bootstrapRuns());
@@ -318,7 +323,7 @@ final class ReplayWriter {
         + "token rate, at the declared capacity and at 0");
     if (options.bootstrap() == 0) unc.put("not_applicable", "no bootstrap replicates were replayed (--bootstrap 0, or not the audit sweep)");
     else if (swept.bootstrapSkipped() != null) unc.put("not_applicable", swept.bootstrapSkipped());
-    root.set("preconditions", sum.preconditions(base.reuseIntervalThresholdS));
+    root.set(PreconditionsBlock.BLOCK, sum.preconditions(base.reuseIntervalThresholdS));
     ObjectNode abl = sum.ablation();
     if (abl != null) root.set("ablation", abl);
     ObjectNode sens = sum.sensitivity();
@@ -391,7 +396,7 @@ final class ReplayWriter {
    * maximum-TPS comparison stays beside them ({@code by_global_ratio}), descriptive.
    */
   private static void judgeAtEqualLoad(ObjectNode judged, ObjectNode described, EqualLoad equalLoad) {
-    judged.remove("smetric_best_gain_with_global_tier");
+    judged.remove(ReplayComparison.BEST_GAIN_WITH_GLOBAL);
     judged.put("basis", "equal load: SMetric and the judged router at the same offered rate, "
         + EqualLoad.DECISION_LOAD + "x the judged router's knee at each capacity "
         + "(replay.json equal_load); by_global_ratio compares the routers' maxima at their own rates, descriptive");

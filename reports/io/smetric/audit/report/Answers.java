@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.common.Numbers;
+import io.smetric.audit.contract.ConditionsBlock;
 import io.smetric.audit.contract.EqualLoadBlock;
+import io.smetric.audit.contract.PreconditionsBlock;
 import io.smetric.audit.contract.ReplayComparison;
 import io.smetric.audit.report.verdict.AuditCriteria;
 import java.util.ArrayList;
@@ -56,7 +58,14 @@ final class Answers {
     else j.putNull("name");
     j.put("rule", cmp.rule() == null ? "" : cmp.rule());
     j.put("label", cmp.judgedName());
-    if (judged.path("current_router_config").isArray()) j.set("configuration", judged.get("current_router_config").deepCopy());
+    if (cmp.currentRouterConfig() != null) {
+      // copied as replay.json has it: router, knob, value, source
+      ArrayNode cfg = j.putArray("configuration");
+      for (ReplayComparison.Knob k : cmp.currentRouterConfig()) {
+        cfg.addObject().put(ReplayComparison.Knob.ROUTER, k.router()).put(ReplayComparison.Knob.KNOB, k.knob())
+            .put(io.smetric.audit.contract.Metric.VALUE, k.value()).put(ReplayComparison.Knob.SOURCE, k.source());
+      }
+    }
     return j;
   }
 
@@ -520,41 +529,39 @@ final class Answers {
    * and to the previous turn, migrations, global-tier traffic).
    */
   static void equalLoadHtml(Html h, JsonNode replay) {
-    JsonNode el = replay == null ? null : replay.path("equal_load");
-    if (el == null || !el.path("by_global_ratio").isArray() || el.path("by_global_ratio").isEmpty()) return;
+    EqualLoadBlock el = EqualLoadBlock.of(replay);
+    if (el == null || el.capacities().isEmpty()) return;
     h.raw("<section id=\"equal-load\">\n");
     h.tag("h2", null, "The routers at equal load");
     h.tag("p", null, "Every router at the same offered rates, so a difference is one of service, not of load. "
-        + el.path("reference_rule").asText() + ". The verdict reads SMetric's gain at "
-        + Numbers.sig4(el.path("decision_load").asDouble()) + "x" + (el.path("declared_global_ratio").isNumber()
-            ? " with a " + Numbers.sig4(el.path("declared_global_ratio").asDouble()) + "x global tier (declared before the replay) and without one" : "")
-        + ". TPS within SLO counts " + el.path("tps_counts").asText() + ". Misses: the share of requests that missed the SLO "
+        + text(el.referenceRule()) + ". The verdict reads SMetric's gain at "
+        + Numbers.sig4(orZero(el.decisionLoad())) + "x" + (finite(el.declaredGlobalRatio()) != null
+            ? " with a " + Numbers.sig4(el.declaredGlobalRatio()) + "x global tier (declared before the replay) and without one" : "")
+        + ". TPS within SLO counts " + text(el.tpsCounts()) + ". Misses: the share of requests that missed the SLO "
         + "because their first token was late (TTFT), only their decode pace was slow (TPOT), or they timed out.");
     List<List<String>> rows = new ArrayList<>();
-    for (JsonNode e : el.path("by_global_ratio")) {
-      for (JsonNode p : e.path("points")) {
-        JsonNode pol = p.path("policies");
-        java.util.Iterator<String> names = pol.fieldNames();
-        while (names.hasNext()) {
-          String n = names.next();
-          JsonNode m = pol.path(n);
-          JsonNode gain = p.path("smetric_gain_vs").path(n);
-          String g = n.equals("smetric") ? "" : Numbers.signedPercent(gain);
-          JsonNode jg = p.path("smetric_gain_vs_judged");
-          if (jg.path("vs").asText().equals(n)) g += range(jg.path("interval"));
-          rows.add(List.of(Numbers.sig4(e.path("global_ratio").asDouble()) + "x",
-              Numbers.sig4(p.path("load").asDouble()) + "x (rate x" + Numbers.sig4(p.path("rate_scale").asDouble()) + ")",
-              n + (n.equals(e.path("judged_router").asText()) ? " (judged)" : ""),
-              Numbers.sig4(m.path("tps_within_slo")) + " tok/s", Numbers.percent(m.path("slo_attainment")),
-              Numbers.percent(m.path("slo_miss_ttft_share")) + " / " + Numbers.percent(m.path("slo_miss_tpot_only_share"))
-                  + " / " + Numbers.percent(m.path("slo_miss_timed_out_share")),
-              Numbers.sig4(m.path("ttft_p90_s")) + " s / " + Numbers.sig4(1000 * m.path("tpot_p90_s").asDouble(Double.NaN)) + " ms",
-              Numbers.percent(m.path("local_hit_ratio")) + " / " + Numbers.percent(m.path("global_hit_ratio")),
-              Numbers.sig4(m.path("imbalance_mean")),
-              Numbers.percent(m.path("stickiness")) + " / " + Numbers.percent(m.path("stickiness_previous")),
-              Numbers.sig4(m.path("session_migrations")),
-              Numbers.sig4(m.path("global_bytes_read").asDouble(Double.NaN) / 1e9) + " GB / "
-                  + Numbers.sig4(m.path("global_peak_read_bytes_per_s").asDouble(Double.NaN) / 1e9) + " GB/s",
+    for (EqualLoadBlock.Row e : el.capacities()) {
+      if (e.points() == null) continue;
+      for (EqualLoadBlock.Point p : e.points()) {
+        if (p.policies() == null) continue;
+        for (String n : p.policies().keySet()) {
+          java.util.Map<String, Double> m = p.policies().get(n) == null ? java.util.Map.of() : p.policies().get(n);
+          String g = n.equals("smetric") ? "" : signed(p.smetricGainVs() == null ? null : p.smetricGainVs().get(n));
+          EqualLoadBlock.JudgedGain jg = p.smetricGainVsJudged();
+          if (jg != null && n.equals(jg.vs())) g += range(jg.interval());
+          rows.add(List.of(Numbers.sig4(e.globalRatio()) + "x",
+              Numbers.sig4(p.load()) + "x (rate x" + Numbers.sig4(orZero(p.rateScale())) + ")",
+              n + (n.equals(e.judgedRouter()) ? " (judged)" : ""),
+              Numbers.sig4(finite(m.get("tps_within_slo"))) + " tok/s", Numbers.percent(finite(m.get("slo_attainment"))),
+              Numbers.percent(finite(m.get("slo_miss_ttft_share"))) + " / " + Numbers.percent(finite(m.get("slo_miss_tpot_only_share")))
+                  + " / " + Numbers.percent(finite(m.get("slo_miss_timed_out_share"))),
+              Numbers.sig4(finite(m.get("ttft_p90_s"))) + " s / " + Numbers.sig4(1000 * orNaN(m.get("tpot_p90_s"))) + " ms",
+              Numbers.percent(finite(m.get("local_hit_ratio"))) + " / " + Numbers.percent(finite(m.get("global_hit_ratio"))),
+              Numbers.sig4(finite(m.get("imbalance_mean"))),
+              Numbers.percent(finite(m.get("stickiness"))) + " / " + Numbers.percent(finite(m.get("stickiness_previous"))),
+              Numbers.sig4(finite(m.get("session_migrations"))),
+              Numbers.sig4(orNaN(m.get("global_bytes_read")) / 1e9) + " GB / "
+                  + Numbers.sig4(orNaN(m.get("global_peak_read_bytes_per_s")) / 1e9) + " GB/s",
               g));
         }
       }
@@ -567,28 +574,30 @@ final class Answers {
 
   /** The paper's preconditions at each capacity's operating point (replay.json "preconditions") as a table. */
   static void operatingPointHtml(Html h, JsonNode replay) {
-    JsonNode pre = replay == null ? null : replay.path("preconditions");
-    if (pre == null || !pre.path("by_global_ratio").isArray() || pre.path("by_global_ratio").isEmpty()) return;
+    PreconditionsBlock pre = PreconditionsBlock.of(replay);
+    if (pre == null || pre.rows().isEmpty()) return;
     h.raw("<section id=\"operating-point\">\n");
     h.tag("h2", null, "Operating point: the paper's preconditions in the replay");
     h.tag("p", null, "At each global-tier capacity, measured on the replayed timeline at SMetric's best offered rate (its headline), "
         + "and for the cache-first baseline (cache-affinity) at its own headline. The paper's cluster ran at 43-48 requests per "
-        + "instance-minute (never below 30), ~90% of reuse within " + Numbers.sig4(pre.path("reuse_interval_threshold_s").asDouble(100))
+        + "instance-minute (never below 30), ~90% of reuse within "
+        + Numbers.sig4(pre.reuseIntervalThresholdS() == null ? 100 : pre.reuseIntervalThresholdS())
         + " s, and its cache-first router formed hot spots (max/mean load 2.7-3.0 vs 2.0-2.1 for load balance) with 96.6% "
         + "stickiness. These explain the replay's answer; they do not gate it (the paper's regime is judged on the trace: "
         + "requests_per_instance, reuse_within_100s).");
     List<List<String>> rows = new ArrayList<>();
-    for (JsonNode e : pre.path("by_global_ratio")) {
-      JsonNode cf = e.path("cache_first");
-      rows.add(List.of(Numbers.sig4(e.path("global_ratio").asDouble()) + "x",
-          e.path("operating_point").path("rate_scale").isNumber()
-              ? OfferedRate.text(replay, e.path("operating_point").path("rate_scale").asDouble()) : Numbers.NA,
-          Numbers.sig4(e.path("requests_per_instance_minute_median")),
-          Numbers.percent(e.path("reuse_within_threshold_share")),
-          Numbers.sig4(e.path("local_hold_s")) + " s / " + Numbers.percent(e.path("reuse_within_local_hold_share")),
-          Numbers.sig4(e.path("live_sessions_per_instance")),
-          Numbers.sig4(cf.path("imbalance_mean")) + " / " + Numbers.sig4(e.path("load_balance").path("imbalance_mean")),
-          Numbers.percent(cf.path("stickiness"))));
+    for (PreconditionsBlock.Row e : pre.rows()) {
+      PreconditionsBlock.Baseline cf = e.cacheFirst();
+      PreconditionsBlock.Baseline lb = e.loadBalance();
+      Double rate = e.operatingPoint() == null ? null : finite(e.operatingPoint().rateScale());
+      rows.add(List.of(Numbers.sig4(e.globalRatio()) + "x",
+          rate != null ? OfferedRate.text(replay, rate) : Numbers.NA,
+          Numbers.sig4(finite(e.requestsPerInstanceMinuteMedian())),
+          Numbers.percent(finite(e.reuseWithinThresholdShare())),
+          Numbers.sig4(finite(e.localHoldS())) + " s / " + Numbers.percent(finite(e.reuseWithinLocalHoldShare())),
+          Numbers.sig4(finite(e.liveSessionsPerInstance())),
+          Numbers.sig4(cf == null ? null : finite(cf.imbalanceMean())) + " / " + Numbers.sig4(lb == null ? null : finite(lb.imbalanceMean())),
+          Numbers.percent(cf == null ? null : finite(cf.stickiness()))));
     }
     h.table(List.of("global tier", "SMetric's rate", "requests / instance-min (median)", "reuse within threshold",
         "local tier turnover / reuse within it", "live sessions / instance", "imbalance cache-first / load balance",
@@ -601,27 +610,27 @@ final class Answers {
    * the judged router at each documented value; then what the verdict concluded over the range.
    */
   static void conditionsHtml(Html h, JsonNode replay, String verdictOnRange) {
-    JsonNode cond = replay == null ? null : replay.path("conditions");
-    if (cond == null || !cond.isObject()) return;
+    ConditionsBlock cond = ConditionsBlock.of(replay);
+    if (cond == null) return;
     h.raw("<section id=\"conditions\">\n");
     h.tag("h2", null, "Conditions: parameters no trace can tell");
-    if (!cond.path("parameters").isArray()) {
-      h.tag("p", "missing", "Not swept: " + cond.path("not_applicable").asText("no conditions block") + ".");
+    if (cond.parameters() == null) {
+      h.tag("p", "missing", "Not swept: " + (cond.notApplicable() == null ? "no conditions block" : cond.notApplicable()) + ".");
       h.raw("</section>\n");
       return;
     }
-    h.tag("p", null, "SMetric against " + cond.path("judged_router").asText() + " at a " + Numbers.sig4(cond.path("global_ratio").asDouble())
+    h.tag("p", null, "SMetric against " + text(cond.judgedRouter()) + " at a " + Numbers.sig4(orZero(cond.globalRatio()))
         + "x global tier (the declared capacity), each parameter over its documented range, the others at the audit's "
-        + "defaults; every point runs both routers at the verdict's offered rate (x" + Numbers.sig4(cond.path("rate_scale"))
-        + ", " + Numbers.sig4(cond.path("load")) + "x the judged router's knee): the same traffic under other values.");
+        + "defaults; every point runs both routers at the verdict's offered rate (x" + Numbers.sig4(finite(cond.rateScale()))
+        + ", " + Numbers.sig4(finite(cond.load())) + "x the judged router's knee): the same traffic under other values.");
     List<List<String>> rows = new ArrayList<>();
-    for (JsonNode p : cond.path("parameters")) {
+    for (ConditionsBlock.Parameter p : cond.parameterList()) {
       List<String> parts = new ArrayList<>();
-      for (JsonNode pt : p.path("points")) {
-        boolean base = pt.path("value").asText().equals(p.path("base_value").asText());
-        parts.add(Numbers.signedPercent(pt.path("gain")) + " at " + value(pt.path("value"), p) + (base ? " (default)" : ""));
+      for (ConditionsBlock.Point pt : p.pointList()) {
+        boolean base = text(pt.value()).equals(text(p.baseValue()));
+        parts.add(signed(pt.gain()) + " at " + value(pt.value(), p) + (base ? " (default)" : ""));
       }
-      rows.add(List.of(p.path("label").asText(), String.join("; ", parts), p.path("source").asText()));
+      rows.add(List.of(text(p.label()), String.join("; ", parts), text(p.source())));
     }
     h.table(List.of("parameter", "SMetric's gain at each documented value", "source of the range"), rows, "conditions");
     if (verdictOnRange != null) h.tag("p", null, "Over the whole range: " + verdictOnRange);
@@ -629,7 +638,36 @@ final class Answers {
   }
 
   /** A swept parameter's value in its display unit (replay.json conditions: unit, unit_scale). */
-  private static String value(JsonNode v, JsonNode p) {
-    return Numbers.withUnit(Numbers.parse(v), p.path("unit_scale").asDouble(1), p.path("unit").asText(""), "unlimited");
+  private static String value(JsonNode v, ConditionsBlock.Parameter p) {
+    return Numbers.withUnit(ConditionsBlock.number(v), p.scale(), p.unitOrEmpty(), "unlimited");
+  }
+
+  /**
+   * A number read into a record as it printed when read as JSON: a non-finite value is written as
+   * text ("NaN", "Infinity"), which printed "n/a", so it reads as absent here.
+   */
+  private static Double finite(Double v) {
+    return v == null || !Double.isFinite(v) ? null : v;
+  }
+
+  /** {@link Numbers#signedPercent(double)}, "n/a" when absent or not finite. */
+  private static String signed(Double v) {
+    return finite(v) == null ? Numbers.NA : Numbers.signedPercent(v);
+  }
+
+  private static double orZero(Double v) {
+    return v == null ? 0 : v;
+  }
+
+  private static double orNaN(Double v) {
+    return v == null ? Double.NaN : v;
+  }
+
+  private static String text(String s) {
+    return s == null ? "" : s;
+  }
+
+  private static String text(JsonNode n) {
+    return n == null ? "" : n.asText();
   }
 }

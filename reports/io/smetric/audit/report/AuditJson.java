@@ -160,7 +160,9 @@ public final class AuditJson {
     rep.put("audit_dir", in.folder().label());
     a.put("trace", c.trace());
     if (c.answers() != null) a.set("answers", c.answers());
-    if (replay != null && replay.path("preconditions").isObject()) a.set("preconditions", replay.path("preconditions").deepCopy());
+    // the preconditions and conditions blocks are copied as replay.json has them (keys: PreconditionsBlock, ConditionsBlock)
+    JsonNode pre = replay == null ? null : replay.path(io.smetric.audit.contract.PreconditionsBlock.BLOCK);
+    if (pre != null && pre.isObject()) a.set("preconditions", pre.deepCopy());
     JsonNode measured = MeasuredCacheReport.summary(in.folder());
     if (measured != null) a.set("measured_cache", measured);
     JsonNode own = OwnTrafficReport.summary(in.folder());
@@ -168,7 +170,8 @@ public final class AuditJson {
     ObjectNode replayProfile = ReplayProfileSection.json(replay);
     if (replayProfile != null) a.set("replay_profile", replayProfile);
     // the sweep under its own name: "conditions" is the verdict's list of conditions in words (above)
-    if (replay != null && replay.path("conditions").isObject()) a.set("conditions_sweep", replay.path("conditions").deepCopy());
+    JsonNode sweep = replay == null ? null : replay.path(io.smetric.audit.contract.ConditionsBlock.BLOCK);
+    if (sweep != null && sweep.isObject()) a.set("conditions_sweep", sweep.deepCopy());
     if (replay != null && replay.path("uncertainty").isObject()) a.set("uncertainty", replay.path("uncertainty").deepCopy());
     return a;
   }

@@ -2,9 +2,11 @@ package io.smetric.audit.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.Numbers;
+import io.smetric.audit.contract.ConditionsBlock;
 import java.awt.Color;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import org.knowm.xchart.HeatMapChart;
 
 /**
@@ -35,35 +37,31 @@ final class ConditionsChart {
     String title = "Conditions: SMetric's gain over the judged router";
     String fig = "issue 15, conditions";
     if (charts.replayMissing(title, fig)) return;
-    JsonNode cond = replay.path("conditions");
-    JsonNode grid = cond.path("grid");
-    if (!grid.isObject()) {
-      charts.missing(ReportCharts.REPLAY, title, fig, cond.has("not_applicable") ? cond.path("not_applicable").asText()
+    ConditionsBlock cond = ConditionsBlock.of(replay);
+    ConditionsBlock.Grid grid = cond == null ? null : cond.grid();
+    if (grid == null) {
+      charts.missing(ReportCharts.REPLAY, title, fig, cond != null && cond.notApplicable() != null ? cond.notApplicable()
           : "fewer than two swept conditions moved the gain");
       return;
     }
-    JsonNode px = null;
-    JsonNode py = null;
-    for (JsonNode p : cond.path("parameters")) {
-      if (p.path("name").asText().equals(grid.path("x").asText())) px = p;
-      if (p.path("name").asText().equals(grid.path("y").asText())) py = p;
-    }
+    ConditionsBlock.Parameter px = cond.parameter(Objects.toString(grid.x(), ""));
+    ConditionsBlock.Parameter py = cond.parameter(Objects.toString(grid.y(), ""));
     if (px == null || py == null) {
       charts.missing(ReportCharts.REPLAY, title, fig, "the grid names a parameter the conditions block does not list");
       return;
     }
     List<String> xs = new ArrayList<>();
-    for (JsonNode v : grid.path("x_levels")) xs.add(level(v.path("v"), px));
+    for (ConditionsBlock.Level v : grid.xs()) xs.add(level(v.v(), px));
     List<String> ys = new ArrayList<>();
-    for (JsonNode v : grid.path("y_levels")) ys.add(level(v.path("v"), py));
+    for (ConditionsBlock.Level v : grid.ys()) ys.add(level(v.v(), py));
     List<Number[]> heat = new ArrayList<>();
     double top = 0.01;
     for (int i = 0; i < ys.size(); i++) {
       for (int j = 0; j < xs.size(); j++) {
-        JsonNode g = grid.path("gain").path(i).path(j);
-        if (!g.isNumber()) continue;
-        heat.add(new Number[] {j, i, 100 * g.asDouble()});
-        top = Math.max(top, Math.abs(100 * g.asDouble()));
+        Double g = grid.gainAt(i, j);
+        if (g == null || !Double.isFinite(g)) continue;
+        heat.add(new Number[] {j, i, 100 * g});
+        top = Math.max(top, Math.abs(100 * g));
       }
     }
     if (heat.isEmpty()) {
@@ -71,9 +69,10 @@ final class ConditionsChart {
       return;
     }
     top = Math.ceil(top * 10) / 10; // a legend bound that prints short
-    String t = title + " at " + Numbers.sig4(cond.path("global_ratio").asDouble()) + "x (" + cond.path("judged_router").asText() + ")";
+    String t = title + " at " + Numbers.sig4(cond.globalRatio() == null ? 0 : cond.globalRatio()) + "x ("
+        + Objects.toString(cond.judgedRouter(), "") + ")";
     HeatMapChart c = new org.knowm.xchart.HeatMapChartBuilder().width(Charts.W).height(Charts.H).title(t)
-        .xAxisTitle(px.path("label").asText() + unitSuffix(px)).yAxisTitle(py.path("label").asText() + unitSuffix(py)).build();
+        .xAxisTitle(label(px) + unitSuffix(px)).yAxisTitle(label(py) + unitSuffix(py)).build();
     c.getStyler().setChartBackgroundColor(Color.WHITE);
     c.getStyler().setLegendVisible(true);
     c.getStyler().setRangeColors(new Color[] {new Color(0xC0392B), Color.WHITE, new Color(0x1E8449)});
@@ -84,18 +83,22 @@ final class ConditionsChart {
     c.addSeries("gain %", xs, ys, heat);
     charts.draw(ReportCharts.REPLAY, "conditions_grid.png", t, fig, "SMetric's TPS within SLO over the judged router's, minus 1, in percent, for "
         + "each pair of documented values of the two conditions that move it most (each point: maximum over offered rates). "
-        + "The audit's defaults: " + px.path("label").asText() + " " + level(px.path("base_value"), px) + ", "
-        + py.path("label").asText() + " " + level(py.path("base_value"), py) + ". Sources of the ranges: " + px.path("source").asText()
-        + "; " + py.path("source").asText() + ".", c);
+        + "The audit's defaults: " + label(px) + " " + level(px.baseValue(), px) + ", "
+        + label(py) + " " + level(py.baseValue(), py) + ". Sources of the ranges: " + Objects.toString(px.source(), "")
+        + "; " + Objects.toString(py.source(), "") + ".", c);
   }
 
   /** A grid level in the parameter's display unit, without the unit (the axis title has it). */
-  private static String level(JsonNode v, JsonNode p) {
-    return Numbers.withUnit(Numbers.parse(v), p.path("unit_scale").asDouble(1), "", "inf");
+  private static String level(JsonNode v, ConditionsBlock.Parameter p) {
+    return Numbers.withUnit(ConditionsBlock.number(v), p.scale(), "", "inf");
   }
 
-  private static String unitSuffix(JsonNode p) {
-    String u = p.path("unit").asText("");
+  private static String label(ConditionsBlock.Parameter p) {
+    return Objects.toString(p.label(), "");
+  }
+
+  private static String unitSuffix(ConditionsBlock.Parameter p) {
+    String u = p.unitOrEmpty();
     return u.isEmpty() ? "" : " (" + u + ")";
   }
 }

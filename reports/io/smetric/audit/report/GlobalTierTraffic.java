@@ -3,6 +3,7 @@ package io.smetric.audit.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.Numbers;
 import io.smetric.audit.contract.EqualLoadBlock;
+import io.smetric.audit.contract.GlobalTierBlock;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,9 +26,9 @@ final class GlobalTierTraffic {
     List<Row> out = new ArrayList<>();
     EqualLoadBlock el = EqualLoadBlock.of(replay);
     if (el == null || el.byGlobalRatio() == null) return out;
-    JsonNode lim = replay.path("global_tier");
-    double agg = lim.path("aggregate_gbps").isNumber() ? lim.path("aggregate_gbps").asDouble() : Double.POSITIVE_INFINITY;
-    double ceil = lim.path("read_ceiling_gbps").isNumber() ? lim.path("read_ceiling_gbps").asDouble() : Double.POSITIVE_INFINITY;
+    GlobalTierBlock lim = GlobalTierBlock.of(replay);
+    double agg = limit(lim == null ? null : lim.aggregateGbps());
+    double ceil = limit(lim == null ? null : lim.readCeilingGbps());
     for (EqualLoadBlock.Row e : el.byGlobalRatio()) {
       double g = e.globalRatio();
       if (g <= 0 || e.points() == null) continue;
@@ -48,10 +49,23 @@ final class GlobalTierTraffic {
     return v == null ? Double.NaN : v;
   }
 
+  /** A written limit; null (JSON has no infinity) and a non-finite value, written as text, mean none. */
+  private static double limit(Double v) {
+    return v == null || !Double.isFinite(v) ? Double.POSITIVE_INFINITY : v;
+  }
+
+  private static boolean has(Double v) {
+    return v != null && Double.isFinite(v);
+  }
+
+  private static double orZero(Double v) {
+    return v == null ? 0 : v;
+  }
+
   static void html(Html h, JsonNode replay) {
     List<Row> rows = rows(replay);
     if (rows.isEmpty()) return;
-    JsonNode lim = replay.path("global_tier");
+    GlobalTierBlock lim = GlobalTierBlock.of(replay);
     h.raw("<section id=\"global-tier-traffic\">\n");
     h.tag("h2", null, "The global tier's traffic at equal load");
     h.tag("p", null, limitsSentence(lim) + " " + bindingSentence(rows, lim));
@@ -71,29 +85,30 @@ final class GlobalTierTraffic {
   }
 
   /** The limits the replay applied, in words. */
-  static String limitsSentence(JsonNode lim) {
-    if (!lim.isObject()) return "The replay did not record its global-tier limits.";
-    String agg = lim.path("aggregate_gbps").isNumber()
-        ? Numbers.sig4(lim.path("aggregate_gbps").asDouble()) + " GB/s (" + lim.path("aggregate_source").asText() + ")"
-        : "no limit (" + lim.path("aggregate_source").asText() + ")";
-    String nic = lim.path("nics_read_gbps").isNumber()
-        ? Numbers.sig4(lim.path("node_nic_gbps").asDouble()) + " GB/s per node NIC for the remote "
-            + Numbers.percent(lim.path("remote_share").asDouble()) + " of each fetch"
-        : "no NIC on the path (" + lim.path("nodes").asInt() + " node)";
-    return "Limits in this replay: each instance reads at most " + Numbers.sig4(lim.path("per_instance_read_gbps").asDouble())
-        + " GB/s (" + lim.path("instances").asInt() + " instances: " + Numbers.sig4(lim.path("instances_read_gbps").asDouble())
+  static String limitsSentence(GlobalTierBlock lim) {
+    if (lim == null) return "The replay did not record its global-tier limits.";
+    String source = lim.aggregateSource() == null ? "" : lim.aggregateSource();
+    String agg = has(lim.aggregateGbps())
+        ? Numbers.sig4(lim.aggregateGbps()) + " GB/s (" + source + ")"
+        : "no limit (" + source + ")";
+    String nic = has(lim.nicsReadGbps())
+        ? Numbers.sig4(orZero(lim.nodeNicGbps())) + " GB/s per node NIC for the remote "
+            + Numbers.percent(orZero(lim.remoteShare())) + " of each fetch"
+        : "no NIC on the path (" + (lim.nodes() == null ? 0 : lim.nodes()) + " node)";
+    return "Limits in this replay: each instance reads at most " + Numbers.sig4(orZero(lim.perInstanceReadGbps()))
+        + " GB/s (" + (lim.instances() == null ? 0 : lim.instances()) + " instances: " + Numbers.sig4(orZero(lim.instancesReadGbps()))
         + " GB/s together); " + nic + "; the whole tier " + agg + ". The cluster's read ceiling, all instances reading at "
-        + "once, is " + (lim.path("read_ceiling_gbps").isNumber() ? Numbers.sig4(lim.path("read_ceiling_gbps").asDouble())
+        + "once, is " + (has(lim.readCeilingGbps()) ? Numbers.sig4(lim.readCeilingGbps())
             + " GB/s" : "unbounded") + ". Peak read rate: the busiest one-second window of the run.";
   }
 
   /** Whether any router's peak came near the aggregate limit. */
-  static String bindingSentence(List<Row> rows, JsonNode lim) {
+  static String bindingSentence(List<Row> rows, GlobalTierBlock lim) {
     Row top = null;
     for (Row r : rows) if (!Double.isNaN(r.peakGbps()) && (top == null || r.peakGbps() > top.peakGbps())) top = r;
     if (top == null) return "";
     String where = top.router() + " at " + Numbers.sig4(top.globalRatio()) + "x, load " + Numbers.sig4(top.load()) + "x";
-    if (!lim.path("aggregate_gbps").isNumber()) {
+    if (lim == null || !has(lim.aggregateGbps())) {
       return "The highest peak is " + Numbers.sig4(top.peakGbps()) + " GB/s (" + where + ").";
     }
     boolean binds = top.peakOfAggregate() >= BINDS;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.Json;
+import io.smetric.audit.contract.PreconditionsBlock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -73,13 +74,14 @@ final class ReplayProfileSection {
   static ObjectNode operatingPoint(JsonNode replay) {
     List<JsonNode> runs = new ArrayList<>();
     ArrayNode ids = Json.MAPPER.createArrayNode();
-    for (JsonNode e : replay.path("preconditions").path("by_global_ratio")) {
-      JsonNode id = e.path("operating_point").path("run_id");
-      if (!id.isNumber()) continue;
+    PreconditionsBlock pre = PreconditionsBlock.of(replay);
+    for (PreconditionsBlock.Row e : pre == null ? List.<PreconditionsBlock.Row>of() : pre.rows()) {
+      Integer id = e.operatingPoint() == null ? null : e.operatingPoint().runId();
+      if (id == null) continue;
       for (JsonNode r : replay.path("runs")) {
-        if (r.path("run_id").asInt() == id.asInt()) {
+        if (r.path("run_id").asInt() == id) {
           runs.add(r);
-          ids.add(id.asInt());
+          ids.add(id);
         }
       }
     }

@@ -3,6 +3,7 @@ package io.smetric.audit.replay.sweep;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.Json;
+import io.smetric.audit.contract.SweepBlock;
 import io.smetric.audit.replay.ReplaySettings;
 import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.trace.ReplayTrace;
@@ -329,46 +330,46 @@ public final class AuditPlan {
     return Math.round(x * scale) / scale;
   }
 
-  /** The plan as replay.json's {@code sweep} block. */
+  /** The plan as replay.json's {@code sweep} block (keys: {@link SweepBlock}). */
   public ObjectNode describe() {
     ObjectNode o = Json.object();
-    o.put("preset", "audit");
-    o.put("rate_grid", grid.name().toLowerCase(java.util.Locale.ROOT));
-    o.put("curves", curves.size());
-    o.put("rounds", rounds);
-    o.put("rate_reference", rateReference);
-    o.put("rate_reference_rule", "N x tokenBudget / (time of a step prefilling tokenBudget tokens: a + max(R + W f(budget), b x budget)) / (trace prompt tokens per second at x1): "
+    o.put(SweepBlock.PRESET, "audit");
+    o.put(SweepBlock.RATE_GRID, grid.name().toLowerCase(java.util.Locale.ROOT));
+    o.put(SweepBlock.CURVES, curves.size());
+    o.put(SweepBlock.ROUNDS, rounds);
+    o.put(SweepBlock.RATE_REFERENCE, rateReference);
+    o.put(SweepBlock.RATE_REFERENCE_RULE, "N x tokenBudget / (time of a step prefilling tokenBudget tokens: a + max(R + W f(budget), b x budget)) / (trace prompt tokens per second at x1): "
         + "where a cluster without cache would saturate on prefill");
     if (grid == RateGrid.FIXED) {
-      ArrayNode m = o.putArray("rate_multipliers");
+      ArrayNode m = o.putArray(SweepBlock.RATE_MULTIPLIERS);
       for (double x : RATE_MULTIPLIERS) m.add(x);
-      ArrayNode r = o.putArray("rates");
+      ArrayNode r = o.putArray(SweepBlock.RATES);
       rates().forEach(r::add);
     } else {
-      ArrayNode m = o.putArray("initial_multipliers");
+      ArrayNode m = o.putArray(SweepBlock.INITIAL_MULTIPLIERS);
       for (double x : KneeSearch.INITIAL) m.add(x);
-      o.put("resolution", KneeSearch.RESOLUTION);
-      o.put("floor_multiplier", KneeSearch.FLOOR);
-      o.put("cap_multiplier", KneeSearch.CAP);
-      ObjectNode w = o.putObject("warm_start");
-      w.put("curves", warmCurves);
-      w.put("rule", "SMetric's curve at each global ratio (the first in the plan) is searched cold and is the anchor there; every "
+      o.put(SweepBlock.RESOLUTION, KneeSearch.RESOLUTION);
+      o.put(SweepBlock.FLOOR_MULTIPLIER, KneeSearch.FLOOR);
+      o.put(SweepBlock.CAP_MULTIPLIER, KneeSearch.CAP);
+      ObjectNode w = o.putObject(SweepBlock.WARM_START);
+      w.put(SweepBlock.WarmStart.CURVES, warmCurves);
+      w.put(SweepBlock.WarmStart.RULE, "SMetric's curve at each global ratio (the first in the plan) is searched cold and is the anchor there; every "
           + "other curve at that ratio starts after the anchors are done, from the anchor's knee h: first h x {2^-0.25, 1, 2^0.25}, "
           + "then the cold rules with an extension step of the distance from h to the maximum's end, within [2^0.25, 2]; the "
           + "same stopping rule (maximum bracketed within the resolution on both sides, or a bound). A ratio without an "
           + "SMetric curve, or whose SMetric curve has nothing within SLO, stays cold");
-      w.put("step", KneeSearch.WARM_STEP);
+      w.put(SweepBlock.WarmStart.STEP, KneeSearch.WARM_STEP);
     }
-    ArrayNode p = o.putArray("policies");
+    ArrayNode p = o.putArray(SweepBlock.POLICIES);
     POLICIES.forEach(x -> p.add(x.cliName()));
-    ArrayNode a = o.putArray("ablation");
+    ArrayNode a = o.putArray(SweepBlock.ABLATION);
     ABLATION.forEach(x -> a.add(x.cliName()));
-    ArrayNode g = o.putArray("global_ratios");
+    ArrayNode g = o.putArray(SweepBlock.GLOBAL_RATIOS);
     GLOBAL_RATIOS.forEach(g::add);
-    o.put("sensitivity_global_ratio", SENSITIVITY_GLOBAL_RATIO);
-    ArrayNode os = o.putArray("sensitivity_overloads");
-    OVERLOADS.forEach(x -> SweepSummary.putNumber(os.addObject(), "overload", x));
-    ArrayNode hs = o.putArray("sensitivity_hit_ratios");
+    o.put(SweepBlock.SENSITIVITY_GLOBAL_RATIO, SENSITIVITY_GLOBAL_RATIO);
+    ArrayNode os = o.putArray(SweepBlock.SENSITIVITY_OVERLOADS);
+    OVERLOADS.forEach(x -> SweepSummary.putNumber(os.addObject(), SweepBlock.Overload.OVERLOAD, x));
+    ArrayNode hs = o.putArray(SweepBlock.SENSITIVITY_HIT_RATIOS);
     HIT_RATIOS.forEach(hs::add);
     return o;
   }

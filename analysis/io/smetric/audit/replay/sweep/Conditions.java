@@ -3,6 +3,10 @@ package io.smetric.audit.replay.sweep;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.Json;
+import io.smetric.audit.contract.ConditionsBlock;
+import io.smetric.audit.contract.ConditionsBlock.Grid;
+import io.smetric.audit.contract.ConditionsBlock.Parameter;
+import io.smetric.audit.contract.Metric;
 import io.smetric.audit.replay.ReplaySettings;
 import io.smetric.audit.replay.policy.Policies;
 import java.util.ArrayList;
@@ -312,61 +316,62 @@ public final class Conditions {
   /**
    * replay.json's {@code conditions} block: per parameter its levels with SMetric's and the judged
    * router's TPS within SLO and the gain; how much each moves the gain; the grid over the two
-   * that move it most. The verdict classifies the points against its threshold and noise.
+   * that move it most. The verdict classifies the points against its threshold and noise. Keys:
+   * {@link ConditionsBlock}, which the report reads.
    */
   public ObjectNode describe(List<RunResult> all) {
     ObjectNode o = Json.object();
     if (notApplicable != null) {
-      o.put("not_applicable", notApplicable);
+      o.put(Metric.NOT_APPLICABLE, notApplicable);
       return o;
     }
     Map<String, TreeMap<Double, Double>> sampled = sampled(all);
-    o.put("global_ratio", g);
-    o.put("judged_router", router);
-    o.put("rate_scale", rate);
-    o.put("load", EqualLoad.DECISION_LOAD);
-    o.put("rule", "each point: both routers at the same offered rate, the verdict's operating point (the declared "
+    o.put(ConditionsBlock.GLOBAL_RATIO, g);
+    o.put(ConditionsBlock.JUDGED_ROUTER, router);
+    o.put(ConditionsBlock.RATE_SCALE, rate);
+    o.put(ConditionsBlock.LOAD, EqualLoad.DECISION_LOAD);
+    o.put(ConditionsBlock.RULE, "each point: both routers at the same offered rate, the verdict's operating point (the declared "
         + "global-tier capacity, " + EqualLoad.DECISION_LOAD + "x the judged router's knee there); gain = SMetric's TPS "
         + "within SLO / the judged router's - 1");
-    ArrayNode ps = o.putArray("parameters");
+    ArrayNode ps = o.putArray(ConditionsBlock.PARAMETERS);
     for (Resolved r : params) {
       ObjectNode x = ps.addObject();
-      x.put("name", r.p().name());
-      x.put("label", r.p().label());
-      x.put("path", r.variable().key());
-      x.put("unit", r.p().unit());
-      x.put("unit_scale", r.p().scale());
-      x.put("source", r.source());
-      x.put("smetric_only", r.p().smetricOnly());
-      SweepSummary.putNumber(x, "base_value", r.base());
-      ArrayNode pts = x.putArray("points");
+      x.put(Parameter.NAME, r.p().name());
+      x.put(Parameter.LABEL, r.p().label());
+      x.put(Parameter.PATH, r.variable().key());
+      x.put(Parameter.UNIT, r.p().unit());
+      x.put(Parameter.UNIT_SCALE, r.p().scale());
+      x.put(Parameter.SOURCE, r.source());
+      x.put(Parameter.SMETRIC_ONLY, r.p().smetricOnly());
+      SweepSummary.putNumber(x, Parameter.BASE_VALUE, r.base());
+      ArrayNode pts = x.putArray(Parameter.POINTS);
       double lo = Double.POSITIVE_INFINITY;
       double hi = Double.NEGATIVE_INFINITY;
       for (double v : r.levels()) {
         ObjectNode p = pts.addObject();
-        SweepSummary.putNumber(p, "value", v);
+        SweepSummary.putNumber(p, Metric.VALUE, v);
         Map<Resolved, Double> vals = Map.of(r, v);
-        putTps(p, "smetric_tps_within_slo", tps(sampled, Policies.SMETRIC.cliName(), vals));
-        putTps(p, "router_tps_within_slo", tps(sampled, router, vals));
+        putTps(p, ConditionsBlock.Point.SMETRIC_TPS, tps(sampled, Policies.SMETRIC.cliName(), vals));
+        putTps(p, ConditionsBlock.Point.ROUTER_TPS, tps(sampled, router, vals));
         Double gain = gain(sampled, vals);
-        putTps(p, "gain", gain);
+        putTps(p, ConditionsBlock.Point.GAIN, gain);
         if (gain != null) {
           lo = Math.min(lo, gain);
           hi = Math.max(hi, gain);
         }
       }
-      if (hi >= lo) x.put("gain_range", hi - lo);
-      else x.putNull("gain_range");
+      if (hi >= lo) x.put(Parameter.GAIN_RANGE, hi - lo);
+      else x.putNull(Parameter.GAIN_RANGE);
     }
     if (gridX != null) {
-      ObjectNode gr = o.putObject("grid");
-      gr.put("x", gridX.p().name());
-      gr.put("y", gridY.p().name());
-      ArrayNode xs = gr.putArray("x_levels");
-      gridX.levels().forEach(v -> SweepSummary.putNumber(xs.addObject(), "v", v));
-      ArrayNode ys = gr.putArray("y_levels");
-      gridY.levels().forEach(v -> SweepSummary.putNumber(ys.addObject(), "v", v));
-      ArrayNode gain = gr.putArray("gain"); // [y][x]
+      ObjectNode gr = o.putObject(ConditionsBlock.GRID);
+      gr.put(Grid.X, gridX.p().name());
+      gr.put(Grid.Y, gridY.p().name());
+      ArrayNode xs = gr.putArray(Grid.X_LEVELS);
+      gridX.levels().forEach(v -> SweepSummary.putNumber(xs.addObject(), ConditionsBlock.Level.V, v));
+      ArrayNode ys = gr.putArray(Grid.Y_LEVELS);
+      gridY.levels().forEach(v -> SweepSummary.putNumber(ys.addObject(), ConditionsBlock.Level.V, v));
+      ArrayNode gain = gr.putArray(Grid.GAIN); // [y][x]
       for (double y : gridY.levels()) {
         ArrayNode row = gain.addArray();
         for (double x : gridX.levels()) {
@@ -376,7 +381,7 @@ public final class Conditions {
         }
       }
     } else {
-      o.putNull("grid");
+      o.putNull(ConditionsBlock.GRID);
     }
     return o;
   }

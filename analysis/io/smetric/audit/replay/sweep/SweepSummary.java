@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.contract.Metric;
+import io.smetric.audit.contract.PreconditionsBlock;
 import io.smetric.audit.contract.ReplayComparison;
 import io.smetric.audit.contract.ReplayComparison.Row;
 import io.smetric.audit.replay.policy.Policies;
@@ -236,16 +237,16 @@ public final class SweepSummary {
         }
       }
     }
-    ObjectNode w = c.putObject("smetric_best_gain_with_global_tier");
+    ObjectNode w = c.putObject(ReplayComparison.BEST_GAIN_WITH_GLOBAL);
     if (best != null) {
-      w.put("value", best);
-      w.put("global_ratio", bestG);
-      w.put("selection", "the largest of the per-capacity gains in maximum TPS within SLO: descriptive (a maximum over "
+      w.put(Metric.VALUE, best);
+      w.put(ReplayComparison.Gain.GLOBAL_RATIO, bestG);
+      w.put(ReplayComparison.BestGain.SELECTION, "the largest of the per-capacity gains in maximum TPS within SLO: descriptive (a maximum over "
           + "noisy gains is biased upwards); the verdict reads SMetric's gain at equal load at a declared capacity "
           + "(judged.smetric_gain_with_global_tier)");
     } else {
-      w.putNull("value");
-      w.put("not_applicable", why != null ? why
+      w.putNull(Metric.VALUE);
+      w.put(Metric.NOT_APPLICABLE, why != null ? why
           : anyPositiveG ? "gain undefined at every global ratio > 0 (no baseline token within SLO)"
           : "no global ratio > 0 with both smetric and a baseline in the sweep");
     }
@@ -359,54 +360,54 @@ public final class SweepSummary {
    * instance-minute, the share of reuse within the interval threshold, the local tier's turnover
    * time and the share of reuse within it, the sessions live per instance; and whether the
    * cache-first baseline forms hot spots there: cache-affinity's mean max/mean load and
-   * stickiness at its headline, against least-load's imbalance at its own.
+   * stickiness at its headline, against least-load's imbalance at its own. Keys:
+   * {@link PreconditionsBlock}, which the report reads.
    */
   public ObjectNode preconditions(double intervalThresholdS) {
     Map<String, TreeMap<Double, Headline>> d = atDefaults();
     ObjectNode o = Json.object();
-    o.put("reuse_interval_threshold_s", intervalThresholdS);
-    ArrayNode by = o.putArray("by_global_ratio");
+    o.put(PreconditionsBlock.REUSE_INTERVAL_THRESHOLD_S, intervalThresholdS);
+    ArrayNode by = o.putArray(PreconditionsBlock.BY_GLOBAL_RATIO);
     TreeMap<Double, Headline> sm = d.get(Policies.SMETRIC.cliName());
     if (sm == null) {
-      o.put("not_applicable", "the policy smetric was not simulated (at the default OVERLOAD and HIT_RATIO)");
+      o.put(Metric.NOT_APPLICABLE, "the policy smetric was not simulated (at the default OVERLOAD and HIT_RATIO)");
       return o;
     }
     for (Map.Entry<Double, Headline> e : sm.entrySet()) {
       double g = e.getKey();
       RunResult r = e.getValue().best();
       ObjectNode x = by.addObject();
-      x.put("global_ratio", g);
-      ObjectNode op = x.putObject("operating_point");
-      op.put("policy", Policies.SMETRIC.cliName());
-      op.put("rate_scale", r.spec().rateScale());
-      op.put("run_id", r.spec().runId());
-      for (String k : List.of("requests_per_instance_minute_median", "requests_per_instance_minute_mean",
-          "reuse_within_threshold_share", "local_hold_s", "reuse_within_local_hold_share", "live_sessions_per_instance")) {
+      x.put(PreconditionsBlock.Row.GLOBAL_RATIO, g);
+      ObjectNode op = x.putObject(PreconditionsBlock.Row.OPERATING_POINT);
+      op.put(PreconditionsBlock.OperatingPoint.POLICY, Policies.SMETRIC.cliName());
+      op.put(PreconditionsBlock.OperatingPoint.RATE_SCALE, r.spec().rateScale());
+      op.put(PreconditionsBlock.OperatingPoint.RUN_ID, r.spec().runId());
+      for (String k : PreconditionsBlock.Row.MEASURED) {
         putMetric(x, k, r);
       }
       Headline ca = headlineOf(d, Policies.CACHE_AFFINITY.cliName(), g);
       Headline ll = headlineOf(d, Policies.LEAST_LOAD.cliName(), g);
       if (ca != null) {
-        ObjectNode c = x.putObject("cache_first");
-        c.put("policy", ca.policy());
-        c.put("rate_scale", ca.best().spec().rateScale());
-        putMetric(c, "imbalance_mean", ca.best());
-        putMetric(c, "stickiness", ca.best());
+        ObjectNode c = x.putObject(PreconditionsBlock.Row.CACHE_FIRST);
+        c.put(PreconditionsBlock.OperatingPoint.POLICY, ca.policy());
+        c.put(PreconditionsBlock.OperatingPoint.RATE_SCALE, ca.best().spec().rateScale());
+        putMetric(c, PreconditionsBlock.Baseline.IMBALANCE_MEAN, ca.best());
+        putMetric(c, PreconditionsBlock.Baseline.STICKINESS, ca.best());
       } else {
-        x.putNull("cache_first");
+        x.putNull(PreconditionsBlock.Row.CACHE_FIRST);
       }
       if (ll != null) {
-        ObjectNode c = x.putObject("load_balance");
-        c.put("policy", ll.policy());
-        c.put("rate_scale", ll.best().spec().rateScale());
-        putMetric(c, "imbalance_mean", ll.best());
+        ObjectNode c = x.putObject(PreconditionsBlock.Row.LOAD_BALANCE);
+        c.put(PreconditionsBlock.OperatingPoint.POLICY, ll.policy());
+        c.put(PreconditionsBlock.OperatingPoint.RATE_SCALE, ll.best().spec().rateScale());
+        putMetric(c, PreconditionsBlock.Baseline.IMBALANCE_MEAN, ll.best());
       } else {
-        x.putNull("load_balance");
+        x.putNull(PreconditionsBlock.Row.LOAD_BALANCE);
       }
       Double ci = ca == null ? null : ca.best().metrics().get("imbalance_mean");
       Double li = ll == null ? null : ll.best().metrics().get("imbalance_mean");
-      if (ci != null && li != null && li > 0) x.put("hot_spot_ratio", ci / li);
-      else x.putNull("hot_spot_ratio");
+      if (ci != null && li != null && li > 0) x.put(PreconditionsBlock.Row.HOT_SPOT_RATIO, ci / li);
+      else x.putNull(PreconditionsBlock.Row.HOT_SPOT_RATIO);
     }
     return o;
   }

@@ -3,14 +3,17 @@ package io.smetric.audit.report.verdict;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.Numbers;
 import io.smetric.audit.contract.CharacterizationSummary;
+import io.smetric.audit.contract.ConditionsBlock;
 import io.smetric.audit.contract.EqualLoadBlock;
 import io.smetric.audit.contract.Metric;
+import io.smetric.audit.contract.PreconditionsBlock;
 import io.smetric.audit.contract.ReplayComparison;
 import io.smetric.audit.contract.Source;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The default criteria of an audit, taken from the SMetric paper's own preconditions, and the
@@ -243,20 +246,20 @@ public final class AuditCriteria {
    * value alone decides (with its interval).
    */
   static void judgeOverConditions(Metrics m, JsonNode replay, Criterion c) {
-    JsonNode cond = replay.path("conditions");
-    if (!cond.path("parameters").isArray() || cond.path("parameters").isEmpty()) return;
+    ConditionsBlock cond = ConditionsBlock.of(replay);
+    if (cond == null || cond.parameterList().isEmpty()) return;
     Metric base = m.get(GAIN_WITH_GLOBAL);
     double hw = base.hasInterval() ? (base.high() - base.low()) / 2 : 0;
     List<Double> gains = new ArrayList<>();
     gains.add(base.value());
     List<String> where = new ArrayList<>();
-    for (JsonNode p : cond.path("parameters")) {
+    for (ConditionsBlock.Parameter p : cond.parameterList()) {
       List<Double> clear = new ArrayList<>();
       List<Double> all = new ArrayList<>();
-      for (JsonNode pt : p.path("points")) {
-        double v = Numbers.parse(pt.path("value"));
-        Double gain = pt.path("gain").isNumber() ? pt.path("gain").asDouble() : null;
-        boolean isBase = v == Numbers.parse(p.path("base_value"));
+      for (ConditionsBlock.Point pt : p.pointList()) {
+        double v = ConditionsBlock.number(pt.value());
+        Double gain = finite(pt.gain()) ? pt.gain() : null;
+        boolean isBase = v == ConditionsBlock.number(p.baseValue());
         if (isBase) gain = base.value(); // the defaults' point, counted once above
         if (gain == null) continue;
         all.add(v);
@@ -265,19 +268,19 @@ public final class AuditCriteria {
       }
       if (!clear.isEmpty() && clear.size() < all.size()) where.add(range(p, all, clear));
     }
-    JsonNode grid = cond.path("grid");
+    ConditionsBlock.Grid grid = cond.grid();
     List<String> cells = new ArrayList<>();
-    if (grid.isObject()) {
-      JsonNode xs = grid.path("x_levels");
-      JsonNode ys = grid.path("y_levels");
+    if (grid != null) {
+      List<ConditionsBlock.Level> xs = grid.xs();
+      List<ConditionsBlock.Level> ys = grid.ys();
       for (int yi = 0; yi < ys.size(); yi++) {
         for (int xi = 0; xi < xs.size(); xi++) {
-          JsonNode gv = grid.path("gain").path(yi).path(xi);
-          if (!gv.isNumber()) continue;
-          gains.add(gv.asDouble());
-          if (c.passes(gv.asDouble() - hw)) {
-            cells.add(paramText(cond, grid.path("x").asText(), Numbers.parse(xs.get(xi).path("v"))) + " with "
-                + paramText(cond, grid.path("y").asText(), Numbers.parse(ys.get(yi).path("v"))));
+          Double gv = grid.gainAt(yi, xi);
+          if (!finite(gv)) continue;
+          gains.add(gv);
+          if (c.passes(gv - hw)) {
+            cells.add(paramText(cond, Objects.toString(grid.x(), ""), ConditionsBlock.number(xs.get(xi).v())) + " with "
+                + paramText(cond, Objects.toString(grid.y(), ""), ConditionsBlock.number(ys.get(yi).v())));
           }
         }
       }
@@ -288,8 +291,8 @@ public final class AuditCriteria {
       if (c.passes(x - hw)) gain++;
       else if (!c.passes(x + hw)) loss++;
     }
-    String vs = cond.path("judged_router").asText("the judged router");
-    String at = String.format(Locale.ROOT, " at a %sx global tier", Numbers.exact(cond.path("global_ratio").asDouble()));
+    String vs = cond.judgedRouter() == null ? "the judged router" : cond.judgedRouter();
+    String at = String.format(Locale.ROOT, " at a %sx global tier", Numbers.exact(cond.globalRatio() == null ? 0 : cond.globalRatio()));
     String noise = hw > 0 ? String.format(Locale.ROOT, " (noise +-%s from the bootstrap interval at the defaults)",
         String.format(Locale.ROOT, "%.1f points", 100 * hw)) : "";
     String summary = String.format(Locale.ROOT, "%d of %d points of the documented ranges clear the threshold, %d fall "
@@ -329,15 +332,15 @@ public final class AuditCriteria {
   }
 
   /** "the global tier's read rate <= 6.8 GB/s" for the clear-gain levels of a parameter (sorted values). */
-  static String range(JsonNode p, List<Double> all, List<Double> clear) {
+  static String range(ConditionsBlock.Parameter p, List<Double> all, List<Double> clear) {
     List<Double> sorted = new ArrayList<>(all);
     java.util.Collections.sort(sorted);
     int first = sorted.indexOf(clear.get(0));
     boolean contiguous = true;
     for (int k = 0; k < clear.size(); k++) if (first + k >= sorted.size() || !sorted.get(first + k).equals(clear.get(k))) contiguous = false;
-    String label = p.path("label").asText(p.path("name").asText());
-    double scale = p.path("unit_scale").asDouble(1);
-    String unit = p.path("unit").asText("");
+    String label = p.label() != null ? p.label() : p.name() == null ? "" : p.name();
+    double scale = p.scale();
+    String unit = p.unitOrEmpty();
     if (contiguous && first == 0) return label + " <= " + show(clear.get(clear.size() - 1), scale, unit);
     if (contiguous && first + clear.size() == sorted.size()) return label + " >= " + show(clear.get(0), scale, unit);
     List<String> vs = new ArrayList<>();
@@ -345,12 +348,9 @@ public final class AuditCriteria {
     return label + " in {" + String.join(", ", vs) + "}";
   }
 
-  private static String paramText(JsonNode cond, String name, double v) {
-    for (JsonNode p : cond.path("parameters")) {
-      if (p.path("name").asText().equals(name)) {
-        return p.path("label").asText(name) + " = " + show(v, p.path("unit_scale").asDouble(1), p.path("unit").asText(""));
-      }
-    }
+  private static String paramText(ConditionsBlock cond, String name, double v) {
+    ConditionsBlock.Parameter p = cond.parameter(name);
+    if (p != null) return (p.label() == null ? name : p.label()) + " = " + show(v, p.scale(), p.unitOrEmpty());
     return name + " = " + v;
   }
 
@@ -389,21 +389,22 @@ public final class AuditCriteria {
         return Metric.na("cache-affinity and least-load were not both replayed at the decision load");
       }
     }
-    JsonNode at = null;
-    for (JsonNode e : replay.path("preconditions").path("by_global_ratio")) {
-      if (e.path("global_ratio").asDouble() == g) at = e;
-    }
+    PreconditionsBlock pre = PreconditionsBlock.of(replay);
+    PreconditionsBlock.Row at = pre == null ? null : pre.at(g);
     if (at == null) return Metric.na("replay.json has no preconditions at global ratio " + Numbers.exact(g));
-    JsonNode v = switch (metric) {
-      case REGIME_RPM -> at.path("requests_per_instance_minute_median");
-      case REGIME_WITHIN -> at.path("reuse_within_threshold_share");
-      case REGIME_HOLD -> at.path("reuse_within_local_hold_share");
-      case REGIME_HOT_SPOTS -> at.path("hot_spot_ratio");
-      case REGIME_STICKINESS -> at.path("cache_first").path("stickiness");
-      default -> null;
+    boolean known = switch (metric) {
+      case REGIME_RPM, REGIME_WITHIN, REGIME_HOLD, REGIME_HOT_SPOTS, REGIME_STICKINESS -> true;
+      default -> false;
     };
-    if (v == null) return Metric.na("unknown precondition " + metric);
-    if (v.isNumber()) return Metric.of(v.asDouble());
+    if (!known) return Metric.na("unknown precondition " + metric);
+    Double v = switch (metric) {
+      case REGIME_RPM -> at.requestsPerInstanceMinuteMedian();
+      case REGIME_WITHIN -> at.reuseWithinThresholdShare();
+      case REGIME_HOLD -> at.reuseWithinLocalHoldShare();
+      case REGIME_HOT_SPOTS -> at.hotSpotRatio();
+      default -> at.cacheFirst() == null ? null : at.cacheFirst().stickiness();
+    };
+    if (finite(v)) return Metric.of(v);
     return Metric.na(switch (metric) {
       case REGIME_HOT_SPOTS, REGIME_STICKINESS -> "cache-affinity and least-load were not both replayed there";
       case REGIME_HOLD -> "the local tier's turnover time is not defined (unbounded tier or no reuse)";
@@ -434,11 +435,12 @@ public final class AuditCriteria {
     }
     if (failed.isEmpty()) return;
     String at = "";
-    for (JsonNode e : replay.path("preconditions").path("by_global_ratio")) {
-      if (e.path("global_ratio").asDouble() == g) {
-        at = String.format(Locale.ROOT, " (global tier %sx, smetric at offered rate x%s)", Numbers.exact(g),
-            Numbers.exact(e.path("operating_point").path("rate_scale").asDouble()));
-      }
+    PreconditionsBlock pre = PreconditionsBlock.of(replay);
+    PreconditionsBlock.Row e = pre == null ? null : pre.at(g);
+    if (e != null) {
+      Double rate = e.operatingPoint() == null ? null : e.operatingPoint().rateScale();
+      at = String.format(Locale.ROOT, " (global tier %sx, smetric at offered rate x%s)", Numbers.exact(g),
+          Numbers.exact(rate == null ? 0 : rate));
     }
     m.put(gainMetric, Metric.na(String.format(Locale.ROOT, "outside the paper's regime at the operating point%s: %s; "
         + "the gain measured there (%s) does not judge the paper's claim", at, String.join("; ", failed),

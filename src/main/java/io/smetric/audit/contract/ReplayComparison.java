@@ -29,7 +29,14 @@ public record ReplayComparison(
     /** How the judged router was chosen: only the judged block has it (with current_router). */
     @JsonProperty(RULE) String rule,
     /** Per capacity, the routers' maximum TPS within SLO: descriptive rows ({@link #rows} reads them). */
-    @JsonProperty(BY_GLOBAL_RATIO) JsonNode byGlobalRatio) {
+    @JsonProperty(BY_GLOBAL_RATIO) JsonNode byGlobalRatio,
+    /**
+     * The largest per-capacity gain in maximum TPS within SLO, descriptive. The judged block drops
+     * it once the equal-load gains are written; the comparison and paper_claim blocks keep it.
+     */
+    @JsonProperty(BEST_GAIN_WITH_GLOBAL) BestGain bestGainWithGlobal,
+    /** With --current-router NAME:CONFIG (judged block only): each knob as the replay understood it; null otherwise. */
+    @JsonProperty(CURRENT_ROUTER_CONFIG) java.util.List<Knob> currentRouterConfig) {
 
   /** The block the verdict judges. */
   public static final String JUDGED = "judged";
@@ -43,6 +50,8 @@ public record ReplayComparison(
   public static final String CURRENT_ROUTER = "current_router";
   public static final String RULE = "rule";
   public static final String BY_GLOBAL_RATIO = "by_global_ratio";
+  public static final String BEST_GAIN_WITH_GLOBAL = "smetric_best_gain_with_global_tier";
+  public static final String CURRENT_ROUTER_CONFIG = "current_router_config";
 
   /**
    * A gain: a {@link Metric} (value or reason, optional interval) and where it was measured.
@@ -64,6 +73,28 @@ public record ReplayComparison(
     public static Metric metric(Gain g) {
       return g == null ? null : new Metric(g.value, g.notApplicable, null, null, null, g.interval);
     }
+  }
+
+  /** The largest gain over the capacities above 0, where it was, and why it is descriptive; or why there is none. */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record BestGain(
+      @JsonProperty(Metric.VALUE) Double value,
+      @JsonProperty(Gain.GLOBAL_RATIO) Double globalRatio,
+      @JsonProperty(SELECTION) String selection,
+      @JsonProperty(Metric.NOT_APPLICABLE) String notApplicable) {
+    public static final String SELECTION = "selection";
+  }
+
+  /** One knob of the configured router: the router, the knob, the value the replay used and where it came from. */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record Knob(
+      @JsonProperty(ROUTER) String router,
+      @JsonProperty(KNOB) String knob,
+      @JsonProperty(Metric.VALUE) String value,
+      @JsonProperty(SOURCE) String source) {
+    public static final String ROUTER = "router";
+    public static final String KNOB = "knob";
+    public static final String SOURCE = "source";
   }
 
   @JsonIgnoreProperties(ignoreUnknown = true)
