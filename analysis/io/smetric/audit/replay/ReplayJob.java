@@ -109,7 +109,7 @@ public final class ReplayJob {
       io.smetric.audit.replay.sweep.Capacity.Options capacity) {
     public Options {
       capacity = capacity == null ? io.smetric.audit.replay.sweep.Capacity.Options.OFF : capacity;
-      settings = Objects.requireNonNull(settings, "settings").copy();
+      Objects.requireNonNull(settings, "settings");
       Objects.requireNonNull(plan, "plan");
       if ((rateGrid == null) != (plan == Plan.GRID)) throw new IllegalArgumentException("a rate grid goes with the audit and custom plans only");
       policies = List.copyOf(policies);
@@ -125,12 +125,6 @@ public final class ReplayJob {
       traceLabel = traceLabel == null ? "" : traceLabel;
       if (bootstrap < 0) throw new IllegalArgumentException("bootstrap must be >= 0, got " + bootstrap);
       conditions = conditions == null ? List.of() : List.copyOf(conditions);
-    }
-
-    /** A copy of the base settings (the record's own cannot be changed through it). */
-    @Override
-    public ReplaySettings settings() {
-      return settings.copy();
     }
 
     /**
