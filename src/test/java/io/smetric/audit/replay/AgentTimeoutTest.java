@@ -50,9 +50,7 @@ class AgentTimeoutTest {
     assertEquals(1L, o.metrics.get("timed_out_requests"));
     assertEquals(1.0 / 3, (double) o.metrics.get("timed_out_share"), 1e-12);
 
-    s = s.with(sb -> {
-      sb.agentTimeoutS = Double.POSITIVE_INFINITY; // no timeout: they wait for the response
-    });
+    s = s.with(sb -> sb.agentTimeoutS = Double.POSITIVE_INFINITY); // no timeout: they wait for the response
     SimOutcome w = ReplayFixtures.run(t, s, Policies.LEAST_LOAD);
     assertEquals(w.finish[0], w.arrival[1], 0.0);
     assertEquals(w.finish[0], w.arrival[2], 0.0);

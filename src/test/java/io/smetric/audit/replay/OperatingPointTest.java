@@ -66,9 +66,7 @@ class OperatingPointTest {
     SimOutcome o = ReplayFixtures.run(trace(), s, Policies.LEAST_LOAD);
     assertEquals(1.0, (double) o.metrics.get("reuse_within_threshold_share"), 0.0);
     assertEquals(3.0, (double) o.metrics.get("requests_per_instance_minute_median"), 0.0);
-    s = s.with(sb -> {
-      sb.reuseIntervalThresholdS = 30; // only a1's 25 s (32 of 128 hit tokens)
-    });
+    s = s.with(sb -> sb.reuseIntervalThresholdS = 30); // only a1's 25 s (32 of 128 hit tokens)
     o = ReplayFixtures.run(trace(), s, Policies.LEAST_LOAD);
     assertEquals(0.25, (double) o.metrics.get("reuse_within_threshold_share"), 1e-12);
   }

@@ -1,6 +1,7 @@
 package io.smetric.audit.replay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -49,6 +50,43 @@ class ReplaySettingsAndSweepTest {
     Path bad = tmp.resolve("b.json");
     Files.writeString(bad, "{\"instancez\": 3}");
     assertThrows(UsageException.class, () -> ReplaySettings.load(bad, ReplaySettings.defaults()));
+  }
+
+  @Test
+  void load_nestedProfile_replacesTheBaseProfile_notMergedIntoIt() throws Exception {
+    // as before the settings were a value: no @JsonMerge, so a nested object is a whole new profile
+    Path y = tmp.resolve("p.yaml");
+    Files.writeString(y, "profile:\n  maxBatch: 3\n");
+    ReplaySettings base = ReplaySettings.defaults();
+    ReplaySettings s = ReplaySettings.load(y, base);
+    assertEquals(3, s.profile.maxBatch);
+    assertEquals(1.1, base.profile.globalReadGBps, "the shipped default profile's read rate");
+    assertNotEquals(base.profile.globalReadGBps, s.profile.globalReadGBps, "not the base profile's");
+    assertNotEquals(base.profile.name, s.profile.name);
+  }
+
+  @Test
+  void load_unknownField_namesTheSettingsClass_notItsBuilder() throws Exception {
+    Path bad = tmp.resolve("u.yaml");
+    Files.writeString(bad, "nosuch: 1\n");
+    UsageException e = assertThrows(UsageException.class, () -> ReplaySettings.load(bad, ReplaySettings.defaults()));
+    assertTrue(e.getMessage().startsWith("cannot read settings " + bad
+        + ": Unrecognized field \"nosuch\" (class io.smetric.audit.replay.ReplaySettings), not marked as ignorable"),
+        e.getMessage());
+  }
+
+  @Test
+  void builders_holdTheirOwnProfile_soNoEditReachesABuiltValue() {
+    ReplaySettings a = ReplaySettings.defaults();
+    int batch = a.profile.maxBatch;
+    ReplaySettings.Builder b = a.toBuilder();
+    b.profile.maxBatch = batch + 1;
+    assertEquals(batch, a.profile.maxBatch, "toBuilder copies the profile");
+    ReplaySettings c = b.build();
+    b.profile.maxBatch = batch + 2;
+    assertEquals(batch + 1, c.profile.maxBatch, "build copies the profile");
+    assertEquals(batch + 3, c.with(e -> e.profile.maxBatch = batch + 3).profile.maxBatch);
+    assertEquals(batch + 1, c.profile.maxBatch, "with leaves the value as it was");
   }
 
   @Test
