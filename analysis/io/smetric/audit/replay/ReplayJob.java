@@ -84,7 +84,7 @@ public final class ReplayJob {
   /**
    * Everything a replay is asked to do, immutable; built by {@link #grid}, {@link #audit} or
    * {@link #custom} and the {@code with...} methods (the commands build it from the
-   * {@code ReplayOptions} mixin). {@link #settings()} is a copy: the record keeps its own.
+   * {@code ReplayOptions} mixin); its settings are an immutable value, kept as given.
    *
    * @param settings the base settings of every simulation (a sweep varies some of their fields)
    * @param plan which simulations run
@@ -200,7 +200,7 @@ public final class ReplayJob {
   private ReplayTrace trace;
   private final TraceSummary summary;
   private final Options options;
-  /** The job's own copy of the options' settings. */
+  /** The options' settings (a value). */
   private final ReplaySettings base;
   /**
    * Simulation wall time a sweep job should carry, against the fixed cost of a Spark job (task
