@@ -202,7 +202,7 @@ public final class ReplaySettings implements Serializable {
    * reach this value (the profile is still a mutable class).
    */
   public Builder toBuilder() {
-    Builder b = new Builder();
+    Builder b = new Builder(false);
     b.instances = instances;
     b.localBlocks = localBlocks;
     b.globalRatio = globalRatio;
@@ -454,8 +454,21 @@ public final class ReplaySettings implements Serializable {
     /** Number of CDF points written per latency metric. */
     public int cdfPoints = 100;
 
-    /** The instance's cost model, memory, engine limits and global-tier costs (shipped default: the paper's hardware). */
-    public ModelProfile profile = ModelProfile.defaultProfile();
+    /**
+     * The instance's cost model, memory, engine limits and global-tier costs (shipped default: the
+     * paper's hardware, {@link ModelProfile#defaultProfile}, set by {@link #Builder()}).
+     */
+    public ModelProfile profile;
+
+    /** The defaults. */
+    public Builder() {
+      this(true);
+    }
+
+    /** {@code toBuilder} sets the profile itself: reading the default one would be wasted (it is a copy each call). */
+    private Builder(boolean defaultProfile) {
+      if (defaultProfile) profile = ModelProfile.defaultProfile();
+    }
 
     /**
      * Sets the fields a JSON or YAML file (by extension) names; a field it does not name keeps its
