@@ -84,7 +84,7 @@ public final class ReplayJob {
   /**
    * Everything a replay is asked to do, immutable; built by {@link #grid}, {@link #audit} or
    * {@link #custom} and the {@code with...} methods (the commands build it from the
-   * {@code ReplayOptions} mixin). {@link #settings()} is a copy: the record keeps its own.
+   * {@code ReplayOptions} mixin); its settings are an immutable value, kept as given.
    *
    * @param settings the base settings of every simulation (a sweep varies some of their fields)
    * @param plan which simulations run
@@ -109,7 +109,7 @@ public final class ReplayJob {
       io.smetric.audit.replay.sweep.Capacity.Options capacity) {
     public Options {
       capacity = capacity == null ? io.smetric.audit.replay.sweep.Capacity.Options.OFF : capacity;
-      settings = Objects.requireNonNull(settings, "settings").copy();
+      Objects.requireNonNull(settings, "settings");
       Objects.requireNonNull(plan, "plan");
       if ((rateGrid == null) != (plan == Plan.GRID)) throw new IllegalArgumentException("a rate grid goes with the audit and custom plans only");
       policies = List.copyOf(policies);
@@ -125,12 +125,6 @@ public final class ReplayJob {
       traceLabel = traceLabel == null ? "" : traceLabel;
       if (bootstrap < 0) throw new IllegalArgumentException("bootstrap must be >= 0, got " + bootstrap);
       conditions = conditions == null ? List.of() : List.copyOf(conditions);
-    }
-
-    /** A copy of the base settings (the record's own cannot be changed through it). */
-    @Override
-    public ReplaySettings settings() {
-      return settings.copy();
     }
 
     /**
@@ -206,7 +200,7 @@ public final class ReplayJob {
   private ReplayTrace trace;
   private final TraceSummary summary;
   private final Options options;
-  /** The job's own copy of the options' settings. */
+  /** The options' settings (a value). */
   private final ReplaySettings base;
   /**
    * Simulation wall time a sweep job should carry, against the fixed cost of a Spark job (task

@@ -35,7 +35,7 @@ import java.util.Set;
  */
 final class ReplayPlanning {
   private final ReplayJob.Options options;
-  /** The job's own copy of the options' settings (shared with the job, which runs them). */
+  /** The options' settings (a value, shared with the job, which runs them). */
   private final ReplaySettings base;
   private final ReplayJob.TraceSummary summary;
   /** The audit or custom plan (run in rounds); null for a grid. */

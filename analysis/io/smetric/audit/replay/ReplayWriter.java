@@ -62,7 +62,7 @@ final class ReplayWriter {
 
   private final SparkSession spark;
   private final ReplayJob.Options options;
-  /** The job's own copy of the base settings. */
+  /** The options' base settings (a value). */
   private final ReplaySettings base;
   private final ReplayJob.TraceSummary summary;
   /** The audit or custom plan; null for a grid. */

@@ -247,7 +247,8 @@ public final class TraceCalibration {
   static final class TraceProblem implements Calibrator.Problem {
     private final ReplayTrace t;
     private final int[] inst;
-    private final ReplaySettings s;
+    /** The settings of every simulation, less the profile each sets. */
+    private final ReplaySettings.Builder s;
     private final String label;
     private final List<int[]> groups = new ArrayList<>();
     private final List<String> ids = new ArrayList<>();
@@ -258,7 +259,7 @@ public final class TraceCalibration {
     TraceProblem(ReplayTrace t, int[] inst, ReplaySettings s, Usable full, int k, String label) {
       this.t = t;
       this.inst = inst;
-      this.s = s.copy();
+      this.s = s.toBuilder();
       this.label = label;
       double[] tt = Arrays.copyOf(full.ttft(), t.n);
       double[] ee = Arrays.copyOf(full.e2e(), t.n);
@@ -302,7 +303,7 @@ public final class TraceCalibration {
     SimOutcome simulate(ModelProfile p) {
       simulations++;
       s.profile = p;
-      return new Simulator(t, s, new AsRecordedPolicy(inst)).run();
+      return new Simulator(t, s.build(), new AsRecordedPolicy(inst)).run();
     }
 
     @Override

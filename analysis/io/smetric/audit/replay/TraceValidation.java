@@ -279,11 +279,12 @@ public final class TraceValidation {
    * held back for their previous turn). validate, calibrate and shadow routing replay alike.
    */
   public static ReplaySettings asRecordedSettings(ReplaySettings base, int n) {
-    ReplaySettings s = base.copy();
-    s.instances = n;
-    s.rateScale = 1.0;
-    s.rateScaling = ReplaySettings.RateScaling.UNIFORM;
-    s.followUpsWaitForPrevious = false;
+    ReplaySettings s = base.with(b -> {
+      b.instances = n;
+      b.rateScale = 1.0;
+      b.rateScaling = ReplaySettings.RateScaling.UNIFORM;
+      b.followUpsWaitForPrevious = false;
+    });
     s.validate(io.smetric.audit.replay.policy.Policies::checkConfigs);
     return s;
   }

@@ -66,21 +66,22 @@ public final class MeasurementReplay {
       }
       records.add(r);
     }
-    ReplaySettings s = new ReplaySettings();
-    s.profile = engineProfile(base, m.engine());
-    s.instances = 1;
-    s.agentTimeoutS = Double.POSITIVE_INFINITY;
+    ReplaySettings.Builder b = new ReplaySettings.Builder();
+    b.profile = engineProfile(base, m.engine());
+    b.instances = 1;
+    b.agentTimeoutS = Double.POSITIVE_INFINITY;
     // the benchmark client's timeout: a request it gave up on is aborted in the engine and left out
     // of the summary, as the tool's report leaves it out (Metrics.failed counts it)
-    if (o.requestTimeouts()) s.requestTimeoutS = m.requestTimeoutS();
-    if (Boolean.FALSE.equals(m.engine().prefixCaching())) s.prefixCaching = false;
+    if (o.requestTimeouts()) b.requestTimeoutS = m.requestTimeoutS();
+    if (Boolean.FALSE.equals(m.engine().prefixCaching())) b.prefixCaching = false;
     Integer clients = w.concurrency();
     if (clients != null) { // closed-loop clients: each sends its next request when the last is done
       records = asClients(records, clients);
-      s.followUpsWaitForPrevious = true;
+      b.followUpsWaitForPrevious = true;
     } else if (records.stream().anyMatch(r -> r.parentId() != null || (r.turn() != null && r.turn() > 0))) {
-      s.followUpsWaitForPrevious = true; // a conversation's next round waits for the previous answer
+      b.followUpsWaitForPrevious = true; // a conversation's next round waits for the previous answer
     }
+    ReplaySettings s = b.build();
     s.validate(Policies::checkConfigs);
     ReplayTrace t = ReplayTraceBuilder.fromRecords(records, false);
     Simulator sim = new Simulator(t, s, Policies.ROUND_ROBIN.create(s));

@@ -57,7 +57,7 @@ public final class RouterConfig {
   }
 
   /** Sets the modelled knobs on {@code s} and records the configuration as understood. */
-  public void apply(ReplaySettings s) {
+  public void apply(ReplaySettings.Builder s) {
     for (Map.Entry<Setting, Double> e : values.entrySet()) e.getKey().set.accept(s, e.getValue());
     s.currentRouterConfig = new ArrayList<>(knobs);
   }
@@ -81,9 +81,9 @@ public final class RouterConfig {
     DYNAMO_PREFILL_LOAD_SCALE("dynamoPrefillLoadScale", (s, v) -> s.dynamoPrefillLoadScale = v);
 
     final String field;
-    final java.util.function.ObjDoubleConsumer<ReplaySettings> set;
+    final java.util.function.ObjDoubleConsumer<ReplaySettings.Builder> set;
 
-    Setting(String field, java.util.function.ObjDoubleConsumer<ReplaySettings> set) {
+    Setting(String field, java.util.function.ObjDoubleConsumer<ReplaySettings.Builder> set) {
       this.field = field;
       this.set = set;
     }

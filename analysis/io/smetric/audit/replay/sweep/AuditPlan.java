@@ -139,7 +139,7 @@ public final class AuditPlan {
    * with the closed loop (a follow-up is sent when its previous response is complete, up to the
    * agent timeout). Applied before a settings file and the command line, which may override it.
    */
-  public static void applyPace(ReplaySettings s) {
+  public static void applyPace(ReplaySettings.Builder s) {
     s.rateScaling = ReplaySettings.RateScaling.SESSIONS;
     s.followUpsWaitForPrevious = true;
   }

@@ -55,15 +55,19 @@ public record SimSpec(int runId, String policy, double globalRatio, double rateS
     return replicate == 0 && variant == null;
   }
 
-  /** This run's settings: a copy of {@code base} (left as it was) with the spec's values. */
+  /** This run's settings: {@code base} with the spec's values. */
   public ReplaySettings apply(ReplaySettings base) {
+    return base.with(this::apply);
+  }
+
+  /** Sets the spec's values on a settings builder. */
+  public void apply(ReplaySettings.Builder s) {
     // overrides never carry OVERLOAD or HIT_RATIO (a spec has fields for them), so the order of the two steps is free
-    ReplaySettings s = SweepVariable.withAll(base, overrides);
+    SweepVariable.setAll(s, overrides);
     s.globalRatio = globalRatio;
     s.rateScale = rateScale;
     if (!Double.isNaN(overload)) s.overload = overload;
     if (!Double.isNaN(hitRatio)) s.hitRatio = hitRatio;
-    return s;
   }
 
   public String label() {

@@ -92,8 +92,10 @@ public final class Sweep {
    * original's token rate; the factor is kept as the run's {@code replicate_offered_token_factor}.
    */
   static RunResult runOne(ReplayTrace trace, ReplaySettings base, SimSpec spec, double tokenFactor) {
-    ReplaySettings s = spec.apply(base);
-    if (tokenFactor != 1.0) s.rateScale = s.rateScale / tokenFactor;
+    ReplaySettings s = base.with(b -> {
+      spec.apply(b);
+      if (tokenFactor != 1.0) b.rateScale = b.rateScale / tokenFactor;
+    });
     java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
     long c0 = mx.getCurrentThreadCpuTime();
     long t0 = System.nanoTime();

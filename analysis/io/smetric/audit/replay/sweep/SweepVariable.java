@@ -43,9 +43,9 @@ public enum SweepVariable {
 
   private final String key;
   private final ToDoubleFunction<ReplaySettings> get;
-  private final ObjDoubleConsumer<ReplaySettings> set;
+  private final ObjDoubleConsumer<ReplaySettings.Builder> set;
 
-  SweepVariable(String key, ToDoubleFunction<ReplaySettings> get, ObjDoubleConsumer<ReplaySettings> set) {
+  SweepVariable(String key, ToDoubleFunction<ReplaySettings> get, ObjDoubleConsumer<ReplaySettings.Builder> set) {
     this.key = key;
     this.get = get;
     this.set = set;
@@ -67,18 +67,24 @@ public enum SweepVariable {
     return get.applyAsDouble(s);
   }
 
-  /** A copy of {@code s} with this variable at {@code v}; {@code s} is left as it was. */
-  public ReplaySettings with(ReplaySettings s, double v) {
-    ReplaySettings c = s.copy();
-    set.accept(c, v);
-    return c;
+  /** Sets this variable to {@code v} on a settings builder. */
+  public void set(ReplaySettings.Builder b, double v) {
+    set.accept(b, v);
   }
 
-  /** A copy of {@code base} with every variable of {@code values} (by key) set: one copy, however many. */
+  /** {@code s} with this variable at {@code v}. */
+  public ReplaySettings with(ReplaySettings s, double v) {
+    return s.with(b -> set.accept(b, v));
+  }
+
+  /** {@code base} with every variable of {@code values} (by key) set: one build, however many. */
   public static ReplaySettings withAll(ReplaySettings base, Map<String, Double> values) {
-    ReplaySettings c = base.copy();
-    for (Map.Entry<String, Double> e : values.entrySet()) byKey(e.getKey()).set.accept(c, e.getValue());
-    return c;
+    return base.with(b -> setAll(b, values));
+  }
+
+  /** Sets every variable of {@code values} (by key) on a settings builder. */
+  public static void setAll(ReplaySettings.Builder b, Map<String, Double> values) {
+    for (Map.Entry<String, Double> e : values.entrySet()) byKey(e.getKey()).set.accept(b, e.getValue());
   }
 
   /** The variable named {@code key} in a run's overrides. */

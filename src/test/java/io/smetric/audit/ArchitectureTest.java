@@ -4,6 +4,7 @@ import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -13,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaFieldAccess;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -228,6 +230,29 @@ class ArchitectureTest {
         .map(c -> c.getPackageName().substring(REPLAY.length() + 1).split("\\.")[0])
         .filter(p -> !known.contains(p)).distinct().toList();
     assertEquals(List.of(), unplaced);
+  }
+
+  static final String SETTINGS = REPLAY + ".ReplaySettings";
+
+  /**
+   * The replay's settings are an immutable value built by the commands (issue 30 item 2): every
+   * field of ReplaySettings is final and only ReplaySettings itself (its constructor from its
+   * Builder) sets one; the mutable schema a command fills is ReplaySettings.Builder.
+   */
+  static List<ArchRule> settingsRules() {
+    return List.of(
+        fields().that().areDeclaredIn(SETTINGS).and().areNotStatic().should().beFinal()
+            .because("ReplaySettings is a value; its Builder is the mutable schema (docs/architecture.md)"),
+        noClasses().that().doNotHaveFullyQualifiedName(SETTINGS)
+            .should().setFieldWhere(DescribedPredicate.describe("the field is a ReplaySettings field",
+                (JavaFieldAccess a) -> a.getTargetOwner().getName().equals(SETTINGS)))
+            .because("settings are built (ReplaySettings.Builder, with), never changed in place"));
+  }
+
+  @Test
+  void replaySettings_areAValue_setOnlyByTheirOwnConstructor() {
+    assertTrue(MAIN.contain(SETTINGS), "ReplaySettings not imported");
+    holdAll(settingsRules());
   }
 
   /**

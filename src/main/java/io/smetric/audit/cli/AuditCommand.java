@@ -298,11 +298,12 @@ public final class AuditCommand implements Callable<Integer> {
   }
 
   private void replay(SparkSession spark, String canonical, String label, String replayOut, String ownOut, AuditProgress progress) {
-    ReplaySettings s = new ReplaySettings();
-    AuditPlan.applyPace(s); // the audit's pace: session trees + closed loop, unless a file or an option says otherwise
-    if (replayConfig != null) s = ReplaySettings.load(replayConfig, s);
-    replay.apply(s);
-    s.instances = instances;
+    ReplaySettings.Builder b = new ReplaySettings.Builder();
+    AuditPlan.applyPace(b); // the audit's pace: session trees + closed loop, unless a file or an option says otherwise
+    if (replayConfig != null) b.read(replayConfig);
+    replay.apply(b);
+    b.instances = instances;
+    ReplaySettings s = b.build();
     s.validate(Policies::checkConfigs);
     var loaded = TraceLoader.load(spark, canonical, false);
     List<String> unmet = Policies.SMETRIC.unmet(loaded);
@@ -323,7 +324,7 @@ public final class AuditCommand implements Callable<Integer> {
         p.name = TraceCalibration.FROM_TRACE + ":" + s.profile.name;
         p.description = "Step costs fitted on the audited trace (" + label + ") by calibrate TRACE, starting from " + s.profile.name
             + " (its model and GPU facts kept): " + p.validation.summary;
-        s.profile = p;
+        s = s.with(e -> e.profile = p);
         fitted = p.validation.summary + (c.fit().notIdentifiable().isEmpty() ? ""
             : "; not identified by the trace, kept from the base profile: " + String.join(", ", c.fit().notIdentifiable()));
         progress.note("profile from the trace: " + fitted);
@@ -343,7 +344,8 @@ public final class AuditCommand implements Callable<Integer> {
           + " compared), end-to-end %s (%d compared)", pct(v.ttft().medianAbs()), v.ttftCompared(), pct(v.e2e().medianAbs()),
           v.e2eCompared()));
       // as-recorded can run as a curve even when --current-router names another judged router
-      s.recordedRouting = new RecordedRouting(loaded, TraceValidation.instanceOf(rec));
+      RecordedRouting routing = new RecordedRouting(loaded, TraceValidation.instanceOf(rec));
+      s = s.with(e -> e.recordedRouting = routing);
     }
     boolean custom = replay.customAxes();
     // the audit sweep unless the user chose axes; a policy or ratio axis left out is the audit

@@ -188,8 +188,8 @@ public final class CalibrateCommand implements Callable<Integer> {
     }
     TraceCalibration.Options opt = new TraceCalibration.Options(holdOutLast == null ? TraceCalibration.DEFAULT_HOLD_OUT : holdOutLast,
         fit == null || fit.isEmpty() ? TraceCalibration.DEFAULT_PARAMS : fit, maxPointError);
-    io.smetric.audit.replay.ReplaySettings s = new io.smetric.audit.replay.ReplaySettings();
-    s.profile = ModelProfile.resolve(base);
+    io.smetric.audit.replay.ReplaySettings s =
+        io.smetric.audit.replay.ReplaySettings.defaults().with(e -> e.profile = ModelProfile.resolve(base));
     org.apache.spark.sql.SparkSession spark = sparkOptions.session("calibrate");
     long t0 = System.nanoTime();
     String dataset = io.smetric.audit.replay.trace.TraceLoader.datasetPath(spark, trace);

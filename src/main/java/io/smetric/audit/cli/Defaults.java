@@ -24,9 +24,8 @@ import java.util.stream.Collectors;
 public final class Defaults extends ListResourceBundle {
   @Override
   protected Object[][] getContents() {
-    ReplaySettings s = new ReplaySettings();
-    ReplaySettings audit = new ReplaySettings();
-    AuditPlan.applyPace(audit);
+    ReplaySettings s = ReplaySettings.defaults();
+    ReplaySettings audit = s.with(AuditPlan::applyPace);
     return new Object[][] {
       {"default.profile", ModelProfile.DEFAULT_NAME},
       {"default.globalReadGBps", typed(s.profile.globalReadGBps)},

@@ -82,34 +82,35 @@ public final class ReplayCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    ReplaySettings s = new ReplaySettings();
+    ReplaySettings.Builder sb = new ReplaySettings.Builder();
     boolean auditSweep = sweep != null && sweep.trim().equalsIgnoreCase("audit");
-    if (auditSweep) io.smetric.audit.replay.sweep.AuditPlan.applyPace(s); // the audit's pace unless overridden below
+    if (auditSweep) io.smetric.audit.replay.sweep.AuditPlan.applyPace(sb); // the audit's pace unless overridden below
     if (replay.rateGrid != null && !auditSweep) throw new UsageException("--rate-grid needs --sweep audit");
     replay.validate();
     if (io.smetric.audit.replay.TraceCalibration.FROM_TRACE.equals(replay.profile)) {
       throw new UsageException("--profile from-trace goes with audit; for replay, calibrate a profile first"
           + " (calibrate TRACE --out PROFILE.yaml) and give --profile PROFILE.yaml");
     }
-    if (config != null) s = ReplaySettings.load(config, s);
-    replay.apply(s);
-    if (instances != null) s.instances = instances;
+    if (config != null) sb.read(config);
+    replay.apply(sb);
+    if (instances != null) sb.instances = instances;
     if (localBlocks != null) {
       String v = localBlocks.trim().toLowerCase(Locale.ROOT);
-      if (v.equals("unbounded")) s.localBlocks = -1L;
-      else if (v.equals("derived")) s.localBlocks = null;
+      if (v.equals("unbounded")) sb.localBlocks = -1L;
+      else if (v.equals("derived")) sb.localBlocks = null;
       else {
         try {
-          s.localBlocks = Long.parseLong(v);
+          sb.localBlocks = Long.parseLong(v);
         } catch (NumberFormatException e) {
           throw new UsageException("--local-blocks: expected a number, 'unbounded' or 'derived', got '" + localBlocks + "'");
         }
       }
     }
-    if (seed != null) s.seed = seed;
-    if (decodeInstances != null) s.decodeInstances = decodeInstances;
-    if (architecture != null) s.architecture = ReplayOptions.enumOf(ReplaySettings.Architecture.class, architecture, "--architecture");
-    if (kvModel != null) s.kvModel = ReplayOptions.enumOf(ReplaySettings.KvModel.class, kvModel, "--kv-model");
+    if (seed != null) sb.seed = seed;
+    if (decodeInstances != null) sb.decodeInstances = decodeInstances;
+    if (architecture != null) sb.architecture = ReplayOptions.enumOf(ReplaySettings.Architecture.class, architecture, "--architecture");
+    if (kvModel != null) sb.kvModel = ReplayOptions.enumOf(ReplaySettings.KvModel.class, kvModel, "--kv-model");
+    ReplaySettings s = sb.build();
     s.validate(io.smetric.audit.replay.policy.Policies::checkConfigs);
     boolean local = switch (executor.toLowerCase(Locale.ROOT)) {
       case "local" -> true;
@@ -197,9 +198,10 @@ public final class ReplayCommand implements Callable<Integer> {
     String policy = recordPolicy != null ? recordPolicy
         : replay.policyList() != null ? replay.policyList().get(0).cliName() : "least-load";
     io.smetric.audit.replay.policy.Policies.byName(policy); // an unknown name is a usage error before any work
-    ReplaySettings s = base.copy();
-    if (replay.globalRatios != null) s.globalRatio = replay.globalRatios.get(0);
-    if (replay.rates != null) s.rateScale = replay.rates.get(0);
+    ReplaySettings s = base.with(b -> {
+      if (replay.globalRatios != null) b.globalRatio = replay.globalRatios.get(0);
+      if (replay.rates != null) b.rateScale = replay.rates.get(0);
+    });
     s.validate(io.smetric.audit.replay.policy.Policies::checkConfigs);
     var t = TraceLoader.load(spark, input, s.kvModel == ReplaySettings.KvModel.REFERENCE);
     try (OutputDir dir = OutputDir.open(recordTrace, output.overwrite(), spark.sparkContext().hadoopConfiguration())) {

@@ -240,7 +240,7 @@ public final class ReplayOptions {
    * Applies the given simulation options to {@code s} (the profile first: the read rate is one of
    * its numbers); options not given leave {@code s} as it is (its defaults, or a --config file's).
    */
-  void apply(ReplaySettings s) {
+  void apply(ReplaySettings.Builder s) {
     // from-trace: the audit sets the profile it calibrates on the trace (AuditCommand)
     if (profile != null && !profile.equals(io.smetric.audit.replay.TraceCalibration.FROM_TRACE)) {
       s.profile = ModelProfile.resolve(profile);

@@ -156,11 +156,12 @@ public final class ValidateCommand implements Callable<Integer> {
   private int validateTrace(PrintWriter w, String trace) {
     if (profiles.size() > 1) throw new UsageException("with a TRACE, give one --profile");
     if (shadow == null && (overload != null || hitRatio != null)) throw new UsageException("--overload and --hit-ratio go with --shadow");
-    io.smetric.audit.replay.ReplaySettings s = new io.smetric.audit.replay.ReplaySettings();
-    if (!profiles.isEmpty()) s.profile = ModelProfile.resolve(profiles.get(0));
-    s.globalRatio = globalRatio;
-    if (overload != null) s.overload = overload;
-    if (hitRatio != null) s.hitRatio = hitRatio;
+    var b = new io.smetric.audit.replay.ReplaySettings.Builder();
+    if (!profiles.isEmpty()) b.profile = ModelProfile.resolve(profiles.get(0));
+    b.globalRatio = globalRatio;
+    if (overload != null) b.overload = overload;
+    if (hitRatio != null) b.hitRatio = hitRatio;
+    io.smetric.audit.replay.ReplaySettings s = b.build();
     org.apache.spark.sql.SparkSession spark = sparkOptions.session("validate");
     // the folder is written after the replay: a taken one is refused before it, as every command does
     output.refuseIfTaken(spark.sparkContext().hadoopConfiguration());

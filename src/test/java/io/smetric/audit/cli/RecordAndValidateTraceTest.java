@@ -141,9 +141,10 @@ class RecordAndValidateTraceTest {
     Path ing = tmp.resolve("sample-ing");
     CliTest.Run i = run("ingest", "sample-traces/generated/agent.smetric.b64.jsonl.gz", "--out", ing.toString());
     assertEquals(ExitCodes.OK, i.code(), i.err());
-    io.smetric.audit.replay.ReplaySettings s = new io.smetric.audit.replay.ReplaySettings();
-    s.instances = 4;
-    s.followUpsWaitForPrevious = true;
+    io.smetric.audit.replay.ReplaySettings s = io.smetric.audit.replay.ReplaySettings.defaults().with(sb -> {
+      sb.instances = 4;
+      sb.followUpsWaitForPrevious = true;
+    });
     s.validate(io.smetric.audit.replay.policy.Policies::checkConfigs);
     var t = io.smetric.audit.replay.trace.TraceLoader.load(spark, ing.toString(), false);
     var o = io.smetric.audit.replay.RecordTrace.simulate(t, s, "lmetric");

@@ -45,8 +45,7 @@ class SettingsErrorsTest {
 
   @Test
   void asRecordedSettings_ofValidateCalibrateAndShadow_checksTheKnobs() {
-    ReplaySettings s = new ReplaySettings();
-    s.hitRatio = 1.5;
+    ReplaySettings s = ReplaySettings.defaults().with(sb -> sb.hitRatio = 1.5);
     UsageException e = assertThrows(UsageException.class, () -> TraceValidation.asRecordedSettings(s, 2));
     assertEquals("replay settings: hitRatio must be in [0, 1]", e.getMessage());
   }

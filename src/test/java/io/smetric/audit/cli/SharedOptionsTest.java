@@ -121,7 +121,7 @@ class SharedOptionsTest {
 
   @Test
   void apply_setsTheProfileFirst_thenItsReadRate() {
-    ReplaySettings s = new ReplaySettings();
+    ReplaySettings.Builder s = new ReplaySettings.Builder();
     parse("--profile", "llama-2-70b-h100-tp4", "--global-read-gbps", "3.5", "--node-nic-gbps", "Infinity",
         "--rate-scaling", "sessions", "--closed-loop", "--global-load", "in-step").apply(s);
     assertEquals("llama-2-70b-h100-tp4", s.profile.name);
@@ -134,11 +134,11 @@ class SharedOptionsTest {
 
   @Test
   void apply_withoutOptions_leavesTheSettingsAsTheyAre() {
-    ReplaySettings s = new ReplaySettings();
+    ReplaySettings.Builder s = new ReplaySettings.Builder();
     s.nodeNicGBps = 7; // e.g. from a --config file
     parse().apply(s);
     assertEquals(7, s.nodeNicGBps);
-    assertEquals(new ReplaySettings().profile.globalReadGBps, s.profile.globalReadGBps);
+    assertEquals(ReplaySettings.defaults().profile.globalReadGBps, s.profile.globalReadGBps);
     assertNull(parse().rateScalingMode());
   }
 

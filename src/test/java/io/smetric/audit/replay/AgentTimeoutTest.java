@@ -19,9 +19,10 @@ class AgentTimeoutTest {
   private static final double T = 2.0;
 
   private static ReplaySettings closedLoop() {
-    ReplaySettings s = ReplayFixtures.settings(2, 1000);
-    s.followUpsWaitForPrevious = true;
-    s.agentTimeoutS = T;
+    ReplaySettings s = ReplayFixtures.settings(2, 1000).with(sb -> {
+      sb.followUpsWaitForPrevious = true;
+      sb.agentTimeoutS = T;
+    });
     return s;
   }
 
@@ -49,7 +50,7 @@ class AgentTimeoutTest {
     assertEquals(1L, o.metrics.get("timed_out_requests"));
     assertEquals(1.0 / 3, (double) o.metrics.get("timed_out_share"), 1e-12);
 
-    s.agentTimeoutS = Double.POSITIVE_INFINITY; // no timeout: they wait for the response
+    s = s.with(sb -> sb.agentTimeoutS = Double.POSITIVE_INFINITY); // no timeout: they wait for the response
     SimOutcome w = ReplayFixtures.run(t, s, Policies.LEAST_LOAD);
     assertEquals(w.finish[0], w.arrival[1], 0.0);
     assertEquals(w.finish[0], w.arrival[2], 0.0);
@@ -89,8 +90,7 @@ class AgentTimeoutTest {
     Traces.Builder b = Traces.builder().blockSize(16)
         .req("a0", "A", null, 0, "user", 0, 32, 400, 1, 2)
         .req("a1", "A", "a0", 1, "tool", 1, 64, 10, 1, 2, 3, 4);
-    ReplaySettings s = closedLoop();
-    s.followUpsWaitForPrevious = false;
+    ReplaySettings s = closedLoop().with(sb -> sb.followUpsWaitForPrevious = false);
     SimOutcome o = ReplayFixtures.run(ReplayFixtures.trace(b, false), s, Policies.LEAST_LOAD);
     assertEquals(1.0, o.arrival[1], 0.0);
     assertTrue(o.timedOut(0));

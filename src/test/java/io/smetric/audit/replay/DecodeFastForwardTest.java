@@ -38,7 +38,7 @@ class DecodeFastForwardTest {
       for (int mode = 0; mode < 6; mode++) {
         for (Policies p : new Policies[] {Policies.SMETRIC, Policies.LEAST_LOAD, Policies.DYNAMO_KV}) {
           for (double rate : new double[] {0.2, 1, 4}) {
-            ReplaySettings s = ReplayFixtures.settings(3, 60);
+            ReplaySettings.Builder s = ReplayFixtures.settingsBuilder(3, 60);
             s.rateScale = rate;
             switch (mode) {
               case 0 -> { } // colocated, open loop, local tier only
@@ -63,7 +63,7 @@ class DecodeFastForwardTest {
                 s.decodeInstances = 2;
               }
             }
-            long[] ev = compare(t, s, p, p.cliName() + " seed " + seed + " mode " + mode + " rate " + rate);
+            long[] ev = compare(t, s.build(), p, p.cliName() + " seed " + seed + " mode " + mode + " rate " + rate);
             events += ev[0];
             stepByStepEvents += ev[1];
             runs++;
@@ -95,13 +95,13 @@ class DecodeFastForwardTest {
       ReplayTrace t = ReplayFixtures.trace(grid, false);
       for (int mode = 0; mode < 3; mode++) {
         for (Policies p : new Policies[] {Policies.SMETRIC, Policies.LEAST_LOAD}) {
-          ReplaySettings s = ReplayFixtures.settings(3, 60);
+          ReplaySettings.Builder s = ReplayFixtures.settingsBuilder(3, 60);
           s.profile = io.smetric.audit.testing.Profiles.linear(1.0 / 64, 0, 0, 0, 0);
           s.profile.maxBatch = 8;
           s.profile.tokenBudget = 256;
           if (mode == 1) s.followUpsWaitForPrevious = true; // releases at finishes, on the grid too
           if (mode == 2) s.localBlocks = 12L; // the queue head waits for memory
-          long[] ev = compare(t, s, p, p.cliName() + " grid seed " + seed + " mode " + mode);
+          long[] ev = compare(t, s.build(), p, p.cliName() + " grid seed " + seed + " mode " + mode);
           events += ev[0];
           stepByStepEvents += ev[1];
         }
@@ -114,8 +114,7 @@ class DecodeFastForwardTest {
   private static long[] compare(ReplayTrace t, ReplaySettings s, Policies p, String ctx) {
     Simulator fast = new Simulator(t, s, p.create(s));
     SimOutcome ff = fast.run();
-    ReplaySettings slowSettings = s.copy();
-    slowSettings.decodeFastForward = false;
+    ReplaySettings slowSettings = s.with(sb -> sb.decodeFastForward = false);
     Simulator slow = new Simulator(t, slowSettings, p.create(slowSettings));
     SimOutcome ref = slow.run();
     assertArrayEquals(ref.instance, ff.instance, ctx);

@@ -42,11 +42,12 @@ class EarlyDecisionTest {
     for (boolean closed : new boolean[] {false, true}) {
       for (int inst = 1; inst <= 6; inst++) {
         for (Policies p : new Policies[] {Policies.SMETRIC, Policies.LEAST_LOAD, Policies.CACHE_AFFINITY}) {
-          ReplaySettings s = ReplayFixtures.settings(inst, 400);
-          s.followUpsWaitForPrevious = closed;
-          s.ttftBaseS = 0.05;
-          s.ttftPerTokenS = 1e-5;
-          s.requestTimeoutS = timeout; // a timed-out request is a miss, decided when it aborts
+          ReplaySettings s = ReplayFixtures.settings(inst, 400).with(sb -> {
+            sb.followUpsWaitForPrevious = closed;
+            sb.ttftBaseS = 0.05;
+            sb.ttftPerTokenS = 1e-5;
+            sb.requestTimeoutS = timeout; // a timed-out request is a miss, decided when it aborts
+          });
           SimOutcome full = ReplayFixtures.run(t, s, p);
           if (((Number) full.metrics.getOrDefault("aborted_requests", 0L)).longValue() > 0) abortedRuns++;
           double att = (double) full.metrics.get("slo_attainment");
@@ -54,7 +55,7 @@ class EarlyDecisionTest {
           // the edges: exactly the run's own share (passes), one request more (fails)
           for (double target : new double[] {0.5, 0.8, 0.9, 0.97, (double) met / t.n, (double) Math.min(met + 1, t.n) / t.n}) {
             if (target <= 0) continue;
-            ReplaySettings d = s.copy();
+            ReplaySettings d = s;
             Simulator.Decision dec = new Simulator(t, d, p.create(d)).decide(target);
             String what = p + " on " + inst + (closed ? " closed" : " open") + " at " + target + ": attainment " + att;
             assertEquals(att >= target, dec.pass(), what);

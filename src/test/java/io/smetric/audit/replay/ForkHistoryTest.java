@@ -76,8 +76,7 @@ class ForkHistoryTest {
 
   @Test
   void smetric_forkHistoryOff_treatsEveryForkAsAFirstTurn() {
-    ReplaySettings s = ReplayFixtures.settings(2, 1000);
-    s.forkHistoryIsFollowUp = false;
+    ReplaySettings s = ReplayFixtures.settings(2, 1000).with(sb -> sb.forkHistoryIsFollowUp = false);
     SimOutcome o = ReplayFixtures.run(trace(), s, Policies.SMETRIC);
     // f is turn 0: least load from cursor 1 -> 1 (cursor -> 0); g -> 0 (cursor -> 1); h -> 1
     assertEquals(0, o.instance[1]);

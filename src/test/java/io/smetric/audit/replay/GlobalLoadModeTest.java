@@ -43,14 +43,15 @@ class GlobalLoadModeTest {
   }
 
   private static SimOutcome run(ReplaySettings.GlobalLoad mode) {
-    ReplaySettings s = ReplayFixtures.slowGlobalTier(2);
-    s.profile.globalLookupLatencyS = 0.003;
-    s.profile.stepBaseS = 0.01;
-    s.profile.prefillPerTokenS = 0;
-    s.profile.prefillAttentionPerPairS = 0;
-    s.profile.decodePerSeqS = 0;
-    s.profile.decodePerContextTokenS = 0;
-    s.globalLoad = mode;
+    ReplaySettings s = ReplayFixtures.slowGlobalTier(2).with(sb -> {
+      sb.profile.globalLookupLatencyS = 0.003;
+      sb.profile.stepBaseS = 0.01;
+      sb.profile.prefillPerTokenS = 0;
+      sb.profile.prefillAttentionPerPairS = 0;
+      sb.profile.decodePerSeqS = 0;
+      sb.profile.decodePerContextTokenS = 0;
+      sb.globalLoad = mode;
+    });
     return ReplayFixtures.run(trace(), s, Policies.ROUND_ROBIN);
   }
 

@@ -22,9 +22,10 @@ class GlobalTierTopologyTest {
   }
 
   private static ReplaySettings settings(int perNode, double nicGBps) {
-    ReplaySettings s = ReplayFixtures.slowGlobalTier(4);
-    s.instancesPerNode = perNode;
-    s.nodeNicGBps = nicGBps;
+    ReplaySettings s = ReplayFixtures.slowGlobalTier(4).with(sb -> {
+      sb.instancesPerNode = perNode;
+      sb.nodeNicGBps = nicGBps;
+    });
     return s;
   }
 

@@ -27,8 +27,7 @@ class GuardEquivalenceTest {
     for (long seed = 31; seed <= 36; seed++) {
       ReplayTrace t = ReplayFixtures.trace(ReplayFixtures.agentTrace(seed, 50, 10, 0.01), false);
       for (double g : new double[] {0, 1.6}) {
-        ReplaySettings base = ReplayFixtures.settings(4, 30 + seed % 3 * 10);
-        base.globalRatio = g;
+        ReplaySettings base = ReplayFixtures.settings(4, 30 + seed % 3 * 10).with(sb -> sb.globalRatio = g);
         String ctx = "seed " + seed + " global " + g;
         SimOutcome evictionOnly = run(t, base, Policies.SMETRIC_EVICTION_ONLY, Double.NaN, 0.5);
         SimOutcome overloadOnly = run(t, base, Policies.SMETRIC_OVERLOAD_ONLY, 1.5, Double.NaN);
@@ -78,9 +77,10 @@ class GuardEquivalenceTest {
   }
 
   private static SimOutcome run(ReplayTrace t, ReplaySettings base, Policies p, double o, double h) {
-    ReplaySettings s = spec(p, o, h).apply(base);
-    s.globalRatio = base.globalRatio;
-    s.rateScale = base.rateScale;
+    ReplaySettings s = spec(p, o, h).apply(base).with(sb -> {
+      sb.globalRatio = base.globalRatio;
+      sb.rateScale = base.rateScale;
+    });
     return ReplayFixtures.run(t, s, p);
   }
 

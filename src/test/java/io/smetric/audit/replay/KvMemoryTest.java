@@ -37,8 +37,7 @@ class KvMemoryTest {
   }
 
   private static ReplaySettings settings(long blocks) {
-    ReplaySettings s = ReplayFixtures.settings(1, blocks);
-    s.profile = Profiles.linear(0.01, 0, 0, 0, 0);
+    ReplaySettings s = ReplayFixtures.settings(1, blocks).with(sb -> sb.profile = Profiles.linear(0.01, 0, 0, 0, 0));
     return s;
   }
 
@@ -63,8 +62,7 @@ class KvMemoryTest {
 
   @Test
   void stepByStep_sameAsFastForward_underPreemption() {
-    ReplaySettings s = settings(10);
-    s.decodeFastForward = false;
+    ReplaySettings s = settings(10).with(sb -> sb.decodeFastForward = false);
     SimOutcome o = ReplayFixtures.run(trace(), s, Policies.ROUND_ROBIN);
     assertEquals(1L, o.metrics.get("preemptions"));
     assertEquals(0.72, o.finish[1], 1e-9);

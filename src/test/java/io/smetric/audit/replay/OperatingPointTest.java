@@ -62,12 +62,11 @@ class OperatingPointTest {
    */
   @Test
   void doubleRate_intervalsShrinkOnTheReplayedTimeline() {
-    ReplaySettings s = ReplayFixtures.settings(1, 1000);
-    s.rateScale = 2;
+    ReplaySettings s = ReplayFixtures.settings(1, 1000).with(sb -> sb.rateScale = 2);
     SimOutcome o = ReplayFixtures.run(trace(), s, Policies.LEAST_LOAD);
     assertEquals(1.0, (double) o.metrics.get("reuse_within_threshold_share"), 0.0);
     assertEquals(3.0, (double) o.metrics.get("requests_per_instance_minute_median"), 0.0);
-    s.reuseIntervalThresholdS = 30; // only a1's 25 s (32 of 128 hit tokens)
+    s = s.with(sb -> sb.reuseIntervalThresholdS = 30); // only a1's 25 s (32 of 128 hit tokens)
     o = ReplayFixtures.run(trace(), s, Policies.LEAST_LOAD);
     assertEquals(0.25, (double) o.metrics.get("reuse_within_threshold_share"), 1e-12);
   }
@@ -107,8 +106,7 @@ class OperatingPointTest {
     ReplayTrace t = ReplayFixtures.trace(Traces.builder().blockSize(16)
         .req("x", "X", null, 0, "user", 0, 32, 4, 1, 2)
         .req("y", "Y", null, 0, "user", 0, 32, 4, 11, 12), false);
-    ReplaySettings s = ReplayFixtures.settings(1, 1000);
-    s.profile.maxBatch = 1;
+    ReplaySettings s = ReplayFixtures.settings(1, 1000).with(sb -> sb.profile.maxBatch = 1);
     SimOutcome o = ReplayFixtures.run(t, s, Policies.LEAST_LOAD);
     int first = o.finish[0] < o.finish[1] ? 0 : 1;
     double wait = o.finish[first] - o.arrival[1 - first];

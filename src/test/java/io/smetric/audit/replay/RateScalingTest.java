@@ -41,9 +41,10 @@ class RateScalingTest {
   private double[] at;
 
   private int[] scaled(ReplaySettings.RateScaling mode, double x) {
-    ReplaySettings s = ReplayFixtures.settings(2, 1000);
-    s.rateScaling = mode;
-    s.rateScale = x;
+    ReplaySettings s = ReplayFixtures.settings(2, 1000).with(sb -> {
+      sb.rateScaling = mode;
+      sb.rateScale = x;
+    });
     at = new double[6];
     return Simulator.scaledArrivals(trace(), s, 0.0, at);
   }
@@ -77,9 +78,10 @@ class RateScalingTest {
     for (long seed = 1; seed <= 5; seed++) {
       ReplayTrace t = ReplayFixtures.trace(ReplayFixtures.agentTrace(seed, 40, 12, 0.7), false);
       for (double x : new double[] {0.2, 3}) {
-        ReplaySettings s = ReplayFixtures.settings(2, 1000);
-        s.rateScale = x;
-        s.rateScaling = ReplaySettings.RateScaling.SESSIONS;
+        ReplaySettings s = ReplayFixtures.settings(2, 1000).with(sb -> {
+          sb.rateScale = x;
+          sb.rateScaling = ReplaySettings.RateScaling.SESSIONS;
+        });
         double[] a = new double[t.n];
         int[] order = Simulator.scaledArrivals(t, s, t.arrival[0], a);
         boolean[] seen = new boolean[t.n];
@@ -114,8 +116,7 @@ class RateScalingTest {
         .req("f", "F", "a0", 0, "subagent", 1, 48, 10, 1, 2, 9)
         .req("b0", "B", null, 0, "user", 1, 32, 10, 11, 12);
     ReplayTrace t = ReplayFixtures.trace(b, false);
-    ReplaySettings s = ReplayFixtures.settings(2, 1000);
-    s.followUpsWaitForPrevious = true;
+    ReplaySettings s = ReplayFixtures.settings(2, 1000).with(sb -> sb.followUpsWaitForPrevious = true);
     SimOutcome o = ReplayFixtures.run(t, s, Policies.LEAST_LOAD);
     org.junit.jupiter.api.Assertions.assertTrue(o.finish[0] > 1, "a0 must still run at t = 1: " + o.finish[0]);
     org.junit.jupiter.api.Assertions.assertEquals(o.finish[0], o.arrival[1], 0.0);
@@ -123,16 +124,17 @@ class RateScalingTest {
     org.junit.jupiter.api.Assertions.assertEquals(1.0, o.arrival[3], 0.0);
     org.junit.jupiter.api.Assertions.assertTrue(o.firstToken[1] >= o.finish[0] && o.firstToken[2] >= o.finish[0]);
     // open loop (the default): everything at its scheduled time
-    s.followUpsWaitForPrevious = false;
+    s = s.with(sb -> sb.followUpsWaitForPrevious = false);
     SimOutcome open = ReplayFixtures.run(t, s, Policies.LEAST_LOAD);
     assertArrayEquals(new double[] {0, 1, 1, 1}, open.arrival, 0.0);
   }
 
   @Test
   void simulation_usesTheScaledArrivals() {
-    ReplaySettings s = ReplayFixtures.settings(2, 1000);
-    s.rateScaling = ReplaySettings.RateScaling.SESSIONS;
-    s.rateScale = 2;
+    ReplaySettings s = ReplayFixtures.settings(2, 1000).with(sb -> {
+      sb.rateScaling = ReplaySettings.RateScaling.SESSIONS;
+      sb.rateScale = 2;
+    });
     SimOutcome o = ReplayFixtures.run(trace(), s, Policies.LEAST_LOAD);
     assertArrayEquals(new double[] {0, 10, 12, 10, 20, 20}, o.arrival, 1e-12);
   }

@@ -17,7 +17,12 @@ final class ReplayFixtures {
 
   /** A small, fast cluster: 16-token blocks, tiny cost coefficients. */
   static ReplaySettings settings(int instances, long localBlocks) {
-    ReplaySettings s = new ReplaySettings();
+    return settingsBuilder(instances, localBlocks).build();
+  }
+
+  /** {@link #settings} as a builder, for a test that changes more. */
+  static ReplaySettings.Builder settingsBuilder(int instances, long localBlocks) {
+    ReplaySettings.Builder s = new ReplaySettings.Builder();
     s.profile = io.smetric.audit.testing.Profiles.estimate();
     s.instances = instances;
     s.localBlocks = localBlocks;
@@ -46,7 +51,12 @@ final class ReplayFixtures {
    * 1.0 s; no aggregate cap.
    */
   static ReplaySettings slowGlobalTier(int instances) {
-    ReplaySettings s = settings(instances, 1000);
+    return slowGlobalTierBuilder(instances).build();
+  }
+
+  /** {@link #slowGlobalTier} as a builder, for a test that changes more. */
+  static ReplaySettings.Builder slowGlobalTierBuilder(int instances) {
+    ReplaySettings.Builder s = settingsBuilder(instances, 1000);
     s.globalRatio = 1.0;
     s.profile.kvBytesPerToken = 1000;
     s.profile.globalReadGBps = 128e-6;

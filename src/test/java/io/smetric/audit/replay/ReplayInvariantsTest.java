@@ -38,10 +38,11 @@ class ReplayInvariantsTest {
   void oneUnboundedInstance_noOverlap_localHitsEqualIdealReuse() {
     Traces.Builder b = ReplayFixtures.agentTrace(3, 40, 10, 1.0);
     ReplayTrace t = ReplayFixtures.trace(b, false);
-    ReplaySettings s = ReplayFixtures.settings(1, -1);
-    s.rateScaling = ReplaySettings.RateScaling.UNIFORM; // every gap, also inside sessions, stretched
-    s.rateScale = 1e-6; // mean gap 1e6 s: no two requests overlap (checked below)
-    s.imbalanceWindowS = 1e9;
+    ReplaySettings s = ReplayFixtures.settings(1, -1).with(sb -> {
+      sb.rateScaling = ReplaySettings.RateScaling.UNIFORM; // every gap, also inside sessions, stretched
+      sb.rateScale = 1e-6; // mean gap 1e6 s: no two requests overlap (checked below)
+      sb.imbalanceWindowS = 1e9;
+    });
     SimOutcome o = ReplayFixtures.run(t, s, Policies.LEAST_LOAD);
     for (int r = 0; r + 1 < t.n; r++) assertTrue(o.finish[r] <= o.arrival[r + 1], "requests overlap; stretch more");
     long local = 0;
@@ -72,8 +73,7 @@ class ReplayInvariantsTest {
   @Test
   void zeroGlobalCapacity_noGlobalHits() {
     ReplayTrace t = ReplayFixtures.trace(ReplayFixtures.agentTrace(6, 80, 8, 0.05), false);
-    ReplaySettings s = ReplayFixtures.settings(4, 40);
-    s.globalRatio = 0;
+    ReplaySettings s = ReplayFixtures.settings(4, 40).with(sb -> sb.globalRatio = 0);
     SimOutcome o = ReplayFixtures.run(t, s, Policies.LEAST_LOAD);
     assertEquals(0.0, (double) o.metrics.get("global_hit_ratio"), 0.0);
     assertEquals(0L, o.metrics.get("global_bytes_read"));
@@ -83,8 +83,7 @@ class ReplayInvariantsTest {
   void globalTier_smallLocal_givesGlobalHitsAndBytes() {
     // the converse, so the zero above is not vacuous: same trace and cluster with a 1.6x global tier
     ReplayTrace t = ReplayFixtures.trace(ReplayFixtures.agentTrace(6, 80, 8, 0.05), false);
-    ReplaySettings s = ReplayFixtures.settings(4, 40);
-    s.globalRatio = 1.6;
+    ReplaySettings s = ReplayFixtures.settings(4, 40).with(sb -> sb.globalRatio = 1.6);
     SimOutcome o = ReplayFixtures.run(t, s, Policies.LEAST_LOAD);
     double g = (double) o.metrics.get("global_hit_ratio");
     assertTrue(g > 0, "global hit ratio " + g);
@@ -111,11 +110,10 @@ class ReplayInvariantsTest {
   @Test
   void sameInputsAndSeed_identicalOutcomes() {
     ReplayTrace t = ReplayFixtures.trace(ReplayFixtures.agentTrace(7, 100, 8, 0.03), false);
-    ReplaySettings s = ReplayFixtures.settings(4, 60);
-    s.globalRatio = 0.8;
+    ReplaySettings s = ReplayFixtures.settings(4, 60).with(sb -> sb.globalRatio = 0.8);
     for (Policies p : new Policies[] {Policies.RANDOM, Policies.SMETRIC, Policies.LLM_D}) {
       SimOutcome a = ReplayFixtures.run(t, s, p);
-      SimOutcome c = ReplayFixtures.run(t, s.copy(), p);
+      SimOutcome c = ReplayFixtures.run(t, s.toBuilder().build(), p);
       assertArrayEquals(a.instance, c.instance, p.cliName());
       assertArrayEquals(a.finish, c.finish, 0.0, p.cliName());
       assertEquals(a.metrics, c.metrics, p.cliName());
@@ -146,9 +144,10 @@ class ReplayInvariantsTest {
           r.inputTokens(), r.outputTokens(), r.blockSize(), r.blocks(), null, r.seq()));
     }
     ReplayTrace t = ReplayFixtures.trace(b, false);
-    ReplaySettings s = ReplayFixtures.settings(4, 30);
-    s.globalRatio = 1.6;
-    s.profile.globalReadGBps = 25;
+    ReplaySettings s = ReplayFixtures.settings(4, 30).with(sb -> {
+      sb.globalRatio = 1.6;
+      sb.profile.globalReadGBps = 25;
+    });
     SimOutcome o = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
         () -> ReplayFixtures.run(t, s, Policies.LEAST_LOAD));
     assertTrue((double) o.metrics.get("global_hit_ratio") > 0);
@@ -163,8 +162,7 @@ class ReplayInvariantsTest {
     ReplayTrace t = ReplayFixtures.concurrentFetchTrace();
     ReplaySettings s = ReplayFixtures.slowGlobalTier(2);
     SimOutcome alone = ReplayFixtures.run(t, s, Policies.ROUND_ROBIN);
-    ReplaySettings capped = s.copy();
-    capped.globalAggregateGBps = 128e-6;
+    ReplaySettings capped = s.with(sb -> sb.globalAggregateGBps = 128e-6);
     SimOutcome shared = ReplayFixtures.run(t, capped, Policies.ROUND_ROBIN);
     for (int r = 2; r < 4; r++) {
       assertEquals(8, alone.globalHitBlocks[r]);

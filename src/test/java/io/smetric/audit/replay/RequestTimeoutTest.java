@@ -20,10 +20,11 @@ import org.junit.jupiter.api.Test;
  */
 class RequestTimeoutTest {
   private static ReplaySettings settings(long blocks, int maxBatch, Double timeout) {
-    ReplaySettings s = ReplayFixtures.settings(1, blocks);
-    s.profile = Profiles.linear(0.01, 0, 0, 0, 0);
-    s.profile.maxBatch = maxBatch;
-    s.requestTimeoutS = timeout;
+    ReplaySettings s = ReplayFixtures.settings(1, blocks).with(sb -> {
+      sb.profile = Profiles.linear(0.01, 0, 0, 0, 0);
+      sb.profile.maxBatch = maxBatch;
+      sb.requestTimeoutS = timeout;
+    });
     return s;
   }
 
@@ -89,8 +90,7 @@ class RequestTimeoutTest {
     assertEquals(2.05, off.finish[1], 1e-9);
 
     for (boolean ff : new boolean[] {true, false}) {
-      ReplaySettings s = settings(7, 8, 0.605);
-      s.decodeFastForward = ff;
+      ReplaySettings s = settings(7, 8, 0.605).with(sb -> sb.decodeFastForward = ff);
       SimOutcome o = ReplayFixtures.run(t, s, Policies.ROUND_ROBIN);
       assertTrue(o.aborted(0) && !o.aborted(1), "fast-forward " + ff);
       assertEquals(0.62, o.firstToken[1], 1e-9, "fast-forward " + ff);
@@ -109,9 +109,10 @@ class RequestTimeoutTest {
     ReplayTrace t = ReplayFixtures.trace(ReplayFixtures.agentTrace(7, 12, 6, 0.05), false);
     SimOutcome base = null;
     for (Double timeout : new Double[] {null, Double.POSITIVE_INFINITY, 1e9}) {
-      ReplaySettings s = ReplayFixtures.settings(2, 40);
-      s.followUpsWaitForPrevious = true;
-      s.requestTimeoutS = timeout;
+      ReplaySettings s = ReplayFixtures.settings(2, 40).with(sb -> {
+        sb.followUpsWaitForPrevious = true;
+        sb.requestTimeoutS = timeout;
+      });
       SimOutcome o = ReplayFixtures.run(t, s, Policies.LEAST_LOAD);
       if (base == null) {
         base = o;
@@ -136,10 +137,12 @@ class RequestTimeoutTest {
     ReplayTrace t = ReplayFixtures.trace(ReplayFixtures.agentTrace(11, 16, 8, 0.02), false);
     SimOutcome[] out = new SimOutcome[2];
     for (int k = 0; k < 2; k++) {
-      ReplaySettings s = ReplayFixtures.settings(2, 40);
-      s.followUpsWaitForPrevious = true;
-      s.requestTimeoutS = 0.5;
-      s.decodeFastForward = k == 0;
+      boolean fastForward = k == 0;
+      ReplaySettings s = ReplayFixtures.settings(2, 40).with(sb -> {
+        sb.followUpsWaitForPrevious = true;
+        sb.requestTimeoutS = 0.5;
+        sb.decodeFastForward = fastForward;
+      });
       out[k] = ReplayFixtures.run(t, s, Policies.LEAST_LOAD);
     }
     long aborted = (long) out[0].metrics.get("aborted_requests");

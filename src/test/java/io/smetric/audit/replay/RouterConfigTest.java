@@ -27,9 +27,9 @@ class RouterConfigTest {
   private static final Path EXAMPLES = Path.of("docs/examples/routers");
 
   private static ReplaySettings applied(String spec) {
-    ReplaySettings s = new ReplaySettings();
+    ReplaySettings.Builder s = new ReplaySettings.Builder();
     RouterConfig.parse(spec).apply(s);
-    return s;
+    return s.build();
   }
 
   private static String knob(ReplaySettings s, String knobPrefix) {
@@ -193,9 +193,9 @@ class RouterConfigTest {
   void plainName_hasNoConfig() {
     assertTrue(RouterConfig.hasConfig("llm-d:x.yaml"));
     assertTrue(!RouterConfig.hasConfig("llm-d"));
-    assertNull(new ReplaySettings().currentRouterConfig);
+    assertNull(ReplaySettings.defaults().currentRouterConfig);
     // without a configuration, the settings in replay.json carry no configuration key
-    assertTrue(!new ReplaySettings().toJson().contains("currentRouterConfig"));
+    assertTrue(!ReplaySettings.defaults().toJson().contains("currentRouterConfig"));
     assertTrue(applied("sglang:--cache-threshold 0.2").toJson().contains("currentRouterConfig"));
   }
 
@@ -213,9 +213,9 @@ class RouterConfigTest {
   }
 
   private static ReplaySettings configured(String spec) {
-    ReplaySettings s = ReplayFixtures.settings(2, 1000);
+    ReplaySettings.Builder s = ReplayFixtures.settingsBuilder(2, 1000);
     RouterConfig.parse(spec).apply(s);
-    return s;
+    return s.build();
   }
 
   @Test

@@ -24,15 +24,15 @@ class SegmentVsReferenceTest {
       ReplayTrace t = ReplayFixtures.trace(ReplayFixtures.agentTrace(seed, 40 + (int) seed, 10, 0.02), true);
       for (Policies p : new Policies[] {Policies.SMETRIC, Policies.CACHE_AFFINITY, Policies.LEAST_LOAD, Policies.SGLANG_CACHE_AWARE}) {
         for (double g : new double[] {0, 0.4, 3.2}) {
-          ReplaySettings s = ReplayFixtures.settings(3, 24 + seed % 5 * 7);
-          s.globalRatio = g;
-          s.profile.globalReadGBps = 0.05; // slow links so fetches overlap and share them
-          s.globalAggregateGBps = seed % 2 == 0 ? 0.08 : Double.POSITIVE_INFINITY; // aggregate cap binds at 2+ fetches
-          s.instancesPerNode = seed % 3 == 0 ? 2 : 8; // 2 nodes (instances 0-1, 2): the NIC is shared on node 0
-          s.nodeNicGBps = 0.04;
+          ReplaySettings.Builder sb = ReplayFixtures.settingsBuilder(3, 24 + seed % 5 * 7);
+          sb.globalRatio = g;
+          sb.profile.globalReadGBps = 0.05; // slow links so fetches overlap and share them
+          sb.globalAggregateGBps = seed % 2 == 0 ? 0.08 : Double.POSITIVE_INFINITY; // aggregate cap binds at 2+ fetches
+          sb.instancesPerNode = seed % 3 == 0 ? 2 : 8; // 2 nodes (instances 0-1, 2): the NIC is shared on node 0
+          sb.nodeNicGBps = 0.04;
+          ReplaySettings s = sb.build();
           SimOutcome fast = ReplayFixtures.run(t, s, p);
-          ReplaySettings r = s.copy();
-          r.kvModel = ReplaySettings.KvModel.REFERENCE;
+          ReplaySettings r = s.with(e -> e.kvModel = ReplaySettings.KvModel.REFERENCE);
           SimOutcome ref = ReplayFixtures.run(t, r, p);
           String ctx = p.cliName() + " seed " + seed + " global " + g;
           assertArrayEquals(ref.instance, fast.instance, ctx);
@@ -52,10 +52,11 @@ class SegmentVsReferenceTest {
   }
 
   private static double idealRatio(ReplayTrace t) {
-    ReplaySettings s = ReplayFixtures.settings(1, -1);
-    s.rateScaling = ReplaySettings.RateScaling.UNIFORM;
-    s.rateScale = 1e-6;
-    s.imbalanceWindowS = 1e9;
+    ReplaySettings s = ReplayFixtures.settings(1, -1).with(sb -> {
+      sb.rateScaling = ReplaySettings.RateScaling.UNIFORM;
+      sb.rateScale = 1e-6;
+      sb.imbalanceWindowS = 1e9;
+    });
     return (double) ReplayFixtures.run(t, s, Policies.LEAST_LOAD).metrics.get("local_hit_ratio");
   }
 }

@@ -54,8 +54,7 @@ class ShadowRoutingTest {
   }
 
   private static ReplaySettings settings() {
-    ReplaySettings s = ReplayFixtures.settings(2, 10);
-    s.profile.kvBytesPerToken = 1000;
+    ReplaySettings s = ReplayFixtures.settings(2, 10).with(sb -> sb.profile.kvBytesPerToken = 1000);
     return s;
   }
 
@@ -111,11 +110,12 @@ class ShadowRoutingTest {
     // global tier 2 x 2 x 10 = 40 blocks: the 20 prompt blocks of the trace all stay; b1 misses
     // locally (d0 evicted B on gpu-b) and reads 101-104 from it: 4 x 16 x 1000 B = 64,000 B, in
     // 0.5 s at 128 kB/s, inside one 1-s window; the decisions do not change
-    ReplaySettings s = settings();
-    s.globalRatio = 2;
-    s.profile.globalReadGBps = 128e-6;
-    s.profile.globalLookupLatencyS = 0;
-    s.globalAggregateGBps = Double.POSITIVE_INFINITY;
+    ReplaySettings s = settings().with(sb -> {
+      sb.globalRatio = 2;
+      sb.profile.globalReadGBps = 128e-6;
+      sb.profile.globalLookupLatencyS = 0;
+      sb.globalAggregateGBps = Double.POSITIVE_INFINITY;
+    });
     ShadowRouting.Result g = ShadowRouting.run(trace, recorded, s, null, "smetric", "hand-made");
     assertArrayEquals(r.choice(), g.choice());
     assertArrayEquals(r.reason(), g.reason());

@@ -46,10 +46,11 @@ class StepCostModelTest {
     for (int k = 0; k < blocks.length; k++) blocks[k] = k + 1;
     b.req("r", "s", null, 0, "user", 0.0, input, output, blocks);
     ReplayTrace t = ReplayFixtures.trace(b, false);
-    ReplaySettings s = ReplayFixtures.settings(1, -1);
-    s.profile = p;
-    s.globalRatio = globalRatio;
-    if (globalRatio > 0) s.localBlocks = 1000L;
+    ReplaySettings s = ReplayFixtures.settings(1, -1).with(sb -> {
+      sb.profile = p;
+      sb.globalRatio = globalRatio;
+      if (globalRatio > 0) sb.localBlocks = 1000L;
+    });
     return ReplayFixtures.run(t, s, Policies.ROUND_ROBIN);
   }
 

@@ -35,8 +35,7 @@ class TraceFileTest {
     assertArrayEquals(t.segBlocks, u.segBlocks);
     assertArrayEquals(t.estHitBlocks, u.estHitBlocks);
     assertArrayEquals(t.sessionFirst, u.sessionFirst);
-    ReplaySettings s = ReplayFixtures.settings(3, 200);
-    s.globalRatio = 0.8;
+    ReplaySettings s = ReplayFixtures.settings(3, 200).with(sb -> sb.globalRatio = 0.8);
     SimOutcome a = ReplayFixtures.run(t, s, Policies.SMETRIC);
     SimOutcome b = ReplayFixtures.run(u, s, Policies.SMETRIC);
     assertArrayEquals(a.instance, b.instance);

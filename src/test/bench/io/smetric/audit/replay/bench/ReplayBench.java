@@ -27,10 +27,11 @@ public final class ReplayBench {
         t.n, t.sessions, t.segments, t.totalBlocks(), (double) t.totalBlocks() / t.n, (double) in / t.n,
         t.arrival[t.n - 1] - t.arrival[0], build);
     for (String p : policies) {
-      ReplaySettings s = new ReplaySettings();
-      s.globalRatio = g;
-      s.kvModel = model;
-      s.rateScale = rate;
+      ReplaySettings s = ReplaySettings.defaults().with(sb -> {
+        sb.globalRatio = g;
+        sb.kvModel = model;
+        sb.rateScale = rate;
+      });
       java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
       long c0 = mx.getCurrentThreadCpuTime();
       long s0 = System.nanoTime();

@@ -68,9 +68,10 @@ public final class StickinessProbe {
     }
     for (String cap : caps) {
       for (String p : policies) {
-        ReplaySettings s = new ReplaySettings();
-        s.rateScale = rate;
-        s.localBlocks = cap.equals("derived") ? null : cap.equals("unbounded") ? -1L : Long.parseLong(cap);
+        ReplaySettings s = ReplaySettings.defaults().with(sb -> {
+          sb.rateScale = rate;
+          sb.localBlocks = cap.equals("derived") ? null : cap.equals("unbounded") ? -1L : Long.parseLong(cap);
+        });
         long c0 = System.nanoTime();
         SimOutcome o = new Simulator(t, s, Policies.byName(p).create(s)).run();
         System.out.printf(Locale.ROOT,

@@ -12,23 +12,24 @@ import org.junit.jupiter.api.Test;
 class PolicyConfigTest {
   @Test
   void eachRecord_readsItsOwnSettings_andKeepsThemAsBuilt() {
-    ReplaySettings s = new ReplaySettings();
-    s.overload = 2.5;
-    s.hitRatio = 0.25;
-    s.cacheAffinityMinTokens = 512;
-    s.dynamoOverlapCredit = 0.5;
-    s.dynamoPrefillLoadScale = 2.0;
-    s.dynamoDecodeRequestWeight = 0.1;
-    s.llmdPrefixWeight = 4;
-    s.llmdQueueWeight = 5;
-    s.llmdKvUtilWeight = 6;
-    s.llmdLoadAwareWeight = 7;
-    s.llmdLoadAwareThreshold = 64;
-    s.llmdPrefixMaxTokens = 4096;
-    s.sglangBalanceAbs = 32;
-    s.sglangBalanceRel = 2.0;
-    s.sglangCacheThreshold = 0.5;
-    s.sessionHashVnodes = 80;
+    ReplaySettings s = ReplaySettings.defaults().with(sb -> {
+      sb.overload = 2.5;
+      sb.hitRatio = 0.25;
+      sb.cacheAffinityMinTokens = 512;
+      sb.dynamoOverlapCredit = 0.5;
+      sb.dynamoPrefillLoadScale = 2.0;
+      sb.dynamoDecodeRequestWeight = 0.1;
+      sb.llmdPrefixWeight = 4;
+      sb.llmdQueueWeight = 5;
+      sb.llmdKvUtilWeight = 6;
+      sb.llmdLoadAwareWeight = 7;
+      sb.llmdLoadAwareThreshold = 64;
+      sb.llmdPrefixMaxTokens = 4096;
+      sb.sglangBalanceAbs = 32;
+      sb.sglangBalanceRel = 2.0;
+      sb.sglangCacheThreshold = 0.5;
+      sb.sessionHashVnodes = 80;
+    });
     Policies.SMetricConfig sm = Policies.SMetricConfig.of(s);
     assertEquals(new Policies.SMetricConfig(2.5, 0.25), sm);
     assertEquals(new Policies.CacheAffinityConfig(512), Policies.CacheAffinityConfig.of(s));
@@ -36,8 +37,6 @@ class PolicyConfigTest {
     assertEquals(new Policies.LlmdConfig(4, 5, 6, 7, 64, 4096), Policies.LlmdConfig.of(s));
     assertEquals(new Policies.SglangConfig(32, 2.0, 0.5), Policies.SglangConfig.of(s));
     assertEquals(new Policies.SessionHashConfig(80), Policies.SessionHashConfig.of(s));
-    s.overload = 3.0; // a value: what a policy was built with does not follow later changes
-    assertEquals(2.5, sm.overload());
     assertInstanceOf(SMetricPolicy.class, Policies.SMETRIC_BASIC.create(s));
     assertInstanceOf(LlmdPolicy.class, Policies.LLM_D.create(s));
     assertInstanceOf(SglangCacheAwarePolicy.class, Policies.SGLANG_CACHE_AWARE.create(s));
@@ -74,10 +73,10 @@ class PolicyConfigTest {
     assertThrows(UsageException.class, () -> new Policies.SessionHashConfig(0));
   }
 
-  private static String error(java.util.function.Consumer<ReplaySettings> bad) {
-    ReplaySettings s = new ReplaySettings();
+  private static String error(java.util.function.Consumer<ReplaySettings.Builder> bad) {
+    ReplaySettings s = ReplaySettings.defaults();
     s.validate(Policies::checkConfigs); // the defaults pass
-    bad.accept(s);
-    return assertThrows(UsageException.class, () -> s.validate(Policies::checkConfigs)).getMessage();
+    ReplaySettings b = s.with(bad);
+    return assertThrows(UsageException.class, () -> b.validate(Policies::checkConfigs)).getMessage();
   }
 }

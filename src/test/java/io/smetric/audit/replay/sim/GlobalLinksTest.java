@@ -15,13 +15,14 @@ class GlobalLinksTest {
   private final EventQueue ev = new EventQueue();
 
   private GlobalLinks links(int instances, double aggregateBytesPerS) {
-    ReplaySettings s = new ReplaySettings();
-    s.profile = io.smetric.audit.testing.Profiles.estimate();
-    s.profile.globalReadGBps = 100e-9;
-    s.profile.globalLookupLatencyS = 0.5;
-    s.instancesPerNode = instances; // one node: no NIC share
-    s.globalAggregateGBps = aggregateBytesPerS * 1e-9;
-    s.bandwidthWindowS = 1;
+    ReplaySettings s = ReplaySettings.defaults().with(sb -> {
+      sb.profile = io.smetric.audit.testing.Profiles.estimate();
+      sb.profile.globalReadGBps = 100e-9;
+      sb.profile.globalLookupLatencyS = 0.5;
+      sb.instancesPerNode = instances; // one node: no NIC share
+      sb.globalAggregateGBps = aggregateBytesPerS * 1e-9;
+      sb.bandwidthWindowS = 1;
+    });
     return new GlobalLinks(s.profile, s, instances, 4, 0.0, ev);
   }
 
@@ -70,15 +71,16 @@ class GlobalLinksTest {
   @Test
   void theProfilesAggregatePerNode_isSharedByTwoInstancesReadingAtOnce() {
     for (int perNode : new int[] {2, 4}) {
-      ReplaySettings s = new ReplaySettings();
-      s.profile = io.smetric.audit.testing.Profiles.estimate();
-      s.profile.globalReadGBps = 100e-9;
-      s.profile.globalLookupLatencyS = 0.5;
-      s.profile.globalAggregateGBpsPerNode = 60e-9;
-      s.instances = 4;
-      s.instancesPerNode = perNode;
-      s.nodeNicGBps = Double.POSITIVE_INFINITY;
-      s.bandwidthWindowS = 1;
+      ReplaySettings s = ReplaySettings.defaults().with(sb -> {
+        sb.profile = io.smetric.audit.testing.Profiles.estimate();
+        sb.profile.globalReadGBps = 100e-9;
+        sb.profile.globalLookupLatencyS = 0.5;
+        sb.profile.globalAggregateGBpsPerNode = 60e-9;
+        sb.instances = 4;
+        sb.instancesPerNode = perNode;
+        sb.nodeNicGBps = Double.POSITIVE_INFINITY;
+        sb.bandwidthWindowS = 1;
+      });
       assertEquals(perNode == 2 ? 120e-9 : 60e-9, s.aggregateGBps(), 1e-21);
       EventQueue q = new EventQueue();
       GlobalLinks l = new GlobalLinks(s.profile, s, 4, 4, 0.0, q);
@@ -104,12 +106,11 @@ class GlobalLinksTest {
   /** An explicit aggregate (--global-aggregate-gbps) wins over the profile's; Infinity switches it off. */
   @Test
   void anExplicitAggregate_overridesTheProfile() {
-    ReplaySettings s = new ReplaySettings();
-    s.instances = 32;
+    ReplaySettings s = ReplaySettings.defaults().with(sb -> sb.instances = 32);
     assertEquals(4 * s.profile.globalAggregateGBpsPerNode, s.aggregateGBps(), 1e-12);
-    s.globalAggregateGBps = 50.0;
+    s = s.with(sb -> sb.globalAggregateGBps = 50.0);
     assertEquals(50, s.aggregateGBps(), 0);
-    s.globalAggregateGBps = Double.POSITIVE_INFINITY;
+    s = s.with(sb -> sb.globalAggregateGBps = Double.POSITIVE_INFINITY);
     assertEquals(Double.POSITIVE_INFINITY, s.aggregateGBps(), 0);
   }
 
@@ -121,15 +122,14 @@ class GlobalLinksTest {
    */
   @Test
   void limits_byHand_forTheDefaultProfile() {
-    ReplaySettings s = new ReplaySettings();
-    s.instances = 32;
+    ReplaySettings s = ReplaySettings.defaults().with(sb -> sb.instances = 32);
     var o = GlobalTierLimits.describe(s);
     assertEquals(4, o.get("nodes").asInt());
     assertEquals(35.2, o.get("instances_read_gbps").asDouble(), 1e-9);
     assertEquals(116, o.get("nics_read_gbps").asDouble(), 1e-9);
     assertEquals(87, o.get("aggregate_gbps").asDouble(), 1e-9);
     assertEquals(35.2, o.get("read_ceiling_gbps").asDouble(), 1e-9);
-    s.instances = 4;
+    s = s.with(sb -> sb.instances = 4);
     o = GlobalTierLimits.describe(s);
     assertEquals(1, o.get("nodes").asInt());
     assertEquals(true, o.get("nics_read_gbps").isNull());

@@ -21,9 +21,10 @@ class AuditPlanTest {
 
   @Test
   void rateReference_cachelessPrefillSaturation_handArithmetic() {
-    ReplaySettings s = new ReplaySettings();
-    s.profile = io.smetric.audit.testing.Profiles.estimate();
-    s.instances = 4;
+    ReplaySettings s = ReplaySettings.defaults().with(sb -> {
+      sb.profile = io.smetric.audit.testing.Profiles.estimate();
+      sb.instances = 4;
+    });
     // per instance: 8192 / (0.015 + 1.1e-4 x 8192) = 8192 / 0.91612 = 8942.06 tokens/s
     // trace: 80 tokens / 10 s = 8 tokens/s -> x_ref = 4 x 8942.06 / 8 = 4471.03
     assertEquals(4 * 8192 / (0.015 + 1.1e-4 * 8192) / 8.0, AuditPlan.rateReference(trace(), s), 1e-9);
@@ -31,9 +32,10 @@ class AuditPlanTest {
 
   @Test
   void fixedGrid_oneRoundOfFiveRatesPerCurve() {
-    ReplaySettings s = new ReplaySettings();
-    s.profile = io.smetric.audit.testing.Profiles.estimate();
-    s.instances = 4;
+    ReplaySettings s = ReplaySettings.defaults().with(sb -> {
+      sb.profile = io.smetric.audit.testing.Profiles.estimate();
+      sb.instances = 4;
+    });
     AuditPlan p = AuditPlan.of(trace(), s, AuditPlan.RateGrid.FIXED);
     // 4471.03 x {0.125, 0.25, 0.375, 0.5, 1} rounded to 4 significant digits
     assertEquals(List.of(558.9, 1118.0, 1677.0, 2236.0, 4471.0), p.rates());
@@ -47,9 +49,10 @@ class AuditPlanTest {
   }
 
   private static AuditPlan adaptive() {
-    ReplaySettings s = new ReplaySettings();
-    s.profile = io.smetric.audit.testing.Profiles.estimate();
-    s.instances = 4;
+    ReplaySettings s = ReplaySettings.defaults().with(sb -> {
+      sb.profile = io.smetric.audit.testing.Profiles.estimate();
+      sb.instances = 4;
+    });
     return AuditPlan.of(trace(), s, AuditPlan.RateGrid.ADAPTIVE);
   }
 

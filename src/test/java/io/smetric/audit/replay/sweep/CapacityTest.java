@@ -373,8 +373,7 @@ class CapacityTest {
 
   /** The capacity plan over a main sweep's results at {@code instances} (the equal-load plan from the same results). */
   private static Capacity plan(int instances, List<RunResult> all, Capacity.Options o) {
-    ReplaySettings base = new ReplaySettings();
-    base.instances = instances;
+    ReplaySettings base = ReplaySettings.defaults().with(sb -> sb.instances = instances);
     EqualLoad eq = EqualLoad.plan(new SweepSummary(all, 1.5, 0.5), null, all);
     return Capacity.plan(o, base, eq, new SweepSummary(all, 1.5, 0.5), all);
   }

@@ -63,7 +63,7 @@ class ConditionsTest {
   @Test
   void roundsAndBlock_handComputedGains() {
     List<RunResult> all = mainSweep();
-    ReplaySettings base = new ReplaySettings();
+    ReplaySettings base = ReplaySettings.defaults();
     base.profile.sources.remove("globalReadGBps"); // no stated range: the parameter's own levels
     base = SweepVariable.GLOBAL_READ_GBPS.with(base, 25.0);
     List<Conditions.Param> params = List.of(
@@ -117,8 +117,7 @@ class ConditionsTest {
 
   @Test
   void profileFieldWithAStatedRange_sweepsItsLowAndHigh() {
-    ReplaySettings base = new ReplaySettings();
-    base.profile.globalReadGBps = 2.0;
+    ReplaySettings base = ReplaySettings.defaults().with(sb -> sb.profile.globalReadGBps = 2.0);
     base.profile.sources.put("globalReadGBps",
         new io.smetric.audit.replay.ModelProfile.Source("measured", "test range", 0.5, 8.0));
     base.profile.sources.remove("globalLookupLatencyS");
@@ -146,8 +145,7 @@ class ConditionsTest {
     List<RunResult> all = mainSweep();
     Conditions.Param prefill = Conditions.DEFAULTS.stream().filter(p -> p.name().equals("prefill_cost")).findFirst()
         .orElseThrow(() -> new AssertionError("the prefill cost is a conditions dimension"));
-    ReplaySettings base = new ReplaySettings();
-    base.profile.prefillPerTokenS = 1.2e-4;
+    ReplaySettings base = ReplaySettings.defaults().with(sb -> sb.profile.prefillPerTokenS = 1.2e-4);
     base.profile.sources.put("prefillPerTokenS",
         new io.smetric.audit.replay.ModelProfile.Source("derived", "test rule", 1.0e-4, 1.5e-4));
     Conditions c = Conditions.plan(new SweepSummary(all, 1.5, 0.5), base, equalLoad(all), List.of(prefill));

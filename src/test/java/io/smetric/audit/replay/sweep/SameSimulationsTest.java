@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /** The engine that runs each distinct simulation once, and how the runs table credits its time. */
 class SameSimulationsTest {
   private static final double INF = Double.POSITIVE_INFINITY;
-  private final ReplaySettings base = new ReplaySettings(); // OVERLOAD 1.5, HIT_RATIO 0.5
+  private final ReplaySettings base = ReplaySettings.defaults(); // OVERLOAD 1.5, HIT_RATIO 0.5
 
   /** An engine that records what it was asked to run; a run's TPS is 100 x its run id, its times 2 s and 3 s. */
   private static final class Recording implements Schedule.Engine {

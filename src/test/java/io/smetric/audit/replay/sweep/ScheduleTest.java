@@ -121,9 +121,10 @@ class ScheduleTest {
   void auditPlan_tracksOutOfOrder_sameRunsAndIdsAsRoundByRound() {
     List<TraceRecord> recs = Traces.builder().simple("a", "A", 0, 0.0, 1, 2).simple("b", "A", 1, 10.0, 1, 2, 3).records();
     var trace = ReplayTraceBuilder.fromRecords(recs, false);
-    ReplaySettings base = new ReplaySettings();
-    base.profile = io.smetric.audit.testing.Profiles.estimate();
-    base.instances = 4;
+    ReplaySettings base = ReplaySettings.defaults().with(sb -> {
+      sb.profile = io.smetric.audit.testing.Profiles.estimate();
+      sb.instances = 4;
+    });
     Set<String> runnable = new HashSet<>();
     for (var p : io.smetric.audit.replay.policy.Policies.values()) runnable.add(p.cliName());
     runnable.remove("session-hash");

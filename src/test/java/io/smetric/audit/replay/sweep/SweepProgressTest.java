@@ -227,7 +227,7 @@ class SweepProgressTest {
 
   @Test
   void conditionsBefore_levelsButTheBase_perPolicy_thenTheGrid() {
-    ReplaySettings base = new ReplaySettings(); // TTFT slope 2.5e-4, HIT_RATIO 0.5
+    ReplaySettings base = ReplaySettings.defaults(); // TTFT slope 2.5e-4, HIT_RATIO 0.5
     List<Conditions.Param> params = List.of(
         new Conditions.Param("ttft_slo_slope", "", SweepVariable.TTFT_PER_TOKEN_S, List.of(1.25e-4, 2.5e-4, 5e-4), "", 1, "",
             false, Map.of()),

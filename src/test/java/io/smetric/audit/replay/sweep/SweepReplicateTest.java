@@ -39,10 +39,11 @@ class SweepReplicateTest {
       }
     }
     ReplayTrace t = ReplayTraceBuilder.fromRecords(b.records(), false);
-    ReplaySettings base = new ReplaySettings();
-    base.instances = 2;
-    base.localBlocks = -1L;
-    base.rateScaling = ReplaySettings.RateScaling.SESSIONS;
+    ReplaySettings base = ReplaySettings.defaults().with(sb -> {
+      sb.instances = 2;
+      sb.localBlocks = -1L;
+      sb.rateScaling = ReplaySettings.RateScaling.SESSIONS;
+    });
     double x = 1.5;
     SimSpec spec = new SimSpec(-1, Policies.LEAST_LOAD.cliName(), 0.0, x, Double.NaN, Double.NaN, 1, null, null);
     RunResult run = Sweep.runLocal(t, base, List.of(spec)).get(0);
@@ -51,8 +52,7 @@ class SweepReplicateTest {
     double f = TraceResample.offeredTokenFactor(t, r);
     assertTrue(Math.abs(f - 1) > 0.01, "the replicate's tokens differ from the trace's: " + f);
     assertEquals(f, run.metrics().get("replicate_offered_token_factor"), 0.0);
-    ReplaySettings at = spec.apply(base);
-    at.rateScale = x / f;
+    ReplaySettings at = spec.apply(base).with(sb -> sb.rateScale = x / f);
     SimOutcome o = new Simulator(r, at, Policies.LEAST_LOAD.create(at)).run();
     assertEquals(((Number) o.metrics.get("raw_tps")).doubleValue(), run.metrics().get("raw_tps"), 0.0);
     ReplaySettings old = spec.apply(base);

@@ -29,8 +29,8 @@ class SweepVariableTest {
 
   @Test
   void with_setsItsOwnField_onACopy() {
-    ReplaySettings base = new ReplaySettings();
-    ReplaySettings before = base.copy();
+    ReplaySettings base = ReplaySettings.defaults();
+    String before = base.toJson();
     assertEquals(3.5, SweepVariable.GLOBAL_READ_GBPS.with(base, 3.5).profile.globalReadGBps);
     assertEquals(0.02, SweepVariable.GLOBAL_LOOKUP_LATENCY_S.with(base, 0.02).profile.globalLookupLatencyS);
     assertEquals(5.65, SweepVariable.GLOBAL_SAVE_GBPS.with(base, 5.65).profile.globalSaveGBps);
@@ -43,8 +43,8 @@ class SweepVariableTest {
     assertEquals(0.75, SweepVariable.HIT_RATIO.with(base, 0.75).hitRatio);
     assertEquals(7, SweepVariable.INSTANCES.with(base, 7).instances);
     assertEquals(0.9, SweepVariable.DECIDE_ATTAINMENT.with(base, 0.9).decideAttainment);
-    // the base is left as it was
-    assertEquals(before.toJson(), base.toJson());
+    // the base is left as it was (its profile too: each builder has its own copy)
+    assertEquals(before, base.toJson());
     // and the getter reads what the setter wrote (booleans as 0 / 1)
     for (SweepVariable v : SweepVariable.values()) {
       double x = v == SweepVariable.GLOBAL_SAVE_BLOCKS_STEP ? 1 : v == SweepVariable.TOKEN_BUDGET || v == SweepVariable.INSTANCES ? 9 : 0.25;
@@ -57,7 +57,7 @@ class SweepVariableTest {
 
   @Test
   void simSpec_appliesItsOverrides_andRefusesAnUnknownName() {
-    ReplaySettings base = new ReplaySettings();
+    ReplaySettings base = ReplaySettings.defaults();
     TreeMap<String, Double> ov = new TreeMap<>(Map.of("instances", 3.0, "profile.globalReadGBps", 6.8));
     ReplaySettings s = new SimSpec(0, "smetric", 1.6, 0.5, 3.0, 0.0, 0, "x", ov).apply(base);
     assertEquals(3, s.instances);

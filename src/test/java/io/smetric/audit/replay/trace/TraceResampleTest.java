@@ -68,9 +68,10 @@ class TraceResampleTest {
     // A's own segments {2} and {3} are copied once: two more segments
     assertEquals(t.segments + 2, r.segments);
     // replayed on one unbounded instance: a0' hits only the shared block (16 tokens), a1' its own copy's 2 blocks
-    ReplaySettings s = new ReplaySettings();
-    s.instances = 1;
-    s.localBlocks = -1L;
+    ReplaySettings s = ReplaySettings.defaults().with(sb -> {
+      sb.instances = 1;
+      sb.localBlocks = -1L;
+    });
     SimOutcome o = new Simulator(r, s, Policies.LEAST_LOAD.create(s)).run();
     assertArrayEquals(new int[] {0, 2, 1, 2, 0}, o.localHitBlocks);
   }
@@ -103,9 +104,10 @@ class TraceResampleTest {
     assertEquals(4, r.sessionTreeCount(), "the wrapped piece is a tree of its own");
     // one unbounded instance: b1'' finds nothing (first use of the system prompt), b0 the system
     // prompt b1'' computed, b1 its history, b0'' only the system prompt
-    ReplaySettings s = new ReplaySettings();
-    s.instances = 1;
-    s.localBlocks = -1L;
+    ReplaySettings s = ReplaySettings.defaults().with(sb -> {
+      sb.instances = 1;
+      sb.localBlocks = -1L;
+    });
     SimOutcome o = new Simulator(r, s, Policies.LEAST_LOAD.create(s)).run();
     assertArrayEquals(new int[] {0, 0, 1, 2, 1}, o.localHitBlocks);
   }
@@ -188,14 +190,15 @@ class TraceResampleTest {
     double f = TraceResample.offeredTokenFactor(t, r);
     assertEquals(264.0 / 196.0, f, 1e-15);
     for (double x : new double[] {1.0, 2.0, 0.5}) {
-      ReplaySettings s = new ReplaySettings();
-      s.rateScaling = ReplaySettings.RateScaling.SESSIONS;
-      s.rateScale = x;
+      ReplaySettings s = ReplaySettings.defaults().with(sb -> {
+        sb.rateScaling = ReplaySettings.RateScaling.SESSIONS;
+        sb.rateScale = x;
+      });
       double[] orig = new double[t.n];
       Simulator.scaledArrivals(t, s, 0, orig);
       double origRate = 196 / Arrays.stream(orig).max().getAsDouble();
       assertEquals(196 * x / 40, origRate, 1e-12, "the trace at " + x + "x");
-      s.rateScale = x / f;
+      s = s.with(sb -> sb.rateScale = x / f);
       double[] rep = new double[r.n];
       Simulator.scaledArrivals(r, s, 0, rep);
       double[] sorted = rep.clone();
@@ -205,7 +208,7 @@ class TraceResampleTest {
           20 * f / x + 10, 40 * f / x}, sorted, 1e-9, "at " + x + "x");
       assertEquals(origRate, 264 / sorted[sorted.length - 1], 1e-12, "equal offered tokens per second at " + x + "x");
       // without the factor the replicate offers 264 / 196 = 1.35 times the trace's rate
-      s.rateScale = x;
+      s = s.with(sb -> sb.rateScale = x);
       Simulator.scaledArrivals(r, s, 0, rep);
       assertEquals(origRate * f, 264 / Arrays.stream(rep).max().getAsDouble(), 1e-12);
     }

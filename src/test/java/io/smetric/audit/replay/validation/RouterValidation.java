@@ -96,14 +96,15 @@ public final class RouterValidation {
   }
 
   static ReplaySettings kubeaiSettings() {
-    ReplaySettings s = new ReplaySettings();
-    s.profile = withOverrides(profile("llama-3.1-8b-fp8-l4.yaml"));
-    s.instances = 8;
-    s.globalRatio = 0;
-    s.rateScale = 1;
-    s.rateScaling = ReplaySettings.RateScaling.UNIFORM;
-    s.followUpsWaitForPrevious = false; // open loop unless the cap is replayed (kubeaiPoint)
-    s.agentTimeoutS = 6 * 3600; // the script's aiohttp timeout (backend_request_func.py AIOHTTP_TIMEOUT)
+    ReplaySettings s = ReplaySettings.defaults().with(sb -> {
+      sb.profile = withOverrides(profile("llama-3.1-8b-fp8-l4.yaml"));
+      sb.instances = 8;
+      sb.globalRatio = 0;
+      sb.rateScale = 1;
+      sb.rateScaling = ReplaySettings.RateScaling.UNIFORM;
+      sb.followUpsWaitForPrevious = false; // open loop unless the cap is replayed (kubeaiPoint)
+      sb.agentTimeoutS = 6 * 3600; // the script's aiohttp timeout (backend_request_func.py AIOHTTP_TIMEOUT)
+    });
     return s;
   }
 
@@ -133,7 +134,7 @@ public final class RouterValidation {
     for (String r : routers) {
       ReplaySettings s = kubeaiSettings();
       boolean chained = capped && point.get("maxConcurrency").asInt() < w.records().size();
-      s.followUpsWaitForPrevious = chained;
+      s = s.with(sb -> sb.followUpsWaitForPrevious = chained);
       out.add(simulate(trace, s, r, kubeaiPolicy(r, s, trace, w, chained)));
     }
     return out;
@@ -185,15 +186,16 @@ public final class RouterValidation {
     for (JsonNode seedNode : w.get("seeds")) {
       long seed = seedNode.asLong();
       ReplayTrace trace = ReplayTraceBuilder.fromRecords(LlmRouterWorkload.build(p, a, seed), false);
-      ReplaySettings s = new ReplaySettings();
-      s.profile = withOverrides(profile(model + "-a100.yaml"));
-      s.instances = doc.get("cluster").get("instances").asInt();
-      s.globalRatio = 0;
-      s.rateScale = 1;
-      s.rateScaling = ReplaySettings.RateScaling.UNIFORM;
-      s.followUpsWaitForPrevious = true; // each session's turns strictly serial (trace/replay.go)
-      s.agentTimeoutS = 300; // the bench's 5-minute context
-      s.seed = seed;
+      ReplaySettings s = ReplaySettings.defaults().with(sb -> {
+        sb.profile = withOverrides(profile(model + "-a100.yaml"));
+        sb.instances = doc.get("cluster").get("instances").asInt();
+        sb.globalRatio = 0;
+        sb.rateScale = 1;
+        sb.rateScaling = ReplaySettings.RateScaling.UNIFORM;
+        sb.followUpsWaitForPrevious = true; // each session's turns strictly serial (trace/replay.go)
+        sb.agentTimeoutS = 300; // the bench's 5-minute context
+        sb.seed = seed;
+      });
       SimOutcome o = new Simulator(trace, s, llmRouterPolicy(router, s, seed, w.get("prefixAware"), trace)).run();
       int n = trace.n;
       double[] e2e = new double[n];

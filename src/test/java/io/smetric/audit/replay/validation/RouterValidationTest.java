@@ -113,9 +113,10 @@ class RouterValidationTest {
         .req("b0", "B", null, 0, "user", 0.0001, 96, 4, 1, 2, 3, 4, 20, 21);
     io.smetric.audit.replay.trace.ReplayTrace t = io.smetric.audit.replay.trace.ReplayTraceBuilder.fromRecords(
         b.records(), false);
-    io.smetric.audit.replay.ReplaySettings s = new io.smetric.audit.replay.ReplaySettings();
-    s.profile = RouterValidation.profile("qwen2.5-7b-a100.yaml");
-    s.instances = 4;
+    io.smetric.audit.replay.ReplaySettings s = io.smetric.audit.replay.ReplaySettings.defaults().with(sb -> {
+      sb.profile = RouterValidation.profile("qwen2.5-7b-a100.yaml");
+      sb.instances = 4;
+    });
     io.smetric.audit.replay.sim.SimOutcome o = new io.smetric.audit.replay.sim.Simulator(t, s,
         new PrefixAwarePolicy(1, 4, 17, t)).run();
     assertEquals(o.instance[0], o.instance[1], "both sessions on the instance that got the shared prefix first");
