@@ -169,7 +169,8 @@ public final class AuditJson {
     if (replayProfile != null) a.set("replay_profile", replayProfile);
     // the sweep under its own name: "conditions" is the verdict's list of conditions in words (above)
     if (replay != null && replay.path("conditions").isObject()) a.set("conditions_sweep", replay.path("conditions").deepCopy());
-    if (replay != null && replay.path("uncertainty").isObject()) a.set("uncertainty", replay.path("uncertainty").deepCopy());
+    io.smetric.audit.contract.UncertaintyBlock unc = io.smetric.audit.contract.UncertaintyBlock.of(replay);
+    if (unc != null) a.set(io.smetric.audit.contract.UncertaintyBlock.BLOCK, Json.MAPPER.valueToTree(unc));
     return a;
   }
 
