@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.common.Numbers;
 import io.smetric.audit.contract.BestRouter;
+import io.smetric.audit.contract.CapacityAnswer;
 import io.smetric.audit.contract.CapacityBlock;
 import io.smetric.audit.contract.EqualLoadBlock;
 import io.smetric.audit.contract.ReplayComparison;
@@ -72,13 +73,13 @@ final class Answers {
     CapacityBlock c = CapacityBlock.of(replay);
     if (c == null || c.searchList().isEmpty()) return null;
     ObjectNode o = Json.object();
-    o.put("target_attainment", num(c.targetAttainment()));
-    o.put("rule", text(c.rule()));
-    o.put("interval", text(c.interval()));
+    o.put(CapacityAnswer.TARGET_ATTAINMENT, num(c.targetAttainment()));
+    o.put(CapacityAnswer.RULE, text(c.rule()));
+    o.put(CapacityAnswer.INTERVAL, text(c.interval()));
     String gpu = c.gpu();
-    if (gpu != null) o.put("gpu", gpu);
-    if (c.gpuHourUsd() != null) o.put("gpu_hour_usd", c.gpuHourUsd());
-    ArrayNode rows = o.putArray("by_global_ratio");
+    if (gpu != null) o.put(CapacityAnswer.GPU, gpu);
+    if (c.gpuHourUsd() != null) o.put(CapacityAnswer.GPU_HOUR_USD, c.gpuHourUsd());
+    ArrayNode rows = o.putArray(CapacityAnswer.BY_GLOBAL_RATIO);
     // one row per capacity and traffic factor, its searches in the order replay.json lists them
     java.util.Map<String, CapacityRow> byKey = new java.util.LinkedHashMap<>();
     for (CapacityBlock.Search s : c.searchList()) {
@@ -86,34 +87,35 @@ final class Answers {
     }
     for (CapacityRow cr : byKey.values()) {
       ObjectNode r = rows.addObject();
-      r.put("global_ratio", cr.globalRatio);
-      r.put("traffic_factor", cr.trafficFactor);
-      r.put("judged_router", text(cr.judgedRouter));
+      r.put(CapacityAnswer.Row.GLOBAL_RATIO, cr.globalRatio);
+      r.put(CapacityAnswer.Row.TRAFFIC_FACTOR, cr.trafficFactor);
+      r.put(CapacityAnswer.Row.JUDGED_ROUTER, text(cr.judgedRouter));
       for (CapacityBlock.Search s : cr.searches) {
         // the other routers (--capacity-all-routers, x1 only): a list beside the two the sentence names
         ObjectNode x = CapacityBlock.Search.OTHER.equals(s.role())
-            ? (r.has("others") ? (ArrayNode) r.get("others") : r.putArray("others")).addObject()
+            ? (r.has(CapacityAnswer.Row.OTHERS) ? (ArrayNode) r.get(CapacityAnswer.Row.OTHERS)
+                : r.putArray(CapacityAnswer.Row.OTHERS)).addObject()
             : r.putObject(text(s.role()));
-        x.put("router", text(s.policy()));
+        x.put(CapacityAnswer.Amount.ROUTER, text(s.policy()));
         // written as decimals (10.0 instances), as audit.json always had them
-        putDouble(x, "instances", s.instances());
-        putDouble(x, "gpus", s.gpus());
-        putDouble(x, "usd_per_day", s.usdPerDay());
-        if (s.notFound() != null) x.put("not_found", s.notFound());
+        putDouble(x, CapacityAnswer.Amount.INSTANCES, s.instances());
+        putDouble(x, CapacityAnswer.Amount.GPUS, s.gpus());
+        putDouble(x, CapacityAnswer.Amount.USD_PER_DAY, s.usdPerDay());
+        if (s.notFound() != null) x.put(CapacityAnswer.Amount.NOT_FOUND, s.notFound());
         CapacityBlock.Interval iv = s.interval();
         if (iv != null) {
           // the bootstrap percentile interval of the instance count (issue 29 item 1)
-          ObjectNode y = x.putObject("interval");
-          putInt(y, "low", iv.low());
-          putInt(y, "high", iv.high());
-          y.put("level", num(iv.level()));
-          y.put("replicates", iv.replicates() == null ? 0 : iv.replicates());
-          if (iv.note() != null) y.put("note", iv.note());
+          ObjectNode y = x.putObject(CapacityAnswer.Amount.INTERVAL);
+          putInt(y, CapacityBlock.Interval.LOW, iv.low());
+          putInt(y, CapacityBlock.Interval.HIGH, iv.high());
+          y.put(CapacityBlock.Interval.LEVEL, num(iv.level()));
+          y.put(CapacityBlock.Interval.REPLICATES, iv.replicates() == null ? 0 : iv.replicates());
+          if (iv.note() != null) y.put(CapacityBlock.Interval.NOTE, iv.note());
         }
       }
     }
-    o.put("summary", capacitySentence(c, byKey.values(), gpu));
-    if (!c.sized().isEmpty()) o.set("sized_point", c.sizedPoint().deepCopy());
+    o.put(CapacityAnswer.SUMMARY, capacitySentence(c, byKey.values(), gpu));
+    if (!c.sized().isEmpty()) o.set(CapacityBlock.SIZED_POINT, c.sizedPoint().deepCopy());
     return o;
   }
 
@@ -251,19 +253,17 @@ final class Answers {
    * trace's own pace, with the paper's preconditions there and SMetric's gain, beside the
    * maximum-TPS point of the "Operating point" section.
    */
-  static void sizedHtml(Html h, JsonNode sized) {
-    if (!sized.isArray() || sized.isEmpty()) return;
+  static void sizedHtml(Html h, List<CapacityBlock.Sized> sized) {
+    if (sized.isEmpty()) return;
     List<List<String>> rows = new ArrayList<>();
-    for (JsonNode e : sized) {
-      java.util.Iterator<String> names = e.path("policies").fieldNames();
-      while (names.hasNext()) {
-        String n = names.next();
-        JsonNode m = e.path("policies").path(n);
-        rows.add(List.of(Numbers.sig4(e.path("global_ratio").asDouble()) + "x", Numbers.count(e.path("instances").asLong()),
-            n + (n.equals(e.path("judged_router").asText()) ? " (judged)" : ""), Numbers.sig4(m.path("tps_within_slo")) + " tok/s",
-            Numbers.percent(m.path("slo_attainment")), Numbers.sig4(m.path("requests_per_instance_minute_median")),
-            Numbers.sig4(m.path("imbalance_mean")), Numbers.percent(m.path("stickiness")),
-            n.equals("smetric") ? Numbers.signedPercent(e.path("smetric_gain_vs_judged")) : ""));
+    for (CapacityBlock.Sized e : sized) {
+      if (e.policies() == null) continue;
+      for (String n : e.policies().keySet()) {
+        rows.add(List.of(Numbers.sig4(e.globalRatio()) + "x", e.instances() == null ? "0" : Numbers.count(e.instances()),
+            n + (n.equals(e.judgedRouter()) ? " (judged)" : ""), Numbers.sig4(finite(e.metric(n, "tps_within_slo"))) + " tok/s",
+            Numbers.percent(finite(e.metric(n, "slo_attainment"))), Numbers.sig4(finite(e.metric(n, "requests_per_instance_minute_median"))),
+            Numbers.sig4(finite(e.metric(n, "imbalance_mean"))), Numbers.percent(finite(e.metric(n, "stickiness"))),
+            n.equals("smetric") ? signedPercent(finite(e.smetricGainVsJudged())) : ""));
       }
     }
     h.tag("p", null, "The sized cluster as a second operating point: the instances the judged router needs at the trace's "
@@ -275,31 +275,31 @@ final class Answers {
 
   /** The capacity sentence the page opens with, and its table. */
   static void capacityHtml(Html h, ObjectNode answers) {
-    JsonNode c = answers == null ? null : answers.path("capacity");
-    if (c == null || !c.isObject()) return;
+    CapacityAnswer c = CapacityAnswer.of(answers, "audit.json answers." + CapacityAnswer.BLOCK);
+    if (c == null) return;
     h.raw("<section id=\"capacity\">\n");
-    h.tag("p", "capacity", c.path("summary").asText());
+    h.tag("p", "capacity", text(c.summary()));
     List<List<String>> rows = new ArrayList<>();
-    boolean usd = c.path("gpu_hour_usd").isNumber();
+    boolean usd = c.gpuHourUsd() != null;
     boolean others = false;
-    for (JsonNode r : c.path("by_global_ratio")) others |= r.path("others").isArray();
-    for (JsonNode r : c.path("by_global_ratio")) {
+    for (CapacityAnswer.Row r : c.rows()) others |= r.others() != null;
+    for (CapacityAnswer.Row r : c.rows()) {
       List<String> row = new ArrayList<>();
-      row.add(Numbers.sig4(r.path("global_ratio").asDouble()) + "x");
-      row.add("x" + Numbers.sig4(r.path("traffic_factor").asDouble()));
-      for (String role : new String[] {"judged", "smetric"}) {
-        JsonNode a = r.path(role);
-        String v = a.path("instances").isNumber() ? Numbers.count(a.path("instances").asLong()) + " instances"
-            + (a.path("gpus").isNumber() ? " / " + Numbers.count(a.path("gpus").asLong()) + " GPUs" : "")
-            + (usd && a.path("usd_per_day").isNumber() ? " / $" + Numbers.sig4(a.path("usd_per_day").asDouble()) + " per day" : "")
-            : a.isMissingNode() ? Numbers.NA : "not found";
-        row.add((role.equals("judged") ? a.path("router").asText() + ": " : "") + v);
+      row.add(Numbers.sig4(r.globalRatio()) + "x");
+      row.add("x" + Numbers.sig4(r.trafficFactor()));
+      for (boolean judged : new boolean[] {true, false}) {
+        CapacityAnswer.Amount a = judged ? r.judged() : r.smetric();
+        String v = a != null && a.instances() != null ? Numbers.count(a.instances().longValue()) + " instances"
+            + (a.gpus() != null ? " / " + Numbers.count(a.gpus().longValue()) + " GPUs" : "")
+            + (usd && a.usdPerDay() != null ? " / $" + Numbers.sig4(a.usdPerDay()) + " per day" : "")
+            : a == null ? Numbers.NA : "not found";
+        row.add((judged ? (a == null ? "" : text(a.router())) + ": " : "") + v);
       }
       if (others) {
         List<String> o = new ArrayList<>();
-        for (JsonNode a : r.path("others")) {
-          o.add(a.path("router").asText() + ": " + (a.path("instances").isNumber() ? Numbers.count(a.path("instances").asLong())
-              + (a.path("gpus").isNumber() ? " / " + Numbers.count(a.path("gpus").asLong()) + " GPUs" : "") : "not found"));
+        for (CapacityAnswer.Amount a : r.others() == null ? List.<CapacityAnswer.Amount>of() : r.others()) {
+          o.add(text(a.router()) + ": " + (a.instances() != null ? Numbers.count(a.instances().longValue())
+              + (a.gpus() != null ? " / " + Numbers.count(a.gpus().longValue()) + " GPUs" : "") : "not found"));
         }
         row.add(String.join(", ", o));
       }
@@ -308,9 +308,14 @@ final class Answers {
     List<String> head = new ArrayList<>(List.of("global tier", "traffic", "judged router", "SMetric"));
     if (others) head.add("other routers (x1 only)");
     h.table(head, rows, "capacity");
-    h.tag("p", null, sentenceCase(c.path("rule").asText()) + ". " + sentenceCase(c.path("interval").asText()) + ".");
-    sizedHtml(h, c.path("sized_point"));
+    h.tag("p", null, sentenceCase(text(c.rule())) + ". " + sentenceCase(text(c.interval())) + ".");
+    sizedHtml(h, CapacityBlock.sized(c.sizedPoint(), "audit.json answers." + CapacityAnswer.BLOCK + "." + CapacityBlock.SIZED_POINT));
     h.raw("</section>\n");
+  }
+
+  /** {@link Numbers#signedPercent(double)}, "n/a" for null. */
+  private static String signedPercent(Double x) {
+    return x == null ? Numbers.NA : Numbers.signedPercent(x);
   }
 
   /**
