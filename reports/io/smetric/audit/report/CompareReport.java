@@ -76,7 +76,7 @@ public final class CompareReport {
 
   /** An audit's capacity answer (audit.json answers.capacity, issue 29), missing when it has none. */
   static JsonNode capacity(Audit a) {
-    return a.audit().path("answers").path("capacity");
+    return a.audit().path("answers").path(CapacityAnswer.BLOCK);
   }
 
   /**
