@@ -287,8 +287,8 @@ final class ReplayWriter {
     root.set(GlobalTierBlock.BLOCK, io.smetric.audit.replay.sim.GlobalTierLimits.describe(base));
     root.set("headline", headJson);
     root.set(ReplayComparison.COMPARISON, sum.comparison());
-    root.set("paper_claim", sum.paperClaim());
-    root.set("best_router", sum.bestRouter());
+    root.set(ReplayComparison.PAPER_CLAIM, sum.paperClaim());
+    root.set(io.smetric.audit.contract.BestRouter.BLOCK, sum.bestRouter());
     ObjectNode judged = sum.judged(options.currentRouter());
     if (base.currentRouterConfig != null) {
       // the router's own configuration as understood: each knob, its value and where it came from
@@ -306,24 +306,24 @@ final class ReplayWriter {
       el.put(io.smetric.audit.contract.EqualLoadBlock.SIMULATIONS, swept.equalLoadRuns());
       root.set(ReplayComparison.EQUAL_LOAD, el);
     }
-    if (swept.capacity() != null) root.set("capacity", swept.capacity().describe(results));
-    else root.putObject("capacity").put("not_applicable", options.capacity().enabled()
+    if (swept.capacity() != null) root.set(io.smetric.audit.contract.CapacityBlock.BLOCK, swept.capacity().describe(results));
+    else root.putObject(io.smetric.audit.contract.CapacityBlock.BLOCK).put(Metric.NOT_APPLICABLE, options.capacity().enabled()
         ? "the capacity search needs the audit sweep's equal-load anchors (SMetric and a judged router with a 90%-attainment rate)"
         : "the capacity search was not run (--no-capacity, or not the audit sweep)");
     if (swept.conditions() != null) root.set(ConditionsBlock.BLOCK, swept.conditions());
     else root.putObject(ConditionsBlock.BLOCK).put(Metric.NOT_APPLICABLE, "the conditions sweep was not run (--no-conditions, or not the audit sweep)");
-    ObjectNode unc = root.putObject("uncertainty");
-    unc.put("replicates", options.bootstrap());
-    unc.put("simulations", swept.bootstrapRuns());
-    unc.put("resampled", "session trees (a root session with its forks), with replacement, on the trace's tree starts");
-    unc.put("method", "bootstrap interval on the log of the TPS ratio, transformed back: exp(u +- 1.96 x sqrt(SE^2 + "
+    String uncNa = options.bootstrap() == 0 ? "no bootstrap replicates were replayed (--bootstrap 0, or not the audit sweep)"
+        : swept.bootstrapSkipped();
+    root.set(io.smetric.audit.contract.UncertaintyBlock.BLOCK, Json.MAPPER.valueToTree(new io.smetric.audit.contract.UncertaintyBlock(
+        options.bootstrap(), swept.bootstrapRuns(),
+        "session trees (a root session with its forks), with replacement, on the trace's tree starts",
+        "bootstrap interval on the log of the TPS ratio, transformed back: exp(u +- 1.96 x sqrt(SE^2 + "
         + "bias^2)) - 1, u = log(1 + gain), SE the standard deviation of the replicates' u, bias their mean - u; paired at equal load: SMetric and the judged router on "
         + "each replicate at the decision load's rate divided by the replicate's offered-token factor (its prompt+output "
         + "tokens over the trace's, replicate_offered_token_factor in its runs), so every replicate offers the trace's "
-        + "token rate, at the declared capacity and at 0");
-    if (options.bootstrap() == 0) unc.put("not_applicable", "no bootstrap replicates were replayed (--bootstrap 0, or not the audit sweep)");
-    else if (swept.bootstrapSkipped() != null) unc.put("not_applicable", swept.bootstrapSkipped());
+        + "token rate, at the declared capacity and at 0", uncNa)));
     root.set(PreconditionsBlock.BLOCK, sum.preconditions(base.reuseIntervalThresholdS));
+
     ObjectNode abl = sum.ablation();
     if (abl != null) root.set("ablation", abl);
     ObjectNode sens = sum.sensitivity();

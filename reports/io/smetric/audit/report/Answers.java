@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.common.Numbers;
+import io.smetric.audit.contract.BestRouter;
+import io.smetric.audit.contract.CapacityAnswer;
+import io.smetric.audit.contract.CapacityBlock;
 import io.smetric.audit.contract.ConditionsBlock;
 import io.smetric.audit.contract.EqualLoadBlock;
 import io.smetric.audit.contract.PreconditionsBlock;
@@ -30,15 +33,15 @@ final class Answers {
    */
   static ObjectNode of(JsonNode replay, double threshold) {
     if (replay == null) return null;
-    JsonNode pc = replay.path("paper_claim");
-    JsonNode br = replay.path("best_router");
-    if (!pc.isObject() && !br.isObject()) return null;
+    ReplayComparison pc = ReplayComparison.paperClaim(replay);
+    BestRouter br = BestRouter.of(replay);
+    if (pc == null && br == null) return null;
     ObjectNode a = Json.object();
     a.put("gain_threshold", threshold);
     JsonNode judged = replay.path("judged");
     if (judged.isObject()) a.set("judged_router", judgedRouter(judged));
-    if (pc.isObject()) a.set("paper_claim", paperClaim(pc, EqualLoadBlock.of(replay), threshold));
-    if (br.isObject()) a.set("what_to_run", whatToRun(br));
+    if (pc != null) a.set("paper_claim", paperClaim(pc, EqualLoadBlock.of(replay), threshold));
+    if (br != null) a.set("what_to_run", whatToRun(br));
     ObjectNode pace = tracePace(replay);
     if (pace != null) a.set("trace_pace", pace);
     ObjectNode cap = capacity(replay);
@@ -76,65 +79,102 @@ final class Answers {
    * the page opens with. Null without a capacity search.
    */
   static ObjectNode capacity(JsonNode replay) {
-    JsonNode c = replay.path("capacity");
-    if (!c.path("searches").isArray() || c.path("searches").isEmpty()) return null;
+    CapacityBlock c = CapacityBlock.of(replay);
+    if (c == null || c.searchList().isEmpty()) return null;
     ObjectNode o = Json.object();
-    o.put("target_attainment", c.path("target_attainment").asDouble());
-    o.put("rule", c.path("rule").asText());
-    o.put("interval", c.path("interval").asText());
-    String gpu = c.path("gpu").isTextual() ? c.path("gpu").asText() : null;
-    if (gpu != null) o.put("gpu", gpu);
-    if (c.path("gpu_hour_usd").isNumber()) o.put("gpu_hour_usd", c.path("gpu_hour_usd").asDouble());
-    ArrayNode rows = o.putArray("by_global_ratio");
-    java.util.Map<String, ObjectNode> byKey = new java.util.LinkedHashMap<>();
-    for (JsonNode s : c.path("searches")) {
-      double g = s.path("global_ratio").asDouble();
-      double f = s.path("traffic_factor").asDouble();
-      String key = g + "|" + f;
-      ObjectNode r = byKey.get(key);
-      if (r == null) {
-        r = rows.addObject();
-        r.put("global_ratio", g);
-        r.put("traffic_factor", f);
-        r.put("judged_router", s.path("judged_router").asText());
-        byKey.put(key, r);
-      }
-      // the other routers (--capacity-all-routers, x1 only): a list beside the two the sentence names
-      ObjectNode x = s.path("role").asText().equals("other")
-          ? (r.has("others") ? (ArrayNode) r.get("others") : r.putArray("others")).addObject()
-          : r.putObject(s.path("role").asText());
-      x.put("router", s.path("policy").asText());
-      for (String k : new String[] {"instances", "gpus", "usd_per_day"}) {
-        if (s.path(k).isNumber()) x.put(k, s.path(k).asDouble());
-        else x.putNull(k);
-      }
-      if (s.has("not_found")) x.put("not_found", s.path("not_found").asText());
-      JsonNode iv = s.path("interval");
-      if (iv.isObject()) {
-        // the bootstrap percentile interval of the instance count (issue 29 item 1)
-        ObjectNode y = x.putObject("interval");
-        for (String k : new String[] {"low", "high"}) {
-          if (iv.path(k).isNumber()) y.put(k, iv.path(k).asInt());
-          else y.putNull(k);
+    o.put(CapacityAnswer.TARGET_ATTAINMENT, num(c.targetAttainment()));
+    o.put(CapacityAnswer.RULE, text(c.rule()));
+    o.put(CapacityAnswer.INTERVAL, text(c.interval()));
+    String gpu = c.gpu();
+    if (gpu != null) o.put(CapacityAnswer.GPU, gpu);
+    if (c.gpuHourUsd() != null) o.put(CapacityAnswer.GPU_HOUR_USD, c.gpuHourUsd());
+    ArrayNode rows = o.putArray(CapacityAnswer.BY_GLOBAL_RATIO);
+    // one row per capacity and traffic factor, its searches in the order replay.json lists them
+    java.util.Map<String, CapacityRow> byKey = new java.util.LinkedHashMap<>();
+    for (CapacityBlock.Search s : c.searchList()) {
+      byKey.computeIfAbsent(s.globalRatio() + "|" + s.trafficFactor(), k -> new CapacityRow(s)).searches.add(s);
+    }
+    for (CapacityRow cr : byKey.values()) {
+      ObjectNode r = rows.addObject();
+      r.put(CapacityAnswer.Row.GLOBAL_RATIO, cr.globalRatio);
+      r.put(CapacityAnswer.Row.TRAFFIC_FACTOR, cr.trafficFactor);
+      r.put(CapacityAnswer.Row.JUDGED_ROUTER, text(cr.judgedRouter));
+      for (CapacityBlock.Search s : cr.searches) {
+        // the other routers (--capacity-all-routers, x1 only): a list beside the two the sentence names
+        ObjectNode x = CapacityBlock.Search.OTHER.equals(s.role())
+            ? (r.has(CapacityAnswer.Row.OTHERS) ? (ArrayNode) r.get(CapacityAnswer.Row.OTHERS)
+                : r.putArray(CapacityAnswer.Row.OTHERS)).addObject()
+            : r.putObject(text(s.role()));
+        x.put(CapacityAnswer.Amount.ROUTER, text(s.policy()));
+        // written as decimals (10.0 instances), as audit.json always had them
+        putDouble(x, CapacityAnswer.Amount.INSTANCES, s.instances());
+        putDouble(x, CapacityAnswer.Amount.GPUS, s.gpus());
+        putDouble(x, CapacityAnswer.Amount.USD_PER_DAY, s.usdPerDay());
+        if (s.notFound() != null) x.put(CapacityAnswer.Amount.NOT_FOUND, s.notFound());
+        CapacityBlock.Interval iv = s.interval();
+        if (iv != null) {
+          // the bootstrap percentile interval of the instance count (issue 29 item 1)
+          ObjectNode y = x.putObject(CapacityAnswer.Amount.INTERVAL);
+          putInt(y, CapacityBlock.Interval.LOW, iv.low());
+          putInt(y, CapacityBlock.Interval.HIGH, iv.high());
+          y.put(CapacityBlock.Interval.LEVEL, num(iv.level()));
+          y.put(CapacityBlock.Interval.REPLICATES, iv.replicates() == null ? 0 : iv.replicates());
+          if (iv.note() != null) y.put(CapacityBlock.Interval.NOTE, iv.note());
         }
-        y.put("level", iv.path("level").asDouble());
-        y.put("replicates", iv.path("replicates").asInt());
-        if (iv.has("note")) y.put("note", iv.path("note").asText());
       }
     }
-    o.put("summary", capacitySentence(c, rows, gpu));
-    if (c.path("sized_point").isArray() && !c.path("sized_point").isEmpty()) o.set("sized_point", c.path("sized_point").deepCopy());
+    o.put(CapacityAnswer.SUMMARY, capacitySentence(c, byKey.values(), gpu));
+    if (!c.sized().isEmpty()) o.set(CapacityBlock.SIZED_POINT, c.sizedPoint().deepCopy());
     return o;
   }
 
+  /** One capacity and traffic factor of the capacity answer: its searches (SMetric, the judged router, the others). */
+  private static final class CapacityRow {
+    final double globalRatio;
+    final double trafficFactor;
+    final String judgedRouter;
+    final List<CapacityBlock.Search> searches = new ArrayList<>();
+
+    CapacityRow(CapacityBlock.Search first) {
+      globalRatio = first.globalRatio();
+      trafficFactor = first.trafficFactor();
+      judgedRouter = first.judgedRouter();
+    }
+
+    /** The search of {@code role} (the last one, as the answer keeps it); null when there is none. */
+    CapacityBlock.Search role(String role) {
+      CapacityBlock.Search out = null;
+      for (CapacityBlock.Search s : searches) if (role.equals(s.role())) out = s;
+      return out;
+    }
+  }
+
+  private static void putDouble(ObjectNode o, String k, Number v) {
+    if (v == null) o.putNull(k);
+    else o.put(k, v.doubleValue());
+  }
+
+  private static void putInt(ObjectNode o, String k, Integer v) {
+    if (v == null) o.putNull(k);
+    else o.put(k, v.intValue());
+  }
+
+  private static double num(Double x) {
+    return x == null ? 0.0 : x;
+  }
+
+  private static String text(String s) {
+    return s == null ? "" : s;
+  }
+
   /** "Serving this trace within SLO takes N x GPU with router, M with SMetric (...)". */
-  private static String capacitySentence(JsonNode c, ArrayNode rows, String gpu) {
+  private static String capacitySentence(CapacityBlock c, java.util.Collection<CapacityRow> rows, String gpu) {
     double declared = Double.NaN;
-    JsonNode x1 = null;
-    JsonNode x1Zero = null;
-    for (JsonNode r : rows) {
-      if (r.path("traffic_factor").asDouble() != 1.0) continue;
-      double g = r.path("global_ratio").asDouble();
+    CapacityRow x1 = null;
+    CapacityRow x1Zero = null;
+    for (CapacityRow r : rows) {
+      if (r.trafficFactor != 1.0) continue;
+      double g = r.globalRatio;
       if (g > 0 && x1 == null) {
         x1 = r;
         declared = g;
@@ -147,51 +187,50 @@ final class Answers {
     }
     if (x1 == null) return "Not answered: no capacity search at the trace's own pace.";
     String unit = gpu != null ? " x " + gpu : " instances";
-    String target = Numbers.percent(c.path("target_attainment").asDouble());
+    String target = Numbers.percent(num(c.targetAttainment()));
     StringBuilder b = new StringBuilder("Serving this trace within SLO takes ");
-    JsonNode j = x1.path("judged");
-    JsonNode sm = x1.path("smetric");
-    boolean iv = j.path("interval").isObject() || sm.path("interval").isObject();
-    b.append(amount(j, unit)).append(" with ").append(j.path("router").asText("the judged router")).append(interval(j)).append(", ")
+    CapacityBlock.Search j = x1.role(CapacityBlock.Search.JUDGED);
+    CapacityBlock.Search sm = x1.role(CapacityBlock.Search.SMETRIC);
+    CapacityBlock.Interval jIv = j == null ? null : j.interval();
+    CapacityBlock.Interval smIv = sm == null ? null : sm.interval();
+    b.append(amount(j, unit)).append(" with ").append(j == null ? "the judged router" : text(j.policy())).append(interval(j)).append(", ")
         .append(amount(sm, gpu != null ? "" : " instances")).append(" with SMetric").append(interval(sm)).append(" (")
         .append(declared > 0 ? Numbers.sig4(declared) + "x global tier" : "no global tier").append(", ").append(target)
         .append(" of requests within the TTFT and TPOT SLO, ");
-    if (iv) {
-      JsonNode any = j.path("interval").isObject() ? j.path("interval") : sm.path("interval");
-      int reps = any.path("replicates").asInt();
-      double level = any.path("level").asDouble();
+    if (jIv != null || smIv != null) {
+      CapacityBlock.Interval any = jIv != null ? jIv : smIv;
+      int reps = any.replicates() == null ? 0 : any.replicates();
+      double level = num(any.level());
       if ((1 - level) / 2 * reps < 1 - 1e-9) {
         // too few replicates for the percentile's tails: the ends are the smallest and largest answer
         b.append("ranges of the answers over ").append(reps).append(" session-tree resamples");
       } else {
         b.append(Math.round(100 * level)).append("% bootstrap intervals over ").append(reps).append(" session-tree resamples");
       }
-      if (j.path("interval").has("note") || sm.path("interval").has("note")) {
+      if ((jIv != null && jIv.note() != null) || (smIv != null && smIv.note() != null)) {
         b.append("; the point estimates lie outside them: the resamples replay differently from the trace");
       }
     } else {
       b.append("point estimates");
     }
-    if (c.path("gpu_hour_usd").isNumber() && j.path("usd_per_day").isNumber() && sm.path("usd_per_day").isNumber()) {
-      b.append("; $").append(Numbers.sig4(j.path("usd_per_day").asDouble())).append(" vs $")
-          .append(Numbers.sig4(sm.path("usd_per_day").asDouble())).append(" per day at $")
-          .append(Numbers.sig4(c.path("gpu_hour_usd").asDouble())).append(" per GPU-hour");
+    if (c.gpuHourUsd() != null && j != null && j.usdPerDay() != null && sm != null && sm.usdPerDay() != null) {
+      b.append("; $").append(Numbers.sig4(j.usdPerDay())).append(" vs $")
+          .append(Numbers.sig4(sm.usdPerDay())).append(" per day at $")
+          .append(Numbers.sig4(c.gpuHourUsd())).append(" per GPU-hour");
     }
     b.append(")");
     if (x1Zero != null && x1Zero != x1) {
-      b.append("; without a global tier ").append(amount(x1Zero.path("judged"), "")).append(" and ")
-          .append(amount(x1Zero.path("smetric"), ""));
+      b.append("; without a global tier ").append(amount(x1Zero.role(CapacityBlock.Search.JUDGED), "")).append(" and ")
+          .append(amount(x1Zero.role(CapacityBlock.Search.SMETRIC), ""));
     }
-    JsonNode most = null;
-    for (JsonNode r : rows) {
-      if (r.path("global_ratio").asDouble() == declared && r.path("traffic_factor").asDouble() > 1
-          && (most == null || r.path("traffic_factor").asDouble() > most.path("traffic_factor").asDouble())) {
-        most = r;
-      }
+    CapacityRow most = null;
+    for (CapacityRow r : rows) {
+      if (r.globalRatio == declared && r.trafficFactor > 1 && (most == null || r.trafficFactor > most.trafficFactor)) most = r;
     }
     if (most != null) {
-      b.append("; at ").append(Numbers.sig4(most.path("traffic_factor").asDouble())).append("x the traffic ")
-          .append(amount(most.path("judged"), "")).append(" and ").append(amount(most.path("smetric"), ""));
+      b.append("; at ").append(Numbers.sig4(most.trafficFactor)).append("x the traffic ")
+          .append(amount(most.role(CapacityBlock.Search.JUDGED), "")).append(" and ")
+          .append(amount(most.role(CapacityBlock.Search.SMETRIC), ""));
     }
     return b.append(".").toString();
   }
@@ -201,21 +240,21 @@ final class Answers {
     return t.isEmpty() ? t : Character.toUpperCase(t.charAt(0)) + t.substring(1);
   }
 
-  /** " [lo-hi]" of an answer's bootstrap interval, in the answer's unit (GPUs when it has GPUs); "" without one. */
-  private static String interval(JsonNode a) {
-    JsonNode iv = a.path("interval");
-    if (!iv.isObject() || !a.path("instances").isNumber()) return "";
-    double per = a.path("gpus").isNumber() ? a.path("gpus").asDouble() / a.path("instances").asDouble() : 1;
-    String lo = iv.path("low").isNumber() ? Numbers.count(Math.round(iv.path("low").asDouble() * per)) : "?";
-    String hi = iv.path("high").isNumber() ? Numbers.count(Math.round(iv.path("high").asDouble() * per)) : "more than the search tried";
+  /** " [lo-hi]" of a search's bootstrap interval, in the answer's unit (GPUs when it has GPUs); "" without one. */
+  private static String interval(CapacityBlock.Search a) {
+    if (a == null || a.interval() == null || a.instances() == null) return "";
+    CapacityBlock.Interval iv = a.interval();
+    double per = a.gpus() != null ? a.gpus().doubleValue() / a.instances().doubleValue() : 1;
+    String lo = iv.low() != null ? Numbers.count(Math.round(iv.low() * per)) : "?";
+    String hi = iv.high() != null ? Numbers.count(Math.round(iv.high() * per)) : "more than the search tried";
     return " [" + lo + "-" + hi + "]";
   }
 
-  /** GPUs (or instances) of one answer, or "more than the search tried". */
-  private static String amount(JsonNode a, String unit) {
-    if (a.path("gpus").isNumber()) return Numbers.count(a.path("gpus").asLong()) + unit;
-    if (a.path("instances").isNumber()) return Numbers.count(a.path("instances").asLong()) + (unit.isEmpty() ? "" : " instances");
-    return "more than the search tried (" + a.path("not_found").asText("no answer") + ")";
+  /** GPUs (or instances) of one search's answer, or "more than the search tried". */
+  private static String amount(CapacityBlock.Search a, String unit) {
+    if (a != null && a.gpus() != null) return Numbers.count(a.gpus()) + unit;
+    if (a != null && a.instances() != null) return Numbers.count(a.instances()) + (unit.isEmpty() ? "" : " instances");
+    return "more than the search tried (" + (a == null || a.notFound() == null ? "no answer" : a.notFound()) + ")";
   }
 
   /**
@@ -223,19 +262,17 @@ final class Answers {
    * trace's own pace, with the paper's preconditions there and SMetric's gain, beside the
    * maximum-TPS point of the "Operating point" section.
    */
-  static void sizedHtml(Html h, JsonNode sized) {
-    if (!sized.isArray() || sized.isEmpty()) return;
+  static void sizedHtml(Html h, List<CapacityBlock.Sized> sized) {
+    if (sized.isEmpty()) return;
     List<List<String>> rows = new ArrayList<>();
-    for (JsonNode e : sized) {
-      java.util.Iterator<String> names = e.path("policies").fieldNames();
-      while (names.hasNext()) {
-        String n = names.next();
-        JsonNode m = e.path("policies").path(n);
-        rows.add(List.of(Numbers.sig4(e.path("global_ratio").asDouble()) + "x", Numbers.count(e.path("instances").asLong()),
-            n + (n.equals(e.path("judged_router").asText()) ? " (judged)" : ""), Numbers.sig4(m.path("tps_within_slo")) + " tok/s",
-            Numbers.percent(m.path("slo_attainment")), Numbers.sig4(m.path("requests_per_instance_minute_median")),
-            Numbers.sig4(m.path("imbalance_mean")), Numbers.percent(m.path("stickiness")),
-            n.equals("smetric") ? Numbers.signedPercent(e.path("smetric_gain_vs_judged")) : ""));
+    for (CapacityBlock.Sized e : sized) {
+      if (e.policies() == null) continue;
+      for (String n : e.policies().keySet()) {
+        rows.add(List.of(Numbers.sig4(e.globalRatio()) + "x", e.instances() == null ? "0" : Numbers.count(e.instances()),
+            n + (n.equals(e.judgedRouter()) ? " (judged)" : ""), Numbers.sig4(finite(e.metric(n, "tps_within_slo"))) + " tok/s",
+            Numbers.percent(finite(e.metric(n, "slo_attainment"))), Numbers.sig4(finite(e.metric(n, "requests_per_instance_minute_median"))),
+            Numbers.sig4(finite(e.metric(n, "imbalance_mean"))), Numbers.percent(finite(e.metric(n, "stickiness"))),
+            n.equals("smetric") ? signedPercent(finite(e.smetricGainVsJudged())) : ""));
       }
     }
     h.tag("p", null, "The sized cluster as a second operating point: the instances the judged router needs at the trace's "
@@ -247,31 +284,31 @@ final class Answers {
 
   /** The capacity sentence the page opens with, and its table. */
   static void capacityHtml(Html h, ObjectNode answers) {
-    JsonNode c = answers == null ? null : answers.path("capacity");
-    if (c == null || !c.isObject()) return;
+    CapacityAnswer c = CapacityAnswer.of(answers, "audit.json answers." + CapacityAnswer.BLOCK);
+    if (c == null) return;
     h.raw("<section id=\"capacity\">\n");
-    h.tag("p", "capacity", c.path("summary").asText());
+    h.tag("p", "capacity", text(c.summary()));
     List<List<String>> rows = new ArrayList<>();
-    boolean usd = c.path("gpu_hour_usd").isNumber();
+    boolean usd = c.gpuHourUsd() != null;
     boolean others = false;
-    for (JsonNode r : c.path("by_global_ratio")) others |= r.path("others").isArray();
-    for (JsonNode r : c.path("by_global_ratio")) {
+    for (CapacityAnswer.Row r : c.rows()) others |= r.others() != null;
+    for (CapacityAnswer.Row r : c.rows()) {
       List<String> row = new ArrayList<>();
-      row.add(Numbers.sig4(r.path("global_ratio").asDouble()) + "x");
-      row.add("x" + Numbers.sig4(r.path("traffic_factor").asDouble()));
-      for (String role : new String[] {"judged", "smetric"}) {
-        JsonNode a = r.path(role);
-        String v = a.path("instances").isNumber() ? Numbers.count(a.path("instances").asLong()) + " instances"
-            + (a.path("gpus").isNumber() ? " / " + Numbers.count(a.path("gpus").asLong()) + " GPUs" : "")
-            + (usd && a.path("usd_per_day").isNumber() ? " / $" + Numbers.sig4(a.path("usd_per_day").asDouble()) + " per day" : "")
-            : a.isMissingNode() ? Numbers.NA : "not found";
-        row.add((role.equals("judged") ? a.path("router").asText() + ": " : "") + v);
+      row.add(Numbers.sig4(r.globalRatio()) + "x");
+      row.add("x" + Numbers.sig4(r.trafficFactor()));
+      for (boolean judged : new boolean[] {true, false}) {
+        CapacityAnswer.Amount a = judged ? r.judged() : r.smetric();
+        String v = a != null && a.instances() != null ? Numbers.count(a.instances().longValue()) + " instances"
+            + (a.gpus() != null ? " / " + Numbers.count(a.gpus().longValue()) + " GPUs" : "")
+            + (usd && a.usdPerDay() != null ? " / $" + Numbers.sig4(a.usdPerDay()) + " per day" : "")
+            : a == null ? Numbers.NA : "not found";
+        row.add((judged ? (a == null ? "" : text(a.router())) + ": " : "") + v);
       }
       if (others) {
         List<String> o = new ArrayList<>();
-        for (JsonNode a : r.path("others")) {
-          o.add(a.path("router").asText() + ": " + (a.path("instances").isNumber() ? Numbers.count(a.path("instances").asLong())
-              + (a.path("gpus").isNumber() ? " / " + Numbers.count(a.path("gpus").asLong()) + " GPUs" : "") : "not found"));
+        for (CapacityAnswer.Amount a : r.others() == null ? List.<CapacityAnswer.Amount>of() : r.others()) {
+          o.add(text(a.router()) + ": " + (a.instances() != null ? Numbers.count(a.instances().longValue())
+              + (a.gpus() != null ? " / " + Numbers.count(a.gpus().longValue()) + " GPUs" : "") : "not found"));
         }
         row.add(String.join(", ", o));
       }
@@ -280,9 +317,14 @@ final class Answers {
     List<String> head = new ArrayList<>(List.of("global tier", "traffic", "judged router", "SMetric"));
     if (others) head.add("other routers (x1 only)");
     h.table(head, rows, "capacity");
-    h.tag("p", null, sentenceCase(c.path("rule").asText()) + ". " + sentenceCase(c.path("interval").asText()) + ".");
-    sizedHtml(h, c.path("sized_point"));
+    h.tag("p", null, sentenceCase(text(c.rule())) + ". " + sentenceCase(text(c.interval())) + ".");
+    sizedHtml(h, CapacityBlock.sized(c.sizedPoint(), "audit.json answers." + CapacityAnswer.BLOCK + "." + CapacityBlock.SIZED_POINT));
     h.raw("</section>\n");
+  }
+
+  /** {@link Numbers#signedPercent(double)}, "n/a" for null. */
+  private static String signedPercent(Double x) {
+    return x == null ? Numbers.NA : Numbers.signedPercent(x);
   }
 
   /**
@@ -338,7 +380,7 @@ final class Answers {
    * interval when that baseline is the judged router; the gain in maximum TPS within SLO (each
    * router at its own rate) stays beside it, descriptive.
    */
-  private static ObjectNode paperClaim(JsonNode pc, EqualLoadBlock equalLoad, double threshold) {
+  private static ObjectNode paperClaim(ReplayComparison pc, EqualLoadBlock equalLoad, double threshold) {
     ObjectNode o = Json.object();
     o.put("question", "Does the paper's claim hold on this workload? SMetric against the paper's baselines "
         + "(cache-first, LMetric, load balance) at each global-tier capacity");
@@ -347,34 +389,34 @@ final class Answers {
       o.put("basis", "equal load: the routers at the same offered rate, " + Numbers.sig4(equalLoad.decisionLoad() == null ? 0.0 : equalLoad.decisionLoad())
           + "x the judged router's knee at each capacity; gain_max_tps compares the maxima at each router's own rate");
     }
-    o.set("baselines", pc.path("baselines").deepCopy());
+    List<String> baselines = pc.baselines() == null ? List.of() : pc.baselines();
+    ArrayNode bl = o.putArray("baselines");
+    baselines.forEach(bl::add);
     ArrayNode by = o.putArray("by_global_ratio");
     List<String> holds = new ArrayList<>();
     List<String> fails = new ArrayList<>();
     List<String> close = new ArrayList<>();
-    for (JsonNode e : pc.path("by_global_ratio")) {
+    for (ReplayComparison.Row e : pc.rows()) {
       ObjectNode x = by.addObject();
-      double g = e.path(ReplayComparison.Row.GLOBAL_RATIO).asDouble();
+      double g = e.globalRatio();
       x.put("global_ratio", g);
-      x.put("best_paper_baseline", e.path(ReplayComparison.Row.BEST_BASELINE).asText());
-      JsonNode gain = e.path(ReplayComparison.Row.GAIN);
-      JsonNode iv = e.path("interval");
+      String b = text(e.bestBaseline());
+      x.put("best_paper_baseline", b);
+      Double gain = finite(e.gain());
+      JsonNode iv = e.interval() == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : e.interval();
       if (eq) {
-        if (gain.isNumber()) x.put("gain_max_tps", gain.asDouble());
+        if (gain != null) x.put("gain_max_tps", gain);
         EqualLoadBlock.Point pt = equalLoad.decisionPoint(g);
-        String b = e.path(ReplayComparison.Row.BEST_BASELINE).asText();
-        Double gv = pt == null || pt.smetricGainVs() == null ? null : pt.smetricGainVs().get(b);
-        gain = gv == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance()
-            : com.fasterxml.jackson.databind.node.DoubleNode.valueOf(gv);
+        gain = pt == null || pt.smetricGainVs() == null ? null : pt.smetricGainVs().get(b);
         EqualLoadBlock.JudgedGain judged = pt == null ? null : pt.smetricGainVsJudged();
         iv = judged != null && b.equals(judged.vs()) && judged.interval() != null ? judged.interval()
             : com.fasterxml.jackson.databind.node.MissingNode.getInstance();
         if (pt != null && pt.rateScale() != null) x.put("rate_scale", pt.rateScale());
       }
-      if (gain.isNumber()) {
-        x.put("gain", gain.asDouble());
-        double lo = iv.path("low").isNumber() ? iv.path("low").asDouble() : gain.asDouble();
-        double hi = iv.path("high").isNumber() ? iv.path("high").asDouble() : gain.asDouble();
+      if (gain != null) {
+        x.put("gain", gain);
+        double lo = iv.path("low").isNumber() ? iv.path("low").asDouble() : gain;
+        double hi = iv.path("high").isNumber() ? iv.path("high").asDouble() : gain;
         if (iv.isObject()) x.set("interval", iv.deepCopy());
         String st = lo >= threshold ? "holds" : hi < threshold ? "does not hold" : "too close to call";
         x.put("status", st);
@@ -387,13 +429,26 @@ final class Answers {
         x.putNull("gain");
         x.putNull("holds");
       }
-      if (e.path(ReplayComparison.Row.VS).isObject()) x.set("vs", e.path(ReplayComparison.Row.VS).deepCopy());
+      if (e.vs() != null) {
+        // in the compared order, as replay.json has it
+        ObjectNode vs = x.putObject("vs");
+        e.vs().forEach((router, v) -> {
+          if (v == null) {
+            vs.putNull(router);
+            return;
+          }
+          ObjectNode y = vs.putObject(router);
+          putDouble(y, ReplayComparison.Vs.TPS_WITHIN_SLO, v.tpsWithinSlo());
+          putDouble(y, ReplayComparison.Vs.GAIN, v.gain());
+        });
+      }
     }
     String t = Numbers.signedPercent(threshold);
-    String names = String.join(", ", strings(pc.path("baselines")));
+    String names = String.join(", ", baselines);
     String s;
     if (by.isEmpty()) {
-      s = "Not answered: " + pc.path("smetric_best_gain_with_global_tier").path("not_applicable").asText("no comparison") + ".";
+      ReplayComparison.BestGain bg = pc.bestGainWithGlobal();
+      s = "Not answered: " + (bg == null || bg.notApplicable() == null ? "no comparison" : bg.notApplicable()) + ".";
     } else if (!close.isEmpty() && holds.isEmpty()) {
       s = "Too close to call: with a global tier SMetric's gain over the best of " + names + " has " + t + " inside its "
           + "95% interval at " + String.join(", ", close) + (fails.isEmpty() ? "" : " and stays below it at " + String.join(", ", fails))
@@ -414,28 +469,30 @@ final class Answers {
     return o;
   }
 
-  private static ObjectNode whatToRun(JsonNode br) {
+  private static ObjectNode whatToRun(BestRouter br) {
     ObjectNode o = Json.object();
     o.put("question", "What should you run? Every replayed router, the best named with its margin");
     ArrayNode by = o.putArray("by_global_ratio");
     List<String> parts = new ArrayList<>();
-    for (JsonNode e : br.path("by_global_ratio")) {
+    for (BestRouter.Row e : br.capacities()) {
       ObjectNode x = by.addObject();
-      double g = e.path("global_ratio").asDouble();
+      double g = e.globalRatio();
       x.put("global_ratio", g);
-      x.put("best", e.path("best").asText());
-      x.put("runner_up", e.path("runner_up").asText());
-      copyNumber(e, x, "margin");
-      if (e.has("best_other_than_smetric")) {
-        x.put("best_other_than_smetric", e.path("best_other_than_smetric").asText());
-        copyNumber(e, x, "smetric_gain_vs_best_other");
-        if (e.path("smetric_gain_vs_best_other_interval").isObject()) {
-          x.set("smetric_gain_vs_best_other_interval", e.path("smetric_gain_vs_best_other_interval").deepCopy());
+      x.put("best", text(e.best()));
+      x.put("runner_up", text(e.runnerUp()));
+      Double margin = finite(e.margin());
+      putDouble(x, "margin", margin);
+      if (e.bestOtherThanSmetric() != null) {
+        x.put("best_other_than_smetric", e.bestOtherThanSmetric());
+        putDouble(x, "smetric_gain_vs_best_other", finite(e.smetricGainVsBestOther()));
+        if (e.smetricGainVsBestOtherInterval() != null && e.smetricGainVsBestOtherInterval().isObject()) {
+          x.set("smetric_gain_vs_best_other_interval", e.smetricGainVsBestOtherInterval().deepCopy());
         }
       }
-      x.set("ranking", e.path("ranking").deepCopy());
-      String m = e.path("margin").isNumber() ? " (" + Numbers.signedPercent(e.path("margin").asDouble()) + " over " + e.path("runner_up").asText() + ")" : "";
-      parts.add(Numbers.sig4(g) + "x: " + e.path("best").asText() + m);
+      // copied as written: the page reads the top router's attainment and TTFT from it
+      x.set("ranking", e.ranking() == null ? Json.MAPPER.createArrayNode() : e.ranking().deepCopy());
+      String m = margin != null ? " (" + Numbers.signedPercent(margin) + " over " + text(e.runnerUp()) + ")" : "";
+      parts.add(Numbers.sig4(g) + "x: " + text(e.best()) + m);
     }
     o.put("summary", parts.isEmpty() ? "Not answered: fewer than two routers were replayed at any capacity."
         : "Best router by maximum TPS within SLO: " + String.join("; ", parts) + ".");
@@ -503,10 +560,9 @@ final class Answers {
     h.raw("</section>\n");
   }
 
-  private static void copyNumber(JsonNode from, ObjectNode to, String k) {
-    JsonNode n = from.path(k);
-    if (n.isNumber()) to.put(k, n.asDouble());
-    else to.putNull(k);
+  /** A number read from replay.json, null for NaN or infinity (written there as strings, which audit.json has always left null). */
+  private static Double finite(Double x) {
+    return x == null || x.isNaN() || x.isInfinite() ? null : x;
   }
 
   static List<String> strings(JsonNode arr) {
@@ -642,14 +698,6 @@ final class Answers {
     return Numbers.withUnit(ConditionsBlock.number(v), p.scale(), p.unitOrEmpty(), "unlimited");
   }
 
-  /**
-   * A number read into a record as it printed when read as JSON: a non-finite value is written as
-   * text ("NaN", "Infinity"), which printed "n/a", so it reads as absent here.
-   */
-  private static Double finite(Double v) {
-    return v == null || !Double.isFinite(v) ? null : v;
-  }
-
   /** {@link Numbers#signedPercent(double)}, "n/a" when absent or not finite. */
   private static String signed(Double v) {
     return finite(v) == null ? Numbers.NA : Numbers.signedPercent(v);
@@ -661,10 +709,6 @@ final class Answers {
 
   private static double orNaN(Double v) {
     return v == null ? Double.NaN : v;
-  }
-
-  private static String text(String s) {
-    return s == null ? "" : s;
   }
 
   private static String text(JsonNode n) {

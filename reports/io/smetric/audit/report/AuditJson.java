@@ -172,7 +172,8 @@ public final class AuditJson {
     // the sweep under its own name: "conditions" is the verdict's list of conditions in words (above)
     JsonNode sweep = replay == null ? null : replay.path(io.smetric.audit.contract.ConditionsBlock.BLOCK);
     if (sweep != null && sweep.isObject()) a.set("conditions_sweep", sweep.deepCopy());
-    if (replay != null && replay.path("uncertainty").isObject()) a.set("uncertainty", replay.path("uncertainty").deepCopy());
+    io.smetric.audit.contract.UncertaintyBlock unc = io.smetric.audit.contract.UncertaintyBlock.of(replay);
+    if (unc != null) a.set(io.smetric.audit.contract.UncertaintyBlock.BLOCK, Json.MAPPER.valueToTree(unc));
     return a;
   }
 

@@ -4,6 +4,7 @@ import static org.apache.spark.sql.functions.col;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.Numbers;
+import io.smetric.audit.contract.CapacityBlock;
 import io.smetric.audit.contract.ReplayTables;
 import io.smetric.audit.contract.ReplayTables.RunMetrics;
 import java.awt.Color;
@@ -61,8 +62,8 @@ final class CapacityCharts {
   private void instancesByTraffic() {
     String title = "Instances needed at the attainment target, by traffic";
     String fig = "issue 29";
-    JsonNode cap = replay == null ? null : replay.path("capacity");
-    if (cap == null || !cap.path("searches").isArray() || cap.path("searches").isEmpty()) {
+    CapacityBlock cap = CapacityBlock.of(replay);
+    if (cap == null || cap.searchList().isEmpty()) {
       charts.missing(ReportCharts.REPLAY, title, fig, "no capacity search in replay.json (--no-capacity, or not the audit sweep)");
       return;
     }
@@ -72,19 +73,19 @@ final class CapacityCharts {
     Map<String, String> policyOf = new java.util.HashMap<>();
     Map<String, Double> ratioOf = new java.util.HashMap<>();
     java.util.Set<String> others = new java.util.HashSet<>();
-    for (JsonNode s : cap.path("searches")) {
-      if (!s.path("instances").isNumber()) continue;
-      double g = s.path("global_ratio").asDouble();
-      String p = s.path("policy").asText();
+    for (CapacityBlock.Search s : cap.searchList()) {
+      if (s.instances() == null) continue;
+      double g = s.globalRatio();
+      String p = s.policy() == null ? "" : s.policy();
       String name = p + (g > 0 ? ", " + Numbers.sig4(g) + "x tier" : ", no tier");
       // the other routers (--capacity-all-routers) are sized at x1 only: a point each, not a line
-      if (s.path("role").asText().equals("other")) others.add(name);
+      if (CapacityBlock.Search.OTHER.equals(s.role())) others.add(name);
       policyOf.put(name, p);
       ratioOf.put(name, g);
-      lines.computeIfAbsent(name, k -> new ArrayList<>()).add(new double[] {s.path("traffic_factor").asDouble(), s.path("instances").asDouble()});
-      JsonNode iv = s.path("interval");
-      if (iv.path("low").isNumber() && iv.path("high").isNumber()) {
-        bars.put(name, new double[] {s.path("traffic_factor").asDouble(), iv.path("low").asDouble(), iv.path("high").asDouble()});
+      lines.computeIfAbsent(name, k -> new ArrayList<>()).add(new double[] {s.trafficFactor(), s.instances()});
+      CapacityBlock.Interval iv = s.interval();
+      if (iv != null && iv.low() != null && iv.high() != null) {
+        bars.put(name, new double[] {s.trafficFactor(), iv.low(), iv.high()});
       }
     }
     if (lines.isEmpty()) {
@@ -116,7 +117,7 @@ final class CapacityCharts {
       }
       i++;
     }
-    String target = Numbers.percent(cap.path("target_attainment").asDouble());
+    String target = Numbers.percent(cap.targetAttainment() == null ? 0.0 : cap.targetAttainment());
     charts.draw(ReportCharts.REPLAY, "instances_by_traffic.png", title, fig,
         "Goodput at the attainment target: for each router and global-tier capacity (solid: with the tier, dotted: without), "
             + "the smallest number of instances that keeps " + target + " of the requests within the TTFT and TPOT SLO at each "

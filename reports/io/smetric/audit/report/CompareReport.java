@@ -10,6 +10,7 @@ import io.smetric.audit.common.Numbers;
 import io.smetric.audit.common.OutputDir;
 import io.smetric.audit.common.UsageException;
 import io.smetric.audit.contract.AuditLayout;
+import io.smetric.audit.contract.CapacityAnswer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -75,7 +76,7 @@ public final class CompareReport {
 
   /** An audit's capacity answer (audit.json answers.capacity, issue 29), missing when it has none. */
   static JsonNode capacity(Audit a) {
-    return a.audit().path("answers").path("capacity");
+    return a.audit().path("answers").path(CapacityAnswer.BLOCK);
   }
 
   /**
@@ -87,16 +88,16 @@ public final class CompareReport {
     h.tag("h2", null, "Capacity: what serving each trace within SLO takes");
     List<List<String>> rows = new ArrayList<>();
     for (Audit a : audits) {
-      JsonNode c = capacity(a);
-      if (!c.isObject()) {
+      CapacityAnswer c = CapacityAnswer.of(a.audit().path("answers"), a.label() + " audit.json answers." + CapacityAnswer.BLOCK);
+      if (c == null) {
         h.tag("p", "missing", a.label() + ": no capacity answer (--no-capacity, or an audit from before it existed).");
         continue;
       }
-      h.tag("p", null, a.label() + ": " + c.path("summary").asText());
-      for (JsonNode r : c.path("by_global_ratio")) {
-        rows.add(List.of(a.label(), Numbers.sig4(r.path("global_ratio").asDouble()) + "x",
-            "x" + Numbers.sig4(r.path("traffic_factor").asDouble()), r.path("judged").path("router").asText(Numbers.NA),
-            amount(r.path("judged")), amount(r.path("smetric"))));
+      h.tag("p", null, a.label() + ": " + (c.summary() == null ? "" : c.summary()));
+      for (CapacityAnswer.Row r : c.rows()) {
+        rows.add(List.of(a.label(), Numbers.sig4(r.globalRatio()) + "x", "x" + Numbers.sig4(r.trafficFactor()),
+            r.judged() == null || r.judged().router() == null ? Numbers.NA : r.judged().router(),
+            amount(r.judged()), amount(r.smetric())));
       }
     }
     if (!rows.isEmpty()) {
@@ -106,10 +107,10 @@ public final class CompareReport {
     h.raw("</section>\n");
   }
 
-  private static String amount(JsonNode a) {
-    if (!a.path("instances").isNumber()) return a.isMissingNode() ? Numbers.NA : "not found";
-    return Numbers.count(a.path("instances").asLong()) + " instances"
-        + (a.path("gpus").isNumber() ? " (" + Numbers.count(a.path("gpus").asLong()) + " GPUs)" : "");
+  private static String amount(CapacityAnswer.Amount a) {
+    if (a == null || a.instances() == null) return a == null ? Numbers.NA : "not found";
+    return Numbers.count(a.instances().longValue()) + " instances"
+        + (a.gpus() != null ? " (" + Numbers.count(a.gpus().longValue()) + " GPUs)" : "");
   }
 
   static String name(String dir) {

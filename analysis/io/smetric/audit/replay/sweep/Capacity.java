@@ -3,6 +3,11 @@ package io.smetric.audit.replay.sweep;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.Json;
+import io.smetric.audit.contract.CapacityBlock;
+import io.smetric.audit.contract.CapacityBlock.Bracket;
+import io.smetric.audit.contract.CapacityBlock.Interval;
+import io.smetric.audit.contract.CapacityBlock.Search;
+import io.smetric.audit.contract.CapacityBlock.Sized;
 import io.smetric.audit.replay.ReplaySettings;
 import io.smetric.audit.replay.policy.Policies;
 import java.util.ArrayList;
@@ -173,7 +178,7 @@ public final class Capacity {
       String leadName = lead == null ? null : lead.curve.policy() + (lead.curve.globalRatio() == curve.globalRatio() ? ""
           : lead.curve.globalRatio() > 0 ? " (" + lead.curve.globalRatio() + "x global tier)" : " (no global tier)");
       if (f == 0) {
-        if (role.equals("smetric")) capBase.put(x, start);
+        if (role.equals(Search.SMETRIC)) capBase.put(x, start);
         if (led != null) {
           near.put(x, true);
           startRules.put(x, leadName + "'s answer at x" + x);
@@ -186,7 +191,7 @@ public final class Capacity {
       int a = answers.get(prev); // the chain stops at a factor without an answer
       if (a > 1) probes.add(new Probe(x, a - 1, false, "implied: failed at x" + prev, null));
       int linear = Math.max(a, (int) Math.ceil(a * x / prev - 1e-9));
-      if (role.equals("smetric")) capBase.put(x, linear);
+      if (role.equals(Search.SMETRIC)) capBase.put(x, linear);
       Integer ledPrev = lead == null ? null : lead.answers.get(prev);
       if (led != null && ledPrev != null) {
         // the lead's growth from prev to x, applied to this chain's own answer at prev
@@ -259,7 +264,7 @@ public final class Capacity {
       EqualLoad.Anchor a = eq.anchors().get(g);
       if (a == null) continue;
       c.judged.put(g, a.judged());
-      for (String[] pr : new String[][] {{Policies.SMETRIC.cliName(), "smetric"}, {a.judged(), "judged"}}) {
+      for (String[] pr : new String[][] {{Policies.SMETRIC.cliName(), Search.SMETRIC}, {a.judged(), Search.JUDGED}}) {
         SweepSummary.Headline h = d.containsKey(pr[0]) ? d.get(pr[0]).get(g) : null;
         if (h == null) continue;
         AuditPlan.Curve curve = new AuditPlan.Curve(pr[0], g, h.overload(), h.hitRatio());
@@ -268,13 +273,13 @@ public final class Capacity {
         int start = Double.isNaN(rate) || rate <= 0 ? base.instances : Math.max(1, (int) Math.ceil(base.instances / rate - 1e-9));
         Chain ch = c.new Chain(pr[1], curve, start, rate);
         // the judged router follows SMetric at the same capacity, unless they are the same curve
-        if (pr[1].equals("judged") && !c.chains.isEmpty()) {
+        if (pr[1].equals(Search.JUDGED) && !c.chains.isEmpty()) {
           Chain prev = c.chains.get(c.chains.size() - 1);
-          if (prev.role.equals("smetric") && prev.curve.globalRatio() == g) ch.lead = prev;
+          if (prev.role.equals(Search.SMETRIC) && prev.curve.globalRatio() == g) ch.lead = prev;
         }
         // SMetric at the second capacity follows SMetric at the first (its x1 answer there is a better
         // first guess than the rate-based one: 71 vs 166 for an answer of 86 on the 200k agent trace)
-        if (pr[1].equals("smetric")) ch.lead = c.smetricChain(Double.NaN);
+        if (pr[1].equals(Search.SMETRIC)) ch.lead = c.smetricChain(Double.NaN);
         c.chains.add(ch);
       }
     }
@@ -284,7 +289,7 @@ public final class Capacity {
 
   /** SMetric's chain at capacity g (NaN: the first one planned), null when none. */
   private Chain smetricChain(double g) {
-    for (Chain ch : chains) if (ch.role.equals("smetric") && (Double.isNaN(g) || ch.curve.globalRatio() == g)) return ch;
+    for (Chain ch : chains) if (ch.role.equals(Search.SMETRIC) && (Double.isNaN(g) || ch.curve.globalRatio() == g)) return ch;
     return null;
   }
 
@@ -306,7 +311,7 @@ public final class Capacity {
         AuditPlan.Curve curve = new AuditPlan.Curve(p, g, h.overload(), h.hitRatio());
         double rate = KneeSearch.attainmentRate(EqualLoad.attainment(curve, all), options.attainment());
         int start = Double.isNaN(rate) || rate <= 0 ? base.instances : Math.max(1, (int) Math.ceil(base.instances / rate - 1e-9));
-        Chain ch = new Chain("other", curve, start, rate);
+        Chain ch = new Chain(Search.OTHER, curve, start, rate);
         ch.lead = sm;
         ch.limit = 1;
         others.add(ch);
@@ -325,7 +330,7 @@ public final class Capacity {
   /** The judged router's answer at x1 at capacity g, null when it has none. */
   private Integer judgedAnswer(double g) {
     for (Chain ch : chains) {
-      if (ch.role.equals("judged") && ch.curve.globalRatio() == g) return ch.answers.get(1.0);
+      if (ch.role.equals(Search.JUDGED) && ch.curve.globalRatio() == g) return ch.answers.get(1.0);
     }
     return null;
   }
@@ -342,7 +347,7 @@ public final class Capacity {
       Integer n = judgedAnswer(g);
       if (n == null) continue;
       for (Chain ch : chains) {
-        if (ch.curve.globalRatio() != g || ch.role.equals("other")) continue;
+        if (ch.curve.globalRatio() != g || ch.role.equals(Search.OTHER)) continue;
         TreeMap<String, Double> ov = new TreeMap<>();
         ov.put(SweepVariable.INSTANCES.key(), (double) n);
         out.add(new SimSpec(-1, ch.curve.policy(), g, 1.0, ch.curve.overload(), ch.curve.hitRatio(), 0, SIZED, ov));
@@ -358,18 +363,18 @@ public final class Capacity {
       Integer n = judgedAnswer(g);
       if (n == null) continue;
       ObjectNode e = arr.addObject();
-      e.put("global_ratio", g);
-      e.put("instances", n);
-      e.put("rate_scale", 1.0);
-      e.put("judged_router", judged.get(g));
-      e.put("sized_for", "the judged router's answer at x1");
-      ObjectNode pol = e.putObject("policies");
+      e.put(Sized.GLOBAL_RATIO, g);
+      e.put(Sized.INSTANCES, n);
+      e.put(Sized.RATE_SCALE, 1.0);
+      e.put(Sized.JUDGED_ROUTER, judged.get(g));
+      e.put(Sized.SIZED_FOR, "the judged router's answer at x1");
+      ObjectNode pol = e.putObject(Sized.POLICIES);
       Map<String, Double> tps = new LinkedHashMap<>();
       for (RunResult r : results) {
         SimSpec s = r.spec();
         if (!SIZED.equals(s.variant()) || s.globalRatio() != g) continue;
         ObjectNode m = pol.putObject(s.policy());
-        m.put("run_id", s.runId());
+        m.put(Sized.RUN_ID, s.runId());
         for (String k : SIZED_METRICS) {
           Double v = r.metrics().get(k);
           if (v == null || Double.isNaN(v)) m.putNull(k);
@@ -380,8 +385,8 @@ public final class Capacity {
       }
       Double sm = tps.get(Policies.SMETRIC.cliName());
       Double j = tps.get(judged.get(g));
-      if (sm != null && j != null && j > 0) e.put("smetric_gain_vs_judged", sm / j - 1);
-      else e.putNull("smetric_gain_vs_judged");
+      if (sm != null && j != null && j > 0) e.put(Sized.SMETRIC_GAIN_VS_JUDGED, sm / j - 1);
+      else e.putNull(Sized.SMETRIC_GAIN_VS_JUDGED);
     }
     return arr;
   }
@@ -542,7 +547,7 @@ public final class Capacity {
     Map<Chain, List<Replicate>> rest = new LinkedHashMap<>();
     List<Schedule.Track> t1 = new ArrayList<>();
     for (Chain ch : chains) {
-      if (ch.curve.globalRatio() != g || ch.role.equals("other")) continue;
+      if (ch.curve.globalRatio() != g || ch.role.equals(Search.OTHER)) continue;
       Integer n = ch.answers.get(1.0);
       if (n == null) continue;
       int cap = Math.max(64, MAX_FACTOR * n);
@@ -622,21 +627,21 @@ public final class Capacity {
     if (answers.isEmpty()) return null;
     Integer[] iv = percentileInterval(answers, INTERVAL_LEVEL);
     ObjectNode o = Json.object();
-    o.put("first_wave", firstWave(answers.size()));
-    if (secondWaveGuess.containsKey(ch)) o.put("second_wave_start", secondWaveGuess.get(ch));
-    else o.putNull("second_wave_start");
-    if (iv[0] == null) o.putNull("low");
-    else o.put("low", iv[0]);
-    if (iv[1] == null) o.putNull("high");
-    else o.put("high", iv[1]);
-    o.put("level", INTERVAL_LEVEL);
-    o.put("replicates", answers.size());
-    ArrayNode a = o.putArray("replicate_answers");
+    o.put(Interval.FIRST_WAVE, firstWave(answers.size()));
+    if (secondWaveGuess.containsKey(ch)) o.put(Interval.SECOND_WAVE_START, secondWaveGuess.get(ch));
+    else o.putNull(Interval.SECOND_WAVE_START);
+    if (iv[0] == null) o.putNull(Interval.LOW);
+    else o.put(Interval.LOW, iv[0]);
+    if (iv[1] == null) o.putNull(Interval.HIGH);
+    else o.put(Interval.HIGH, iv[1]);
+    o.put(Interval.LEVEL, INTERVAL_LEVEL);
+    o.put(Interval.REPLICATES, answers.size());
+    ArrayNode a = o.putArray(Interval.REPLICATE_ANSWERS);
     for (Integer x : answers) {
       if (x == null) a.addNull();
       else a.add(x);
     }
-    o.put("method", "nearest-rank percentile interval (the ceil(0.025 B)-th and ceil(0.975 B)-th smallest of the B "
+    o.put(Interval.METHOD, "nearest-rank percentile interval (the ceil(0.025 B)-th and ceil(0.975 B)-th smallest of the B "
         + "replicates' answers) over the session-tree resamples of the gain's interval, each replicate at the original's "
         + "offered token rate; each replicate's answer searched by stepping from a guess (CapacitySearch.nextNear, the cap "
         + "of the point estimate): the first " + firstWave(answers.size()) + " from the point estimate, the rest from the "
@@ -644,12 +649,12 @@ public final class Capacity {
         + (rangeOnly(answers.size())
             ? "; with " + answers.size() + " replicates these are the smallest and largest answer, whose coverage is below the "
                 + "nominal level" : ""));
-    o.put("simulations", n);
-    o.put("cpu_s", c);
+    o.put(Interval.SIMULATIONS, n);
+    o.put(Interval.CPU_S, c);
     Integer point = ch.answers.get(1.0);
     if (point != null && iv[0] != null && (point < iv[0] || (iv[1] != null && point > iv[1]))) {
       // the resamples replay differently from the trace (as the gain's replicates do): say so, do not hide it
-      o.put("note", "the point estimate " + point + " lies outside the replicates' interval: the session-tree resamples need "
+      o.put(Interval.NOTE, "the point estimate " + point + " lies outside the replicates' interval: the session-tree resamples need "
           + (point < iv[0] ? "more" : "fewer") + " instances than the trace itself, so the interval describes the resamples "
           + "rather than a band around the point estimate");
     }
@@ -698,7 +703,7 @@ public final class Capacity {
   public double expectedSimulations() {
     double e = 0;
     for (Chain ch : chains) {
-      e += ch.role.equals("other") ? 3.0 : ch.lead == null ? 5.0 + 3.0 * options.growth().size() : 3.0 + 2.0 * options.growth().size();
+      e += ch.role.equals(Search.OTHER) ? 3.0 : ch.lead == null ? 5.0 + 3.0 * options.growth().size() : 3.0 + 2.0 * options.growth().size();
     }
     return e;
   }
@@ -714,8 +719,8 @@ public final class Capacity {
   /** replay.json's {@code capacity} block, from the sweep's final results (run ids as numbered). */
   public ObjectNode describe(List<RunResult> results) {
     ObjectNode o = Json.object();
-    o.put("target_attainment", options.attainment());
-    o.put("rule", "the smallest instance count at which the router keeps at least " + pct(options.attainment())
+    o.put(CapacityBlock.TARGET_ATTAINMENT, options.attainment());
+    o.put(CapacityBlock.RULE, "the smallest instance count at which the router keeps at least " + pct(options.attainment())
         + " of the trace's requests within the audit's TTFT and TPOT SLO at the traffic factor (x1 = the trace's own "
         + "pace; more traffic by session-tree scaling: more sessions, each at its own pace); SMetric at the first capacity: "
         + "bracket from the count the router's attainment rate at --instances implies (doubling / halving), then bisection "
@@ -728,28 +733,28 @@ public final class Capacity {
         + "least 64) whatever its first count, another router's 16x its first count; each run stops as soon as its pass or fail is certain");
     double gi = intervalRatio();
     if (replicates.isEmpty()) {
-      o.put("interval", intervalReplicates <= 0 ? "point estimates: no bootstrap replicates (--bootstrap 0, or none possible)"
+      o.put(CapacityBlock.INTERVAL, intervalReplicates <= 0 ? "point estimates: no bootstrap replicates (--bootstrap 0, or none possible)"
           : "point estimates: no answer at x1 to resample around");
     } else {
-      o.put("interval", "at x1 and global ratio " + gi + ": " + (rangeOnly(intervalReplicates)
+      o.put(CapacityBlock.INTERVAL, "at x1 and global ratio " + gi + ": " + (rangeOnly(intervalReplicates)
           ? "the range (smallest to largest answer, the " + Math.round(INTERVAL_LEVEL * 100) + "% nearest ranks at this B) "
           : Math.round(INTERVAL_LEVEL * 100) + "% nearest-rank percentile interval ")
           + "over " + intervalReplicates + " bootstrap replicates (session trees resampled); other rows point estimates");
     }
-    ArrayNode fs = o.putArray("traffic_factors");
+    ArrayNode fs = o.putArray(CapacityBlock.TRAFFIC_FACTORS);
     factors.forEach(fs::add);
     Object[] g = gpus(base.profile.hardware);
-    o.put("profile", base.profile.name);
+    o.put(CapacityBlock.PROFILE, base.profile.name);
     if (g != null) {
-      o.put("gpus_per_instance", (Integer) g[0]);
-      o.put("gpu", (String) g[1]);
+      o.put(CapacityBlock.GPUS_PER_INSTANCE, (Integer) g[0]);
+      o.put(CapacityBlock.GPU, (String) g[1]);
     } else {
-      o.putNull("gpus_per_instance");
-      o.put("gpu_not_applicable", "the profile's hardware line (" + base.profile.hardware + ") does not read as 'N x GPU'");
+      o.putNull(CapacityBlock.GPUS_PER_INSTANCE);
+      o.put(CapacityBlock.GPU_NOT_APPLICABLE, "the profile's hardware line (" + base.profile.hardware + ") does not read as 'N x GPU'");
     }
-    if (Double.isNaN(options.gpuHourUsd())) o.putNull("gpu_hour_usd");
-    else o.put("gpu_hour_usd", options.gpuHourUsd());
-    o.put("recorded_instances", base.instances);
+    if (Double.isNaN(options.gpuHourUsd())) o.putNull(CapacityBlock.GPU_HOUR_USD);
+    else o.put(CapacityBlock.GPU_HOUR_USD, options.gpuHourUsd());
+    o.put(CapacityBlock.RECORDED_INSTANCES, base.instances);
     Map<Integer, RunResult> byId = new LinkedHashMap<>();
     Map<String, RunResult> bySpec = new LinkedHashMap<>();
     for (RunResult r : results) {
@@ -759,75 +764,75 @@ public final class Capacity {
     int sims = 0;
     int early = 0;
     double cpu = 0;
-    ArrayNode arr = o.putArray("searches");
+    ArrayNode arr = o.putArray(CapacityBlock.SEARCHES);
     for (Chain ch : chains) {
       for (double x : factors) {
         if (!ch.starts.containsKey(x)) continue;
         ObjectNode s = arr.addObject();
-        s.put("policy", ch.curve.policy());
-        s.put("role", ch.role);
-        s.put("global_ratio", ch.curve.globalRatio());
-        s.put("judged_router", judged.get(ch.curve.globalRatio()));
-        s.put("traffic_factor", x);
+        s.put(Search.POLICY, ch.curve.policy());
+        s.put(Search.ROLE, ch.role);
+        s.put(Search.GLOBAL_RATIO, ch.curve.globalRatio());
+        s.put(Search.JUDGED_ROUTER, judged.get(ch.curve.globalRatio()));
+        s.put(Search.TRAFFIC_FACTOR, x);
         Integer a = ch.answers.get(x);
         if (a == null) {
-          s.putNull("instances");
-          s.put("not_found", "no count up to " + ch.caps.get(x) + " instances passed");
+          s.putNull(Search.INSTANCES);
+          s.put(Search.NOT_FOUND, "no count up to " + ch.caps.get(x) + " instances passed");
         } else {
-          s.put("instances", a);
+          s.put(Search.INSTANCES, a);
           if (g != null) {
             int gpus = a * (Integer) g[0];
-            s.put("gpus", gpus);
-            if (!Double.isNaN(options.gpuHourUsd())) s.put("usd_per_day", gpus * options.gpuHourUsd() * 24);
+            s.put(Search.GPUS, gpus);
+            if (!Double.isNaN(options.gpuHourUsd())) s.put(Search.USD_PER_DAY, gpus * options.gpuHourUsd() * 24);
           }
         }
-        s.put("start", ch.starts.get(x));
-        if (ch.startRules.containsKey(x)) s.put("start_rule", ch.startRules.get(x));
-        if (x == 1.0 && !Double.isNaN(ch.startRate)) s.put("start_from_rate_scale", ch.startRate);
+        s.put(Search.START, ch.starts.get(x));
+        if (ch.startRules.containsKey(x)) s.put(Search.START_RULE, ch.startRules.get(x));
+        if (x == 1.0 && !Double.isNaN(ch.startRate)) s.put(Search.START_FROM_RATE_SCALE, ch.startRate);
         TreeMap<Integer, Boolean> t = ch.tested(x);
         Integer hi = CapacitySearch.lowestPass(t);
         Integer lo = CapacitySearch.highestFailBelow(t, hi);
-        ObjectNode br = s.putObject("bracket");
-        if (lo == null) br.putNull("highest_fail");
-        else br.put("highest_fail", lo);
-        if (hi == null) br.putNull("lowest_pass");
-        else br.put("lowest_pass", hi);
-        ArrayNode ps = s.putArray("probes");
+        ObjectNode br = s.putObject(Search.BRACKET);
+        if (lo == null) br.putNull(Bracket.HIGHEST_FAIL);
+        else br.put(Bracket.HIGHEST_FAIL, lo);
+        if (hi == null) br.putNull(Bracket.LOWEST_PASS);
+        else br.put(Bracket.LOWEST_PASS, hi);
+        ArrayNode ps = s.putArray(Search.PROBES);
         int n = 0;
         double c = 0;
         for (Probe p : ch.probes) {
           if (p.factor() != x) continue;
           ObjectNode q = ps.addObject();
-          q.put("instances", p.instances());
-          q.put("pass", p.pass());
-          q.put("source", p.source());
+          q.put(CapacityBlock.Probe.INSTANCES, p.instances());
+          q.put(CapacityBlock.Probe.PASS, p.pass());
+          q.put(CapacityBlock.Probe.SOURCE, p.source());
           if (p.spec() != null) {
             RunResult r = bySpec.get(specKey(p.spec()));
             if (r != null) {
-              q.put("run_id", r.spec().runId());
-              q.put("stopped_early", r.metrics().getOrDefault("stopped_early", 0.0) == 1.0);
-              q.put("requests_decided", r.metrics().getOrDefault("requests_decided", Double.NaN).longValue());
-              q.put("requests_met", r.metrics().getOrDefault("requests_met", Double.NaN).longValue());
-              q.put("cpu_s", r.cpuSeconds());
+              q.put(CapacityBlock.Probe.RUN_ID, r.spec().runId());
+              q.put(CapacityBlock.Probe.STOPPED_EARLY, r.metrics().getOrDefault("stopped_early", 0.0) == 1.0);
+              q.put(CapacityBlock.Probe.REQUESTS_DECIDED, r.metrics().getOrDefault("requests_decided", Double.NaN).longValue());
+              q.put(CapacityBlock.Probe.REQUESTS_MET, r.metrics().getOrDefault("requests_met", Double.NaN).longValue());
+              q.put(CapacityBlock.Probe.CPU_S, r.cpuSeconds());
               n++;
               c += r.cpuSeconds();
               if (r.metrics().getOrDefault("stopped_early", 0.0) == 1.0) early++;
             }
           }
         }
-        s.put("simulations", n);
-        s.put("cpu_s", c);
+        s.put(Search.SIMULATIONS, n);
+        s.put(Search.CPU_S, c);
         sims += n;
         cpu += c;
         if (x == 1.0 && ch.curve.globalRatio() == gi) {
           ObjectNode iv = describeInterval(ch, bySpec);
-          if (iv != null) s.set("interval", iv);
+          if (iv != null) s.set(Search.INTERVAL, iv);
         }
       }
     }
-    o.put("simulations", sims);
-    o.put("simulations_stopped_early", early);
-    o.put("cpu_s", cpu);
+    o.put(CapacityBlock.SIMULATIONS, sims);
+    o.put(CapacityBlock.SIMULATIONS_STOPPED_EARLY, early);
+    o.put(CapacityBlock.CPU_S, cpu);
     int ivN = 0;
     double ivC = 0;
     for (RunResult r : results) {
@@ -836,8 +841,8 @@ public final class Capacity {
         ivC += r.cpuSeconds();
       }
     }
-    o.put("interval_simulations", ivN);
-    o.put("interval_cpu_s", ivC);
+    o.put(CapacityBlock.INTERVAL_SIMULATIONS, ivN);
+    o.put(CapacityBlock.INTERVAL_CPU_S, ivC);
     ArrayNode sized = describeSized(results);
     int sizedRuns = 0;
     double sizedCpu = 0;
@@ -847,9 +852,9 @@ public final class Capacity {
         sizedCpu += r.cpuSeconds();
       }
     }
-    o.set("sized_point", sized);
-    o.put("sized_point_simulations", sizedRuns);
-    o.put("sized_point_cpu_s", sizedCpu);
+    o.set(CapacityBlock.SIZED_POINT, sized);
+    o.put(CapacityBlock.SIZED_POINT_SIMULATIONS, sizedRuns);
+    o.put(CapacityBlock.SIZED_POINT_CPU_S, sizedCpu);
     return o;
   }
 

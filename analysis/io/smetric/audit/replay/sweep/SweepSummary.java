@@ -3,6 +3,7 @@ package io.smetric.audit.replay.sweep;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.Json;
+import io.smetric.audit.contract.BestRouter;
 import io.smetric.audit.contract.Metric;
 import io.smetric.audit.contract.PreconditionsBlock;
 import io.smetric.audit.contract.ReplayComparison;
@@ -166,7 +167,7 @@ public final class SweepSummary {
     List<String> baselines = new ArrayList<>();
     for (String p : baselines()) if (against == null || against.contains(p)) baselines.add(p);
     ObjectNode c = Json.object();
-    ArrayNode bl = c.putArray("baselines");
+    ArrayNode bl = c.putArray(ReplayComparison.BASELINES);
     baselines.forEach(bl::add);
     ArrayNode by = c.putArray(ReplayComparison.BY_GLOBAL_RATIO);
     String why = null;
@@ -219,9 +220,9 @@ public final class SweepSummary {
             Headline h = d.get(b).get(g);
             if (h == null) continue;
             ObjectNode v = vs.putObject(b);
-            v.put("tps_within_slo", h.tps());
-            if (h.tps() > 0) v.put("gain", x / h.tps() - 1);
-            else v.putNull("gain");
+            v.put(ReplayComparison.Vs.TPS_WITHIN_SLO, h.tps());
+            if (h.tps() > 0) v.put(ReplayComparison.Vs.GAIN, x / h.tps() - 1);
+            else v.putNull(ReplayComparison.Vs.GAIN);
           }
         }
         if (g > 0) {
@@ -277,7 +278,7 @@ public final class SweepSummary {
     ObjectNode c = comparison(PAPER_BASELINES, true);
     ArrayNode pb = Json.MAPPER.createArrayNode();
     PAPER_BASELINES.forEach(pb::add);
-    c.set("paper_baselines", pb);
+    c.set(ReplayComparison.PAPER_BASELINES, pb);
     return c;
   }
 
@@ -312,7 +313,7 @@ public final class SweepSummary {
     TreeSet<Double> gs = new TreeSet<>();
     for (String p : ranked) gs.addAll(d.get(p).keySet());
     ObjectNode o = Json.object();
-    ArrayNode by = o.putArray("by_global_ratio");
+    ArrayNode by = o.putArray(BestRouter.BY_GLOBAL_RATIO);
     for (double g : gs) {
       List<Headline> hs = new ArrayList<>();
       for (String p : ranked) {
@@ -323,31 +324,31 @@ public final class SweepSummary {
       // descending TPS; ties keep run order (stable sort)
       hs.sort((a, b) -> Double.compare(b.tps(), a.tps()));
       ObjectNode e = by.addObject();
-      e.put("global_ratio", g);
-      ArrayNode rk = e.putArray("ranking");
+      e.put(BestRouter.Row.GLOBAL_RATIO, g);
+      ArrayNode rk = e.putArray(BestRouter.Row.RANKING);
       for (Headline h : hs) {
-        ObjectNode x = rk.addObject().put("policy", h.policy()).put("tps_within_slo", h.tps())
-            .put("rate_scale", h.best().spec().rateScale());
-        putMetric(x, "slo_attainment", h.best());
-        putMetric(x, "ttft_p90_s", h.best());
-        putNumber(x, "resolution", resolution(h));
+        ObjectNode x = rk.addObject().put(BestRouter.Ranked.POLICY, h.policy()).put(BestRouter.Ranked.TPS_WITHIN_SLO, h.tps())
+            .put(BestRouter.Ranked.RATE_SCALE, h.best().spec().rateScale());
+        putMetric(x, BestRouter.Ranked.SLO_ATTAINMENT, "slo_attainment", h.best());
+        putMetric(x, BestRouter.Ranked.TTFT_P90_S, "ttft_p90_s", h.best());
+        putNumber(x, BestRouter.Ranked.RESOLUTION, resolution(h));
       }
       Headline first = hs.get(0);
       Headline second = hs.get(1);
-      e.put("best", first.policy());
-      e.put("best_tps_within_slo", first.tps());
-      e.put("runner_up", second.policy());
-      if (second.tps() > 0) e.put("margin", first.tps() / second.tps() - 1);
-      else e.putNull("margin");
+      e.put(BestRouter.Row.BEST, first.policy());
+      e.put(BestRouter.Row.BEST_TPS, first.tps());
+      e.put(BestRouter.Row.RUNNER_UP, second.policy());
+      if (second.tps() > 0) e.put(BestRouter.Row.MARGIN, first.tps() / second.tps() - 1);
+      else e.putNull(BestRouter.Row.MARGIN);
       Headline smH = d.containsKey(Policies.SMETRIC.cliName()) ? d.get(Policies.SMETRIC.cliName()).get(g) : null;
       if (smH != null) {
         Headline other = hs.get(0).policy().equals(Policies.SMETRIC.cliName()) ? hs.get(1) : hs.get(0);
-        e.put("best_other_than_smetric", other.policy());
+        e.put(BestRouter.Row.BEST_OTHER, other.policy());
         if (other.tps() > 0) {
           double gain = smH.tps() / other.tps() - 1;
-          e.put("smetric_gain_vs_best_other", gain);
+          e.put(BestRouter.Row.SMETRIC_GAIN_VS_BEST_OTHER, gain);
         } else {
-          e.putNull("smetric_gain_vs_best_other");
+          e.putNull(BestRouter.Row.SMETRIC_GAIN_VS_BEST_OTHER);
         }
       }
     }

@@ -181,11 +181,12 @@ public final class ReplayCommand implements Callable<Integer> {
       o.println("headline: maximum TPS within SLO over the offered-rate sweep");
       best.forEach((k, rr) -> o.printf(Locale.ROOT, "  %s  %10.1f at rate x%s%n", k, rr.metrics().get("tps_within_slo"),
           rr.spec().rateScale()));
-      for (com.fasterxml.jackson.databind.JsonNode c : r.json().path("capacity").path("searches")) {
-        o.printf(Locale.ROOT, "capacity: %-24s g=%-4s traffic x%-5s needs %s instances (%d simulations)%n", c.path("policy").asText(),
-            c.path("global_ratio").asDouble(), c.path("traffic_factor").asDouble(),
-            c.path("instances").isNumber() ? c.path("instances").asText() : "more than " + c.path("bracket").path("highest_fail").asText(),
-            c.path("simulations").asInt());
+      io.smetric.audit.contract.CapacityBlock cap = io.smetric.audit.contract.CapacityBlock.of(r.json());
+      for (io.smetric.audit.contract.CapacityBlock.Search c : cap == null ? List.<io.smetric.audit.contract.CapacityBlock.Search>of() : cap.searchList()) {
+        Integer fail = c.bracket() == null ? null : c.bracket().highestFail();
+        o.printf(Locale.ROOT, "capacity: %-24s g=%-4s traffic x%-5s needs %s instances (%d simulations)%n", c.policy(),
+            c.globalRatio(), c.trafficFactor(), c.instances() != null ? c.instances().toString() : "more than " + fail,
+            c.simulations() == null ? 0 : c.simulations());
       }
       o.println("wrote " + output.out());
     }

@@ -14,7 +14,9 @@ import io.smetric.audit.common.Json;
  * charts read them through this record. Unknown fields are ignored when reading. The descriptive
  * per-capacity rows ({@code by_global_ratio}) are written with the {@link Row} key constants and
  * read through {@link #rows}; the array itself is kept as JSON, copied into audit.json as written.
- * The {@link #EQUAL_LOAD} block is {@link EqualLoadBlock}.
+ * The {@link #EQUAL_LOAD} block is {@link EqualLoadBlock}. The {@link #PAPER_CLAIM} block, answer (a),
+ * has the same shape against the paper's baselines, with each row's {@link Row#VS} map and the
+ * {@link #PAPER_BASELINES} list; audit.json's paper-claim answer reads it through this record.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record ReplayComparison(
@@ -30,11 +32,16 @@ public record ReplayComparison(
     @JsonProperty(RULE) String rule,
     /** Per capacity, the routers' maximum TPS within SLO: descriptive rows ({@link #rows} reads them). */
     @JsonProperty(BY_GLOBAL_RATIO) JsonNode byGlobalRatio,
+    /** The compared routers, in run order. */
+    @JsonProperty(BASELINES) java.util.List<String> baselines,
     /**
-     * The largest per-capacity gain in maximum TPS within SLO, descriptive. The judged block drops
-     * it once the equal-load gains are written; the comparison and paper_claim blocks keep it.
+     * The largest per-capacity gain in maximum TPS within SLO above capacity 0, descriptive. The
+     * judged block drops it once the equal-load gains are written; the comparison and paper_claim
+     * blocks keep it.
      */
     @JsonProperty(BEST_GAIN_WITH_GLOBAL) BestGain bestGainWithGlobal,
+    /** The paper's own baselines (only the {@link #PAPER_CLAIM} block). */
+    @JsonProperty(PAPER_BASELINES) java.util.List<String> paperBaselines,
     /** With --current-router NAME:CONFIG (judged block only): each knob as the replay understood it; null otherwise. */
     @JsonProperty(CURRENT_ROUTER_CONFIG) java.util.List<Knob> currentRouterConfig) {
 
@@ -44,13 +51,17 @@ public record ReplayComparison(
   public static final String COMPARISON = "comparison";
   /** The equal-load comparison: per capacity, the compared routers at the normalised loads. */
   public static final String EQUAL_LOAD = "equal_load";
+  /** Answer (a): SMetric against the paper's baselines at each capacity. */
+  public static final String PAPER_CLAIM = "paper_claim";
   public static final String GAIN_WITH_GLOBAL = "smetric_gain_with_global_tier";
   public static final String GAIN_NO_GLOBAL = "smetric_gain_without_global_tier";
   public static final String MIN_GLOBAL_RATIO = "min_global_ratio_for_gain";
   public static final String CURRENT_ROUTER = "current_router";
   public static final String RULE = "rule";
   public static final String BY_GLOBAL_RATIO = "by_global_ratio";
+  public static final String BASELINES = "baselines";
   public static final String BEST_GAIN_WITH_GLOBAL = "smetric_best_gain_with_global_tier";
+  public static final String PAPER_BASELINES = "paper_baselines";
   public static final String CURRENT_ROUTER_CONFIG = "current_router_config";
 
   /**
@@ -109,8 +120,8 @@ public record ReplayComparison(
   /**
    * One capacity's row of a comparison block (SweepSummary.comparison writes it, for the judged,
    * comparison and paper_claim blocks alike): SMetric's and the best compared router's maximum TPS
-   * within SLO, each at its own rate. The attainments, resolutions (a number, null or "Infinity")
-   * and the per-router {@link #VS} map are written under these names but not read as fields.
+   * within SLO, each at its own rate. The attainments and resolutions (a number, null or
+   * "Infinity") are written under these names but not read as fields.
    */
   @JsonIgnoreProperties(ignoreUnknown = true)
   public record Row(
@@ -123,7 +134,11 @@ public record ReplayComparison(
       @JsonProperty(BEST_BASELINE_RATE_SCALE) Double bestBaselineRateScale,
       /** SMetric's gain in maximum TPS within SLO; null with {@code not_applicable} when undefined. */
       @JsonProperty(GAIN) Double gain,
-      @JsonProperty(Metric.NOT_APPLICABLE) String notApplicable) {
+      @JsonProperty(Metric.NOT_APPLICABLE) String notApplicable,
+      /** Per compared router, in the compared order (paper_claim only; null elsewhere). */
+      @JsonProperty(VS) java.util.Map<String, Vs> vs,
+      /** The gain's interval: written only by replays before the verdict moved to equal load (6e47b4b), kept as written. */
+      @JsonProperty(Metric.INTERVAL) JsonNode interval) {
     public static final String GLOBAL_RATIO = "global_ratio";
     public static final String SMETRIC_TPS = "smetric_tps_within_slo";
     public static final String SMETRIC_RATE_SCALE = "smetric_rate_scale";
@@ -137,6 +152,15 @@ public record ReplayComparison(
     public static final String GAIN = "gain";
     /** Per compared router: its maximum TPS within SLO and SMetric's gain over it (paper_claim only). */
     public static final String VS = "vs";
+  }
+
+  /** One compared router in a row's {@link Row#VS} map: its maximum TPS within SLO and SMetric's gain over it (null when it has no token within SLO). */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record Vs(
+      @JsonProperty(TPS_WITHIN_SLO) Double tpsWithinSlo,
+      @JsonProperty(GAIN) Double gain) {
+    public static final String TPS_WITHIN_SLO = "tps_within_slo";
+    public static final String GAIN = Row.GAIN;
   }
 
   /** This block's rows, typed; empty without any. */
@@ -162,6 +186,12 @@ public record ReplayComparison(
     if (replay == null) return null;
     JsonNode j = replay.path(JUDGED).isObject() ? replay.path(JUDGED) : replay.path(COMPARISON);
     return j.isObject() ? read(j, "replay.json " + (replay.path(JUDGED).isObject() ? JUDGED : COMPARISON)) : null;
+  }
+
+  /** replay.json's {@link #PAPER_CLAIM} block; null when replay.json (or its block) is missing or not an object. */
+  public static ReplayComparison paperClaim(JsonNode replay) {
+    JsonNode pc = replay == null ? null : replay.path(PAPER_CLAIM);
+    return pc == null || !pc.isObject() ? null : read(pc, "replay.json " + PAPER_CLAIM);
   }
 
   /** Reads one comparison block; {@code where} names it in an error. */

@@ -172,7 +172,8 @@ class StageSummariesTest {
         + "\"best_baseline_slo_attainment\":null,\"smetric_resolution\":\"Infinity\",\"best_baseline_resolution\":1.05,"
         + "\"gain\":null,\"not_applicable\":\"n\",\"vs\":{\"lmetric\":{\"tps_within_slo\":120.0,\"gain\":-0.1}}}]";
     List<ReplayComparison.Row> rows = ReplayComparison.rows(Json.MAPPER.readTree(json), "test");
-    assertEquals(List.of(new ReplayComparison.Row(0.0, 100.0, 0.5, "lmetric", 120.0, 0.6, null, "n")), rows);
+    assertEquals(List.of(new ReplayComparison.Row(0.0, 100.0, 0.5, "lmetric", 120.0, 0.6, null, "n",
+        java.util.Map.of("lmetric", new ReplayComparison.Vs(120.0, -0.1)), null)), rows);
     assertEquals(List.of(), ReplayComparison.rows(null, "test"));
   }
 }
