@@ -1,8 +1,13 @@
 package io.smetric.audit.replay;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.smetric.audit.common.UsageException;
 import java.io.IOException;
@@ -12,10 +17,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * One model instance as the replay sees it: the step-time cost model, the KV geometry and memory
@@ -47,92 +54,239 @@ import java.util.Map;
  * <p>The KV capacity is {@link #kvCapacityTokens} when measured (vLLM logs "GPU KV cache size"),
  * else derived from the memory figures. Every figure describes one whole instance: with tensor
  * parallelism over g GPUs, memory and bandwidth are the sums over the g GPUs.
+ *
+ * <p>A profile is an immutable value (issue 30: settings as values), shared freely between runs and
+ * threads: its fields are documented, with their defaults, on {@link Builder}, the mutable schema a
+ * file is read into; {@link #with} gives a changed copy.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonDeserialize(using = ModelProfile.FromJson.class)
 public final class ModelProfile implements Serializable {
   private static final long serialVersionUID = 2L;
 
   /** The shipped profile the replay uses unless told otherwise. */
   public static final String DEFAULT_NAME = "qwen3-30b-a3b-h20";
 
-  public String name = "unnamed";
-  public String description;
-  /** Model (Hugging Face id), hardware of one instance, serving engine and version. */
-  public String model;
-  public String hardware;
-  public String engine;
+  // the fields of Builder, which documents each one and its default
+  public final String name;
+  public final String description;
+  public final String model;
+  public final String hardware;
+  public final String engine;
 
   // ---- step cost ----
-  /** a: fixed cost of a step [s] (launches, scheduling, sampling). */
-  public double stepBaseS;
-  /** b: compute per token in the step [s] (2 x active parameters FLOP at the achieved rate). */
-  public double prefillPerTokenS;
-  /** e: prefill attention per (new token x context token) pair [s]. */
-  public double prefillAttentionPerPairS;
-  /** c: per decoding sequence [s] (sampling, per-sequence kernels). */
-  public double decodePerSeqS;
-  /** d: per context token of a decoding sequence [s] (reading its KV: at least kvBytesPerToken / hbmGBps). */
-  public double decodePerContextTokenS;
-  /** Weights every step reads whatever its batch (dense layers, attention, embeddings) [GB]. */
-  public double denseWeightGB;
-  /** Weights of all routed experts together [GB]; a step reads the share f(T) of them. */
-  public double expertWeightGB;
-  /** Routed experts per MoE layer (0 = dense model). */
-  public int experts;
-  /** Experts each token is routed to. */
-  public int expertsPerToken;
-  /** HBM bandwidth of the instance [GB/s] (spec sheet, summed over its GPUs). */
-  public double hbmGBps;
-  /** Share of {@link #hbmGBps} that weight reads achieve (fitted or assumed). */
-  public double hbmEfficiency = 1.0;
+  public final double stepBaseS;
+  public final double prefillPerTokenS;
+  public final double prefillAttentionPerPairS;
+  public final double decodePerSeqS;
+  public final double decodePerContextTokenS;
+  public final double denseWeightGB;
+  public final double expertWeightGB;
+  public final int experts;
+  public final int expertsPerToken;
+  public final double hbmGBps;
+  public final double hbmEfficiency;
 
-  /**
-   * Time from the client's send to the engine's scheduler plus the first token's way back (HTTP,
-   * tokenisation, detokenisation, streaming) [s]: it adds to TTFT and E2E, not to TPOT.
-   */
-  public double frontendLatencyS;
+  public final double frontendLatencyS;
 
   // ---- KV geometry and memory ----
-  /** KV bytes per token of the whole model (all layers, K and V). */
-  public long kvBytesPerToken;
-  /** Measured KV capacity of the instance in tokens (engine log); null = derived from memory. */
-  public Long kvCapacityTokens;
-  public double gpuMemoryGiB;
-  /** Share of GPU memory the engine takes (vLLM gpu_memory_utilization, SGLang mem_fraction_static). */
-  public double memoryUtilization = 0.90;
-  public double weightsGiB;
-  /** Activations, CUDA graphs, fragmentation. */
-  public double runtimeOverheadGiB;
+  public final long kvBytesPerToken;
+  public final Long kvCapacityTokens;
+  public final double gpuMemoryGiB;
+  public final double memoryUtilization;
+  public final double weightsGiB;
+  public final double runtimeOverheadGiB;
 
   // ---- engine limits ----
-  /** Most sequences in one step (vLLM max_num_seqs). */
-  public int maxBatch = 256;
-  /** Most tokens in one step (vLLM max_num_batched_tokens). */
-  public int tokenBudget = 8192;
-  /** Largest prefill chunk of one request in one step (SGLang chunked_prefill_size); 0 = tokenBudget. */
-  public int prefillChunkTokens;
+  public final int maxBatch;
+  public final int tokenBudget;
+  public final int prefillChunkTokens;
 
   // ---- global KV tier (a remote/CPU KV store reached over PCIe and the network) ----
-  /** Effective read rate of one instance's fetches [GB/s]. */
-  public double globalReadGBps = 25.0;
-  /** Fixed time of one global-tier lookup and fetch [s]. */
-  public double globalLookupLatencyS = 0.001;
-  /** Effective write rate of one instance's KV saves [GB/s]; Infinity = saves cost nothing. */
-  public double globalSaveGBps = Double.POSITIVE_INFINITY;
-  /** Whether a step waits for the KV it computed to be saved (LMCache wait_for_save). */
-  public boolean globalSaveBlocksStep;
-  /**
-   * The global tier's serving bandwidth per server node of the cluster [GB/s]: the whole tier
-   * serves at most nodes x this to all fetches together (the tier pools the nodes' DRAM, each node
-   * serving its share through its NIC; issue 26 item 5). Infinity = no aggregate limit (profiles
-   * written before this field).
-   */
-  public double globalAggregateGBpsPerNode = Double.POSITIVE_INFINITY;
+  public final double globalReadGBps;
+  public final double globalLookupLatencyS;
+  public final double globalSaveGBps;
+  public final boolean globalSaveBlocksStep;
+  public final double globalAggregateGBpsPerNode;
 
-  /** Where every number comes from: field name -> source. */
-  public Map<String, Source> sources = new LinkedHashMap<>();
-  /** How this profile was fitted and checked against real runs, and in which regime (null = never checked). */
-  public Validation validation;
+  /** Where every number comes from: field name -> source, in the file's order (unmodifiable). */
+  public final Map<String, Source> sources;
+  public final Validation validation;
+
+  private ModelProfile(Builder b) {
+    name = b.name;
+    description = b.description;
+    model = b.model;
+    hardware = b.hardware;
+    engine = b.engine;
+    stepBaseS = b.stepBaseS;
+    prefillPerTokenS = b.prefillPerTokenS;
+    prefillAttentionPerPairS = b.prefillAttentionPerPairS;
+    decodePerSeqS = b.decodePerSeqS;
+    decodePerContextTokenS = b.decodePerContextTokenS;
+    denseWeightGB = b.denseWeightGB;
+    expertWeightGB = b.expertWeightGB;
+    experts = b.experts;
+    expertsPerToken = b.expertsPerToken;
+    hbmGBps = b.hbmGBps;
+    hbmEfficiency = b.hbmEfficiency;
+    frontendLatencyS = b.frontendLatencyS;
+    kvBytesPerToken = b.kvBytesPerToken;
+    kvCapacityTokens = b.kvCapacityTokens;
+    gpuMemoryGiB = b.gpuMemoryGiB;
+    memoryUtilization = b.memoryUtilization;
+    weightsGiB = b.weightsGiB;
+    runtimeOverheadGiB = b.runtimeOverheadGiB;
+    maxBatch = b.maxBatch;
+    tokenBudget = b.tokenBudget;
+    prefillChunkTokens = b.prefillChunkTokens;
+    globalReadGBps = b.globalReadGBps;
+    globalLookupLatencyS = b.globalLookupLatencyS;
+    globalSaveGBps = b.globalSaveGBps;
+    globalSaveBlocksStep = b.globalSaveBlocksStep;
+    globalAggregateGBpsPerNode = b.globalAggregateGBpsPerNode;
+    sources = b.sources == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(b.sources));
+    validation = b.validation;
+  }
+
+  /** A builder holding this profile's values, to derive another profile from it. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.name = name;
+    b.description = description;
+    b.model = model;
+    b.hardware = hardware;
+    b.engine = engine;
+    b.stepBaseS = stepBaseS;
+    b.prefillPerTokenS = prefillPerTokenS;
+    b.prefillAttentionPerPairS = prefillAttentionPerPairS;
+    b.decodePerSeqS = decodePerSeqS;
+    b.decodePerContextTokenS = decodePerContextTokenS;
+    b.denseWeightGB = denseWeightGB;
+    b.expertWeightGB = expertWeightGB;
+    b.experts = experts;
+    b.expertsPerToken = expertsPerToken;
+    b.hbmGBps = hbmGBps;
+    b.hbmEfficiency = hbmEfficiency;
+    b.frontendLatencyS = frontendLatencyS;
+    b.kvBytesPerToken = kvBytesPerToken;
+    b.kvCapacityTokens = kvCapacityTokens;
+    b.gpuMemoryGiB = gpuMemoryGiB;
+    b.memoryUtilization = memoryUtilization;
+    b.weightsGiB = weightsGiB;
+    b.runtimeOverheadGiB = runtimeOverheadGiB;
+    b.maxBatch = maxBatch;
+    b.tokenBudget = tokenBudget;
+    b.prefillChunkTokens = prefillChunkTokens;
+    b.globalReadGBps = globalReadGBps;
+    b.globalLookupLatencyS = globalLookupLatencyS;
+    b.globalSaveGBps = globalSaveGBps;
+    b.globalSaveBlocksStep = globalSaveBlocksStep;
+    b.globalAggregateGBpsPerNode = globalAggregateGBpsPerNode;
+    b.sources = sources == null ? null : new LinkedHashMap<>(sources);
+    b.validation = validation;
+    return b;
+  }
+
+  /** This profile with the changes {@code edit} makes to a builder of it; this one is left as it is. */
+  public ModelProfile with(Consumer<Builder> edit) {
+    Builder b = toBuilder();
+    edit.accept(b);
+    return b.build();
+  }
+
+  /**
+   * The profile's schema: every field with its default and its meaning, mutable, for reading a file
+   * (Jackson fills a builder, then {@link #build}s the value) and for making a profile in code
+   * ({@link ModelProfile#with}, {@link ModelProfile#toBuilder}). Field names are the file's keys.
+   */
+  public static final class Builder {
+    public String name = "unnamed";
+    public String description;
+    /** Model (Hugging Face id), hardware of one instance, serving engine and version. */
+    public String model;
+    public String hardware;
+    public String engine;
+
+    // ---- step cost ----
+    /** a: fixed cost of a step [s] (launches, scheduling, sampling). */
+    public double stepBaseS;
+    /** b: compute per token in the step [s] (2 x active parameters FLOP at the achieved rate). */
+    public double prefillPerTokenS;
+    /** e: prefill attention per (new token x context token) pair [s]. */
+    public double prefillAttentionPerPairS;
+    /** c: per decoding sequence [s] (sampling, per-sequence kernels). */
+    public double decodePerSeqS;
+    /** d: per context token of a decoding sequence [s] (reading its KV: at least kvBytesPerToken / hbmGBps). */
+    public double decodePerContextTokenS;
+    /** Weights every step reads whatever its batch (dense layers, attention, embeddings) [GB]. */
+    public double denseWeightGB;
+    /** Weights of all routed experts together [GB]; a step reads the share f(T) of them. */
+    public double expertWeightGB;
+    /** Routed experts per MoE layer (0 = dense model). */
+    public int experts;
+    /** Experts each token is routed to. */
+    public int expertsPerToken;
+    /** HBM bandwidth of the instance [GB/s] (spec sheet, summed over its GPUs). */
+    public double hbmGBps;
+    /** Share of {@link #hbmGBps} that weight reads achieve (fitted or assumed). */
+    public double hbmEfficiency = 1.0;
+
+    /**
+     * Time from the client's send to the engine's scheduler plus the first token's way back (HTTP,
+     * tokenisation, detokenisation, streaming) [s]: it adds to TTFT and E2E, not to TPOT.
+     */
+    public double frontendLatencyS;
+
+    // ---- KV geometry and memory ----
+    /** KV bytes per token of the whole model (all layers, K and V). */
+    public long kvBytesPerToken;
+    /** Measured KV capacity of the instance in tokens (engine log); null = derived from memory. */
+    public Long kvCapacityTokens;
+    public double gpuMemoryGiB;
+    /** Share of GPU memory the engine takes (vLLM gpu_memory_utilization, SGLang mem_fraction_static). */
+    public double memoryUtilization = 0.90;
+    public double weightsGiB;
+    /** Activations, CUDA graphs, fragmentation. */
+    public double runtimeOverheadGiB;
+
+    // ---- engine limits ----
+    /** Most sequences in one step (vLLM max_num_seqs). */
+    public int maxBatch = 256;
+    /** Most tokens in one step (vLLM max_num_batched_tokens). */
+    public int tokenBudget = 8192;
+    /** Largest prefill chunk of one request in one step (SGLang chunked_prefill_size); 0 = tokenBudget. */
+    public int prefillChunkTokens;
+
+    // ---- global KV tier (a remote/CPU KV store reached over PCIe and the network) ----
+    /** Effective read rate of one instance's fetches [GB/s]. */
+    public double globalReadGBps = 25.0;
+    /** Fixed time of one global-tier lookup and fetch [s]. */
+    public double globalLookupLatencyS = 0.001;
+    /** Effective write rate of one instance's KV saves [GB/s]; Infinity = saves cost nothing. */
+    public double globalSaveGBps = Double.POSITIVE_INFINITY;
+    /** Whether a step waits for the KV it computed to be saved (LMCache wait_for_save). */
+    public boolean globalSaveBlocksStep;
+    /**
+     * The global tier's serving bandwidth per server node of the cluster [GB/s]: the whole tier
+     * serves at most nodes x this to all fetches together (the tier pools the nodes' DRAM, each node
+     * serving its share through its NIC; issue 26 item 5). Infinity = no aggregate limit (profiles
+     * written before this field).
+     */
+    public double globalAggregateGBpsPerNode = Double.POSITIVE_INFINITY;
+
+    /** Where every number comes from: field name -> source (a file's order kept). */
+    public Map<String, Source> sources = new LinkedHashMap<>();
+    /** How this profile was fitted and checked against real runs, and in which regime (null = never checked). */
+    public Validation validation;
+
+    public Builder() {}
+
+    /** The immutable profile with these values (not validated: {@link ModelProfile#validate} checks them). */
+    public ModelProfile build() {
+      return new ModelProfile(this);
+    }
+  }
 
   /** The origin of one number. low/high: the range it may take (null = not stated). */
   @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -258,6 +412,29 @@ public final class ModelProfile implements Serializable {
     public String derivedFrom;
   }
 
+  /**
+   * Reads a profile wherever one is read (a profile file, a settings file's {@code profile}): the
+   * fields into a {@link Builder}, then the value. An unknown field is reported against
+   * ModelProfile, the name the errors have always given, not against the builder.
+   */
+  static final class FromJson extends StdDeserializer<ModelProfile> {
+    private static final long serialVersionUID = 1L;
+
+    FromJson() {
+      super(ModelProfile.class);
+    }
+
+    @Override
+    public ModelProfile deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+      try {
+        return ctxt.readValue(p, Builder.class).build();
+      } catch (UnrecognizedPropertyException e) {
+        if (e.getReferringClass() != Builder.class) throw e;
+        throw UnrecognizedPropertyException.from(p, ModelProfile.class, e.getPropertyName(), e.getKnownPropertyIds());
+      }
+    }
+  }
+
   /** The numeric fields every profile states a source for. */
   public static final List<String> SOURCED_FIELDS = List.of(
       "stepBaseS", "prefillPerTokenS", "prefillAttentionPerPairS", "decodePerSeqS",
@@ -376,7 +553,7 @@ public final class ModelProfile implements Serializable {
 
   private static final Map<String, ModelProfile> LOADED = new java.util.concurrent.ConcurrentHashMap<>();
 
-  /** A shipped profile by name (a fresh copy each call). */
+  /** A shipped profile by name (read once; the value is immutable, so every caller shares it). */
   public static ModelProfile named(String name) {
     ModelProfile p = LOADED.computeIfAbsent(name, n -> {
       if (!catalogue().contains(n)) {
@@ -392,7 +569,7 @@ public final class ModelProfile implements Serializable {
         throw new IllegalStateException("shipped profile " + n + " does not parse: " + e.getMessage(), e);
       }
     });
-    return p.copy();
+    return p;
   }
 
   /** The default profile (the paper's model and GPU). */
@@ -440,10 +617,5 @@ public final class ModelProfile implements Serializable {
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }
-  }
-
-  /** A deep copy. */
-  public ModelProfile copy() {
-    return io.smetric.audit.common.DeepCopy.of(this);
   }
 }

@@ -139,13 +139,13 @@ public final class ProfileCalibration {
   public static ModelProfile stamp(Calibrator.Result r, String name, String inputs, List<Measurement> fitSet,
       List<Calibrator.PointFit> looPts, List<Measurement> heldSet, List<Calibrator.PointFit> heldPts,
       List<Measurement> overSet, List<Calibrator.PointFit> overPts, List<String> data, String group, List<String> heldOutIds) {
-    ModelProfile p = r.profile().copy();
+    ModelProfile.Builder p = r.profile().toBuilder();
     if (name != null) p.name = name;
     p.validation = validation(inputs, fitSet, r.points(), looPts, heldSet, heldPts, overSet, overPts, data, group, heldOutIds);
     for (String f : r.fitted()) {
-      double v = Calibrator.get(p, f);
+      double v = Calibrator.get(r.profile(), f);
       double sd = r.sigma().getOrDefault(f, Double.NaN);
-      Double[] range = Calibrator.twoSigmaRange(p, f, v, sd);
+      Double[] range = Calibrator.twoSigmaRange(r.profile(), f, v, sd);
       p.sources.put(f, new ModelProfile.Source("fitted", String.format(Locale.ROOT,
           "calibrate on %s: %d measurements, %d compared numbers, RMS log error %.3f; range = +-2 standard deviations of the fit",
           inputs, fitSet.size(), r.points().size(), r.rmsError()), range[0], range[1]));
@@ -156,7 +156,7 @@ public final class ProfileCalibration {
       p.sources.put(f, new ModelProfile.Source(s == null ? "assumption" : s.kind,
           was + " (kept: calibrate on " + inputs + " could not move it)", s == null ? null : s.low, s == null ? null : s.high));
     }
-    return p;
+    return p.build();
   }
 
   private static Double nullIfNaN(double v) {

@@ -44,12 +44,14 @@ class GlobalLoadModeTest {
 
   private static SimOutcome run(ReplaySettings.GlobalLoad mode) {
     ReplaySettings s = ReplayFixtures.slowGlobalTier(2);
-    s.profile.globalLookupLatencyS = 0.003;
-    s.profile.stepBaseS = 0.01;
-    s.profile.prefillPerTokenS = 0;
-    s.profile.prefillAttentionPerPairS = 0;
-    s.profile.decodePerSeqS = 0;
-    s.profile.decodePerContextTokenS = 0;
+    s.profile = s.profile.with(p -> {
+      p.globalLookupLatencyS = 0.003;
+      p.stepBaseS = 0.01;
+      p.prefillPerTokenS = 0;
+      p.prefillAttentionPerPairS = 0;
+      p.decodePerSeqS = 0;
+      p.decodePerContextTokenS = 0;
+    });
     s.globalLoad = mode;
     return ReplayFixtures.run(trace(), s, Policies.ROUND_ROBIN);
   }

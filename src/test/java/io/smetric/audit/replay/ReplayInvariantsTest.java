@@ -148,7 +148,7 @@ class ReplayInvariantsTest {
     ReplayTrace t = ReplayFixtures.trace(b, false);
     ReplaySettings s = ReplayFixtures.settings(4, 30);
     s.globalRatio = 1.6;
-    s.profile.globalReadGBps = 25;
+    s.profile = s.profile.with(p -> p.globalReadGBps = 25);
     SimOutcome o = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
         () -> ReplayFixtures.run(t, s, Policies.LEAST_LOAD));
     assertTrue((double) o.metrics.get("global_hit_ratio") > 0);

@@ -22,7 +22,7 @@ class RequestTimeoutTest {
   private static ReplaySettings settings(long blocks, int maxBatch, Double timeout) {
     ReplaySettings s = ReplayFixtures.settings(1, blocks);
     s.profile = Profiles.linear(0.01, 0, 0, 0, 0);
-    s.profile.maxBatch = maxBatch;
+    s.profile = s.profile.with(p -> p.maxBatch = maxBatch);
     s.requestTimeoutS = timeout;
     return s;
   }

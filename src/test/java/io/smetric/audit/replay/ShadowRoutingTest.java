@@ -55,7 +55,7 @@ class ShadowRoutingTest {
 
   private static ReplaySettings settings() {
     ReplaySettings s = ReplayFixtures.settings(2, 10);
-    s.profile.kvBytesPerToken = 1000;
+    s.profile = s.profile.with(p -> p.kvBytesPerToken = 1000);
     return s;
   }
 
@@ -113,8 +113,10 @@ class ShadowRoutingTest {
     // 0.5 s at 128 kB/s, inside one 1-s window; the decisions do not change
     ReplaySettings s = settings();
     s.globalRatio = 2;
-    s.profile.globalReadGBps = 128e-6;
-    s.profile.globalLookupLatencyS = 0;
+    s.profile = s.profile.with(p -> {
+      p.globalReadGBps = 128e-6;
+      p.globalLookupLatencyS = 0;
+    });
     s.globalAggregateGBps = Double.POSITIVE_INFINITY;
     ShadowRouting.Result g = ShadowRouting.run(trace, recorded, s, null, "smetric", "hand-made");
     assertArrayEquals(r.choice(), g.choice());

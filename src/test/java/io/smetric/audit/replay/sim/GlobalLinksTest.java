@@ -17,8 +17,10 @@ class GlobalLinksTest {
   private GlobalLinks links(int instances, double aggregateBytesPerS) {
     ReplaySettings s = new ReplaySettings();
     s.profile = io.smetric.audit.testing.Profiles.estimate();
-    s.profile.globalReadGBps = 100e-9;
-    s.profile.globalLookupLatencyS = 0.5;
+    s.profile = s.profile.with(p -> {
+      p.globalReadGBps = 100e-9;
+      p.globalLookupLatencyS = 0.5;
+    });
     s.instancesPerNode = instances; // one node: no NIC share
     s.globalAggregateGBps = aggregateBytesPerS * 1e-9;
     s.bandwidthWindowS = 1;
@@ -72,9 +74,11 @@ class GlobalLinksTest {
     for (int perNode : new int[] {2, 4}) {
       ReplaySettings s = new ReplaySettings();
       s.profile = io.smetric.audit.testing.Profiles.estimate();
-      s.profile.globalReadGBps = 100e-9;
-      s.profile.globalLookupLatencyS = 0.5;
-      s.profile.globalAggregateGBpsPerNode = 60e-9;
+      s.profile = s.profile.with(p -> {
+        p.globalReadGBps = 100e-9;
+        p.globalLookupLatencyS = 0.5;
+        p.globalAggregateGBpsPerNode = 60e-9;
+      });
       s.instances = 4;
       s.instancesPerNode = perNode;
       s.nodeNicGBps = Double.POSITIVE_INFINITY;
