@@ -1,6 +1,8 @@
 package io.smetric.audit.replay;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -23,6 +25,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * One model instance as the replay sees it: the step-time cost model, the KV geometry and memory
@@ -293,14 +296,14 @@ public final class ModelProfile implements Serializable {
   public static final class Source implements Serializable {
     private static final long serialVersionUID = 1L;
     /** measured | fitted | derived | documented | assumption */
-    public String kind;
-    public String ref;
-    public Double low;
-    public Double high;
+    public final String kind;
+    public final String ref;
+    public final Double low;
+    public final Double high;
 
-    public Source() {}
-
-    public Source(String kind, String ref, Double low, Double high) {
+    @JsonCreator
+    public Source(@JsonProperty("kind") String kind, @JsonProperty("ref") String ref, @JsonProperty("low") Double low,
+        @JsonProperty("high") Double high) {
       this.kind = kind;
       this.ref = ref;
       this.low = low;
@@ -316,31 +319,91 @@ public final class ModelProfile implements Serializable {
    * workload or load the fit never saw); {@link #regime} is what those runs asked of the engine.
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonDeserialize(using = Validation.FromJson.class)
   public static final class Validation implements Serializable {
     private static final long serialVersionUID = 2L;
-    public String summary;
-    /** One entry per kind of comparison that was made: fit, leave-one-out, held-out, overloaded. */
-    public List<Check> checks;
-    /** The envelope of the runs the profile was fitted and checked on (overloaded stages apart). */
-    public Regime regime;
-    /** The measurements: a shipped set's name (MeasurementReader.readResource) or file paths. */
-    public List<String> data;
-    /** Only measurements whose group contains this. */
-    public String group;
-    /** Measurements whose id contains one of these were held out of the fit; the others were fitted. */
-    public List<String> heldOut;
-    public Integer heldOutPoints;
-    /** Medians over the held-out numbers of |modelled / measured - 1|, per metric. */
-    public Double e2eMedianAbsError;
-    public Double tpotMedianAbsError;
-    public Double ttftMedianAbsError;
-    public String doc;
+    // the fields of Validation.Builder, which documents each one
+    public final String summary;
+    public final List<Check> checks;
+    public final Regime regime;
+    public final List<String> data;
+    public final String group;
+    public final List<String> heldOut;
+    public final Integer heldOutPoints;
+    public final Double e2eMedianAbsError;
+    public final Double tpotMedianAbsError;
+    public final Double ttftMedianAbsError;
+    public final String doc;
+
+    private Validation(Builder b) {
+      summary = b.summary;
+      checks = b.checks == null ? null : Collections.unmodifiableList(new ArrayList<>(b.checks));
+      regime = b.regime;
+      data = b.data == null ? null : Collections.unmodifiableList(new ArrayList<>(b.data));
+      group = b.group;
+      heldOut = b.heldOut == null ? null : Collections.unmodifiableList(new ArrayList<>(b.heldOut));
+      heldOutPoints = b.heldOutPoints;
+      e2eMedianAbsError = b.e2eMedianAbsError;
+      tpotMedianAbsError = b.tpotMedianAbsError;
+      ttftMedianAbsError = b.ttftMedianAbsError;
+      doc = b.doc;
+    }
+
+    /** A builder holding these values. */
+    public Builder toBuilder() {
+      Builder b = new Builder();
+      b.summary = summary;
+      b.checks = checks == null ? null : new ArrayList<>(checks);
+      b.regime = regime;
+      b.data = data == null ? null : new ArrayList<>(data);
+      b.group = group;
+      b.heldOut = heldOut == null ? null : new ArrayList<>(heldOut);
+      b.heldOutPoints = heldOutPoints;
+      b.e2eMedianAbsError = e2eMedianAbsError;
+      b.tpotMedianAbsError = tpotMedianAbsError;
+      b.ttftMedianAbsError = ttftMedianAbsError;
+      b.doc = doc;
+      return b;
+    }
 
     /** The check of one kind, or null. */
     public Check check(String kind) {
       if (checks == null) return null;
       for (Check c : checks) if (kind.equals(c.kind)) return c;
       return null;
+    }
+
+    /** The mutable schema of a Validation: the file's keys with their meaning; {@link #build} gives the value. */
+    public static final class Builder {
+      public String summary;
+      /** One entry per kind of comparison that was made: fit, leave-one-out, held-out, overloaded. */
+      public List<Check> checks;
+      /** The envelope of the runs the profile was fitted and checked on (overloaded stages apart). */
+      public Regime regime;
+      /** The measurements: a shipped set's name (MeasurementReader.readResource) or file paths. */
+      public List<String> data;
+      /** Only measurements whose group contains this. */
+      public String group;
+      /** Measurements whose id contains one of these were held out of the fit; the others were fitted. */
+      public List<String> heldOut;
+      public Integer heldOutPoints;
+      /** Medians over the held-out numbers of |modelled / measured - 1|, per metric. */
+      public Double e2eMedianAbsError;
+      public Double tpotMedianAbsError;
+      public Double ttftMedianAbsError;
+      public String doc;
+
+      public Validation build() {
+        return new Validation(this);
+      }
+    }
+
+    static final class FromJson extends ViaBuilder<Validation, Builder> {
+      private static final long serialVersionUID = 1L;
+
+      FromJson() {
+        super(Validation.class, Builder.class, Builder::build);
+      }
     }
   }
 
@@ -352,6 +415,7 @@ public final class ModelProfile implements Serializable {
    * derivation's error on other models and GPUs). Errors are medians of |modelled / measured - 1|.
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonDeserialize(using = Check.FromJson.class)
   public static final class Check implements Serializable {
     private static final long serialVersionUID = 1L;
     public static final String FIT = "fit";
@@ -361,22 +425,81 @@ public final class ModelProfile implements Serializable {
     /** A derived profile's error: the derivation cross-validated on the calibrated profiles (derive.CrossValidation). */
     public static final String CROSS_VALIDATED = "cross-validated";
 
-    public String kind;
-    /** What this kind of check can and cannot show, in words. */
-    public String meaning;
-    public Integer measurements;
-    /** Compared numbers (TTFT, TPOT, E2E means, step times). */
-    public Integer points;
-    public Double e2eMedianAbsError;
-    public Double tpotMedianAbsError;
-    public Double ttftMedianAbsError;
-    /** 90th percentiles of |error| (per-request checks on a recorded trace, calibrate TRACE; null elsewhere). */
-    public Double e2eP90AbsError;
-    public Double ttftP90AbsError;
-    /** Largest |error| over the compared numbers. */
-    public Double maxAbsError;
-    /** What the compared runs asked of the engine. */
-    public Regime regime;
+    // the fields of Check.Builder, which documents each one
+    public final String kind;
+    public final String meaning;
+    public final Integer measurements;
+    public final Integer points;
+    public final Double e2eMedianAbsError;
+    public final Double tpotMedianAbsError;
+    public final Double ttftMedianAbsError;
+    public final Double e2eP90AbsError;
+    public final Double ttftP90AbsError;
+    public final Double maxAbsError;
+    public final Regime regime;
+
+    private Check(Builder b) {
+      kind = b.kind;
+      meaning = b.meaning;
+      measurements = b.measurements;
+      points = b.points;
+      e2eMedianAbsError = b.e2eMedianAbsError;
+      tpotMedianAbsError = b.tpotMedianAbsError;
+      ttftMedianAbsError = b.ttftMedianAbsError;
+      e2eP90AbsError = b.e2eP90AbsError;
+      ttftP90AbsError = b.ttftP90AbsError;
+      maxAbsError = b.maxAbsError;
+      regime = b.regime;
+    }
+
+    /** A builder holding these values. */
+    public Builder toBuilder() {
+      Builder b = new Builder();
+      b.kind = kind;
+      b.meaning = meaning;
+      b.measurements = measurements;
+      b.points = points;
+      b.e2eMedianAbsError = e2eMedianAbsError;
+      b.tpotMedianAbsError = tpotMedianAbsError;
+      b.ttftMedianAbsError = ttftMedianAbsError;
+      b.e2eP90AbsError = e2eP90AbsError;
+      b.ttftP90AbsError = ttftP90AbsError;
+      b.maxAbsError = maxAbsError;
+      b.regime = regime;
+      return b;
+    }
+
+    /** The mutable schema of a Check: the file's keys with their meaning; {@link #build} gives the value. */
+    public static final class Builder {
+      public String kind;
+      /** What this kind of check can and cannot show, in words. */
+      public String meaning;
+      public Integer measurements;
+      /** Compared numbers (TTFT, TPOT, E2E means, step times). */
+      public Integer points;
+      public Double e2eMedianAbsError;
+      public Double tpotMedianAbsError;
+      public Double ttftMedianAbsError;
+      /** 90th percentiles of |error| (per-request checks on a recorded trace, calibrate TRACE; null elsewhere). */
+      public Double e2eP90AbsError;
+      public Double ttftP90AbsError;
+      /** Largest |error| over the compared numbers. */
+      public Double maxAbsError;
+      /** What the compared runs asked of the engine. */
+      public Regime regime;
+
+      public Check build() {
+        return new Check(this);
+      }
+    }
+
+    static final class FromJson extends ViaBuilder<Check, Builder> {
+      private static final long serialVersionUID = 1L;
+
+      FromJson() {
+        super(Check.class, Builder.class, Builder::build);
+      }
+    }
   }
 
   /**
@@ -389,49 +512,130 @@ public final class ModelProfile implements Serializable {
    * the offered rate, or more than 1% of requests failed).
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonDeserialize(using = Regime.FromJson.class)
   public static final class Regime implements Serializable {
     private static final long serialVersionUID = 1L;
-    public String summary;
-    /** single requests | load stages | engine steps (comma-joined when mixed). */
-    public String kinds;
-    public Integer measurements;
-    public Long promptTokensMin;
-    public Long promptTokensMax;
-    public Long contextTokensMax;
-    /** Requests in flight on the instance (mean over each run), smallest and largest run. */
-    public Double concurrencyMin;
-    public Double concurrencyMax;
-    /** Offered requests per second on the instance; null when no run was rate-driven. */
-    public Double requestRateMin;
-    public Double requestRateMax;
-    /** Share of prompt tokens an unbounded prefix cache would hit, smallest and largest run. */
-    public Double cacheHitShareMin;
-    public Double cacheHitShareMax;
-    public Integer saturatedMeasurements;
-    /** The measurements it was derived from (set, group, ids). */
-    public String derivedFrom;
+    // the fields of Regime.Builder, which documents each one
+    public final String summary;
+    public final String kinds;
+    public final Integer measurements;
+    public final Long promptTokensMin;
+    public final Long promptTokensMax;
+    public final Long contextTokensMax;
+    public final Double concurrencyMin;
+    public final Double concurrencyMax;
+    public final Double requestRateMin;
+    public final Double requestRateMax;
+    public final Double cacheHitShareMin;
+    public final Double cacheHitShareMax;
+    public final Integer saturatedMeasurements;
+    public final String derivedFrom;
+
+    private Regime(Builder b) {
+      summary = b.summary;
+      kinds = b.kinds;
+      measurements = b.measurements;
+      promptTokensMin = b.promptTokensMin;
+      promptTokensMax = b.promptTokensMax;
+      contextTokensMax = b.contextTokensMax;
+      concurrencyMin = b.concurrencyMin;
+      concurrencyMax = b.concurrencyMax;
+      requestRateMin = b.requestRateMin;
+      requestRateMax = b.requestRateMax;
+      cacheHitShareMin = b.cacheHitShareMin;
+      cacheHitShareMax = b.cacheHitShareMax;
+      saturatedMeasurements = b.saturatedMeasurements;
+      derivedFrom = b.derivedFrom;
+    }
+
+    /** A builder holding these values. */
+    public Builder toBuilder() {
+      Builder b = new Builder();
+      b.summary = summary;
+      b.kinds = kinds;
+      b.measurements = measurements;
+      b.promptTokensMin = promptTokensMin;
+      b.promptTokensMax = promptTokensMax;
+      b.contextTokensMax = contextTokensMax;
+      b.concurrencyMin = concurrencyMin;
+      b.concurrencyMax = concurrencyMax;
+      b.requestRateMin = requestRateMin;
+      b.requestRateMax = requestRateMax;
+      b.cacheHitShareMin = cacheHitShareMin;
+      b.cacheHitShareMax = cacheHitShareMax;
+      b.saturatedMeasurements = saturatedMeasurements;
+      b.derivedFrom = derivedFrom;
+      return b;
+    }
+
+    /** The mutable schema of a Regime: the file's keys with their meaning; {@link #build} gives the value. */
+    public static final class Builder {
+      public String summary;
+      /** single requests | load stages | engine steps (comma-joined when mixed). */
+      public String kinds;
+      public Integer measurements;
+      public Long promptTokensMin;
+      public Long promptTokensMax;
+      public Long contextTokensMax;
+      /** Requests in flight on the instance (mean over each run), smallest and largest run. */
+      public Double concurrencyMin;
+      public Double concurrencyMax;
+      /** Offered requests per second on the instance; null when no run was rate-driven. */
+      public Double requestRateMin;
+      public Double requestRateMax;
+      /** Share of prompt tokens an unbounded prefix cache would hit, smallest and largest run. */
+      public Double cacheHitShareMin;
+      public Double cacheHitShareMax;
+      public Integer saturatedMeasurements;
+      /** The measurements it was derived from (set, group, ids). */
+      public String derivedFrom;
+
+      public Regime build() {
+        return new Regime(this);
+      }
+    }
+
+    static final class FromJson extends ViaBuilder<Regime, Builder> {
+      private static final long serialVersionUID = 1L;
+
+      FromJson() {
+        super(Regime.class, Builder.class, Builder::build);
+      }
+    }
   }
 
   /**
-   * Reads a profile wherever one is read (a profile file, a settings file's {@code profile}): the
-   * fields into a {@link Builder}, then the value. An unknown field is reported against
-   * ModelProfile, the name the errors have always given, not against the builder.
+   * Reads a value of the profile format wherever one is read (a profile file, a settings file's
+   * {@code profile}): the fields into its builder, then the value. An unknown field is reported
+   * against the value's class, the name the errors have always given, not against the builder.
    */
-  static final class FromJson extends StdDeserializer<ModelProfile> {
+  abstract static class ViaBuilder<T, B> extends StdDeserializer<T> {
     private static final long serialVersionUID = 1L;
+    private final Class<B> builder;
+    private final transient Function<B, T> build;
 
-    FromJson() {
-      super(ModelProfile.class);
+    ViaBuilder(Class<T> value, Class<B> builder, Function<B, T> build) {
+      super(value);
+      this.builder = builder;
+      this.build = build;
     }
 
     @Override
-    public ModelProfile deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+    public T deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
       try {
-        return ctxt.readValue(p, Builder.class).build();
+        return build.apply(ctxt.readValue(p, builder));
       } catch (UnrecognizedPropertyException e) {
-        if (e.getReferringClass() != Builder.class) throw e;
-        throw UnrecognizedPropertyException.from(p, ModelProfile.class, e.getPropertyName(), e.getKnownPropertyIds());
+        if (e.getReferringClass() != builder) throw e;
+        throw UnrecognizedPropertyException.from(p, handledType(), e.getPropertyName(), e.getKnownPropertyIds());
       }
+    }
+  }
+
+  static final class FromJson extends ViaBuilder<ModelProfile, Builder> {
+    private static final long serialVersionUID = 1L;
+
+    FromJson() {
+      super(ModelProfile.class, Builder.class, Builder::build);
     }
   }
 

@@ -375,7 +375,7 @@ public final class TraceCalibration {
           + " does not identify it, a 1% change moves its binned means by less than " + MIN_RMS_ELASTICITY + "% on RMS)",
           s == null ? null : s.low, s == null ? null : s.high));
     }
-    ModelProfile.Validation v = new ModelProfile.Validation();
+    ModelProfile.Validation.Builder v = new ModelProfile.Validation.Builder();
     v.data = List.of(label);
     v.heldOut = heldRequests == 0 ? null : List.of(String.format(Locale.ROOT,
         "arrivals from t = %.1f s: the last %.0f%% of the trace's time span (%d requests)", cut - start, 100 * holdOut, heldRequests));
@@ -393,18 +393,18 @@ public final class TraceCalibration {
     parts.add(held == null ? "held-out slice: none (--hold-out-last 0)" : "held-out last " + Math.round(100 * holdOut)
         + "% of the time span " + describe(held));
     v.summary = String.join("; ", parts);
-    ModelProfile.Check h = v.check(ModelProfile.Check.HELD_OUT);
+    ModelProfile.Check h = v.build().check(ModelProfile.Check.HELD_OUT);
     if (h != null) {
       v.heldOutPoints = h.points;
       v.e2eMedianAbsError = h.e2eMedianAbsError;
       v.ttftMedianAbsError = h.ttftMedianAbsError;
     }
-    p.validation = v;
+    p.validation = v.build();
     return p.build();
   }
 
   private static ModelProfile.Check check(String kind, String meaning, SliceError e) {
-    ModelProfile.Check c = new ModelProfile.Check();
+    ModelProfile.Check.Builder c = new ModelProfile.Check.Builder();
     c.kind = kind;
     c.meaning = meaning;
     c.measurements = e.requests();
@@ -414,7 +414,7 @@ public final class TraceCalibration {
     c.e2eMedianAbsError = nullIfNaN(e.e2e().medianAbs());
     c.e2eP90AbsError = nullIfNaN(e.e2e().p90Abs());
     c.maxAbsError = c.points == 0 ? null : e.maxAbs();
-    return c;
+    return c.build();
   }
 
   /** "median |error| TTFT 1.2%, E2E 0.8%; p90 TTFT 3.4%, E2E 2.0% (812 TTFT, 812 E2E requests)" */

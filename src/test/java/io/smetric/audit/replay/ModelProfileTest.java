@@ -27,42 +27,68 @@ class ModelProfileTest {
     return out;
   }
 
+  /** Each value of the profile format and its builder. */
+  private static final List<Class<?>[]> PAIRS = List.of(
+      new Class<?>[] {ModelProfile.class, ModelProfile.Builder.class},
+      new Class<?>[] {ModelProfile.Validation.class, ModelProfile.Validation.Builder.class},
+      new Class<?>[] {ModelProfile.Check.class, ModelProfile.Check.Builder.class},
+      new Class<?>[] {ModelProfile.Regime.class, ModelProfile.Regime.Builder.class});
+
   @Test
   void builderAndValue_haveTheSameFieldsInTheSameOrder() {
     // the order is the file's key order (Jackson writes the value's fields as declared)
-    List<String> value = new ArrayList<>();
-    for (Field f : instanceFields(ModelProfile.class)) value.add(f.getGenericType() + " " + f.getName());
-    List<String> builder = new ArrayList<>();
-    for (Field f : instanceFields(ModelProfile.Builder.class)) builder.add(f.getGenericType() + " " + f.getName());
-    assertEquals(builder, value);
-    assertEquals(33, value.size());
+    for (Class<?>[] pair : PAIRS) {
+      List<String> value = new ArrayList<>();
+      for (Field f : instanceFields(pair[0])) value.add(f.getGenericType() + " " + f.getName());
+      List<String> builder = new ArrayList<>();
+      for (Field f : instanceFields(pair[1])) builder.add(f.getGenericType() + " " + f.getName());
+      assertEquals(builder, value, pair[0].getName());
+    }
+    assertEquals(33, instanceFields(ModelProfile.class).size());
   }
 
   @Test
   void build_thenToBuilder_carriesEveryField() throws Exception {
-    // every field at a value no default has, so a field the constructor or toBuilder forgot shows
-    ModelProfile.Builder b = new ModelProfile.Builder();
-    int i = 0;
-    for (Field f : instanceFields(ModelProfile.Builder.class)) {
-      i++;
-      Class<?> t = f.getType();
-      if (t == double.class) f.setDouble(b, i + 0.5);
-      else if (t == int.class) f.setInt(b, i + 1000);
-      else if (t == long.class) f.setLong(b, i + 2000L);
-      else if (t == boolean.class) f.setBoolean(b, true);
-      else if (t == Long.class) f.set(b, i + 3000L);
-      else if (t == String.class) f.set(b, "s" + i);
-      else if (t == Map.class) f.set(b, new LinkedHashMap<>(Map.of("stepBaseS", new ModelProfile.Source("measured", "r", 1.0, 2.0))));
-      else if (t == ModelProfile.Validation.class) f.set(b, new ModelProfile.Validation());
-      else throw new AssertionError("no test value for " + f);
+    for (Class<?>[] pair : PAIRS) {
+      // every field at a value no default has, so a field the constructor or toBuilder forgot shows
+      Object b = pair[1].getConstructor().newInstance();
+      int i = 0;
+      for (Field f : instanceFields(pair[1])) f.set(b, testValue(f, ++i));
+      Object value = pair[1].getMethod("build").invoke(b);
+      Object back = pair[0].getMethod("toBuilder").invoke(value);
+      for (Field f : instanceFields(pair[1])) {
+        Object want = f.get(b);
+        assertEquals(want, pair[0].getField(f.getName()).get(value), pair[0].getSimpleName() + " field " + f.getName());
+        assertEquals(want, f.get(back), pair[0].getSimpleName() + ".toBuilder field " + f.getName());
+      }
     }
-    ModelProfile p = b.build();
-    ModelProfile.Builder back = p.toBuilder();
-    for (Field f : instanceFields(ModelProfile.Builder.class)) {
-      Object want = f.get(b);
-      assertEquals(want, ModelProfile.class.getField(f.getName()).get(p), "value field " + f.getName());
-      assertEquals(want, f.get(back), "toBuilder field " + f.getName());
+  }
+
+  private static Object testValue(Field f, int i) {
+    Class<?> t = f.getType();
+    if (t == double.class || t == Double.class) return i + 0.5;
+    if (t == int.class || t == Integer.class) return i + 1000;
+    if (t == long.class || t == Long.class) return i + 2000L;
+    if (t == boolean.class) return true;
+    if (t == String.class) return "s" + i;
+    if (t == Map.class) return new LinkedHashMap<>(Map.of("stepBaseS", new ModelProfile.Source("measured", "r", 1.0, 2.0)));
+    if (t == ModelProfile.Validation.class) return new ModelProfile.Validation.Builder().build();
+    if (t == ModelProfile.Regime.class) return new ModelProfile.Regime.Builder().build();
+    if (t == List.class) {
+      return f.getGenericType().getTypeName().contains("Check")
+          ? new ArrayList<>(List.of(new ModelProfile.Check.Builder().build())) : new ArrayList<>(List.of("s" + i));
     }
+    throw new AssertionError("no test value for " + f);
+  }
+
+  @Test
+  void nestedLists_cannotBeChangedInABuiltRecord() {
+    ModelProfile.Validation.Builder b = new ModelProfile.Validation.Builder();
+    b.data = new ArrayList<>(List.of("a"));
+    ModelProfile.Validation v = b.build();
+    b.data.add("b");
+    assertEquals(List.of("a"), v.data, "the value copied the builder's list");
+    assertThrows(UnsupportedOperationException.class, () -> v.data.add("c"));
   }
 
   @Test
@@ -86,7 +112,7 @@ class ModelProfileTest {
   void sources_cannotBeChangedInABuiltProfile() {
     ModelProfile p = ModelProfile.defaultProfile();
     assertThrows(UnsupportedOperationException.class, () -> p.sources.remove("stepBaseS"));
-    assertThrows(UnsupportedOperationException.class, () -> p.sources.put("x", new ModelProfile.Source()));
+    assertThrows(UnsupportedOperationException.class, () -> p.sources.put("x", new ModelProfile.Source("measured", "r", null, null)));
   }
 
   @Test
