@@ -62,6 +62,18 @@ class CalibratorTest {
   }
 
   @Test
+  void coefficientAtZero_startsFromTheGuess_andTheGivenProfileIsLeftAlone(@TempDir Path dir) throws Exception {
+    // a fit scales each coefficient from its start, so a 0 is replaced by the initial guess (5 ms for
+    // a); until profiles were values that guess was written into the caller's profile
+    List<Measurement> ms = table(dir, truth());
+    ModelProfile start = truth().with(q -> q.stepBaseS = 0);
+    Calibrator.Result r = Calibrator.fit(ms, start, Calibrator.Options.defaults(List.of("stepBaseS")));
+    assertEquals(0.0, start.stepBaseS);
+    assertEquals(5e-3, r.start().stepBaseS);
+    assertEquals(0.004, r.profile().stepBaseS, 0.004 * 0.01);
+  }
+
+  @Test
   void contradictoryPoints_areRefusedNamingThem(@TempDir Path dir) throws Exception {
     // the same request measured at 10 s and at 20 s: no coefficient puts both within 30%
     Path f = dir.resolve("bad.csv");
