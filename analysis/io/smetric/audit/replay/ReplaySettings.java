@@ -3,7 +3,6 @@ package io.smetric.audit.replay;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.smetric.audit.common.DeepCopy;
 import io.smetric.audit.common.UsageException;
 import java.io.IOException;
 import java.io.Serializable;
@@ -189,7 +188,7 @@ public final class ReplaySettings implements Serializable {
     this.reuseIntervalThresholdS = b.reuseIntervalThresholdS;
     this.bandwidthWindowS = b.bandwidthWindowS;
     this.cdfPoints = b.cdfPoints;
-    this.profile = b.profile == null ? null : DeepCopy.of(b.profile);
+    this.profile = b.profile;
   }
 
   /** The defaults of {@link Builder}. */
@@ -197,12 +196,9 @@ public final class ReplaySettings implements Serializable {
     return new Builder().build();
   }
 
-  /**
-   * A builder holding these settings; its profile is a deep copy, so no edit of the builder can
-   * reach this value (the profile is still a mutable class).
-   */
+  /** A builder holding these settings (the profile, a value too, is shared). */
   public Builder toBuilder() {
-    Builder b = new Builder(false);
+    Builder b = new Builder();
     b.instances = instances;
     b.localBlocks = localBlocks;
     b.globalRatio = globalRatio;
@@ -248,7 +244,7 @@ public final class ReplaySettings implements Serializable {
     b.reuseIntervalThresholdS = reuseIntervalThresholdS;
     b.bandwidthWindowS = bandwidthWindowS;
     b.cdfPoints = cdfPoints;
-    b.profile = profile == null ? null : DeepCopy.of(profile);
+    b.profile = profile;
     return b;
   }
 
@@ -462,12 +458,7 @@ public final class ReplaySettings implements Serializable {
 
     /** The defaults. */
     public Builder() {
-      this(true);
-    }
-
-    /** {@code toBuilder} sets the profile itself: reading the default one would be wasted (it is a copy each call). */
-    private Builder(boolean defaultProfile) {
-      if (defaultProfile) profile = ModelProfile.defaultProfile();
+      profile = ModelProfile.defaultProfile();
     }
 
     /**
@@ -490,10 +481,7 @@ public final class ReplaySettings implements Serializable {
       return this;
     }
 
-    /**
-     * The settings as they are now; later edits of this builder do not reach them (the profile is
-     * copied).
-     */
+    /** The settings as they are now; later edits of this builder do not reach them. */
     public ReplaySettings build() {
       return new ReplaySettings(this);
     }

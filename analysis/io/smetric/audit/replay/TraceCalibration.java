@@ -170,12 +170,12 @@ public final class TraceCalibration {
       throw new UsageException(String.format(Locale.ROOT, "%s: the fitted slice (arrivals before t = %.1f s, %d requests) has no"
           + " completed request with a measured TTFT or end-to-end time > 0: nothing to fit", label, cut - start, k));
     }
-    ModelProfile start0 = s.profile.copy();
+    ModelProfile start0 = s.profile;
     SimOutcome baseEarly = pr.simulate(start0);
     double hit = hitShare(baseEarly, k);
     Calibrator.Options co = new Calibrator.Options(opt.params(), opt.maxPointError(), 400, MeasurementReplay.Options.DEFAULT,
         MIN_RMS_ELASTICITY);
-    Calibrator.Result fr = Calibrator.fit(pr, start0.copy(), co);
+    Calibrator.Result fr = Calibrator.fit(pr, start0, co);
     SimOutcome fitted = pr.simulate(fr.profile());
     SliceError fitErr = errors(fitted, rec, u, 0, k);
     SliceError held = null;
@@ -357,14 +357,14 @@ public final class TraceCalibration {
   /** The fitted profile with its sources and its validation record: fit and held-out slices apart. */
   static ModelProfile stamp(Calibrator.Result fr, ModelProfile base, String label, double start, double cut, double end,
       double holdOut, int fitRequests, int heldRequests, SliceError fit, SliceError held, int points) {
-    ModelProfile p = fr.profile().copy();
+    ModelProfile.Builder p = fr.profile().toBuilder();
     String slice = String.format(Locale.ROOT, "the first %.0f%% of its time span (arrivals before t = %.1f s of %.1f s, %d requests)",
         100 * (1 - holdOut), Math.min(cut, end) - start, end - start, fitRequests);
     String where = "calibrate on " + label + ", " + slice + ", replayed as recorded";
     for (String f : fr.fitted()) {
-      double v = Calibrator.get(p, f);
+      double v = Calibrator.get(fr.profile(), f);
       double sd = fr.sigma().getOrDefault(f, Double.NaN);
-      Double[] range = Calibrator.twoSigmaRange(p, f, v, sd);
+      Double[] range = Calibrator.twoSigmaRange(fr.profile(), f, v, sd);
       p.sources.put(f, new ModelProfile.Source("fitted", String.format(Locale.ROOT,
           "%s: %d binned means of measured TTFT and end-to-end time, RMS log error %.3f; range = +-2 standard deviations of the fit",
           where, points, fr.rmsError()), range[0], range[1]));
@@ -376,7 +376,7 @@ public final class TraceCalibration {
           + " does not identify it, a 1% change moves its binned means by less than " + MIN_RMS_ELASTICITY + "% on RMS)",
           s == null ? null : s.low, s == null ? null : s.high));
     }
-    ModelProfile.Validation v = new ModelProfile.Validation();
+    ModelProfile.Validation.Builder v = new ModelProfile.Validation.Builder();
     v.data = List.of(label);
     v.heldOut = heldRequests == 0 ? null : List.of(String.format(Locale.ROOT,
         "arrivals from t = %.1f s: the last %.0f%% of the trace's time span (%d requests)", cut - start, 100 * holdOut, heldRequests));
@@ -394,18 +394,18 @@ public final class TraceCalibration {
     parts.add(held == null ? "held-out slice: none (--hold-out-last 0)" : "held-out last " + Math.round(100 * holdOut)
         + "% of the time span " + describe(held));
     v.summary = String.join("; ", parts);
-    ModelProfile.Check h = v.check(ModelProfile.Check.HELD_OUT);
+    ModelProfile.Check h = v.build().check(ModelProfile.Check.HELD_OUT);
     if (h != null) {
       v.heldOutPoints = h.points;
       v.e2eMedianAbsError = h.e2eMedianAbsError;
       v.ttftMedianAbsError = h.ttftMedianAbsError;
     }
-    p.validation = v;
-    return p;
+    p.validation = v.build();
+    return p.build();
   }
 
   private static ModelProfile.Check check(String kind, String meaning, SliceError e) {
-    ModelProfile.Check c = new ModelProfile.Check();
+    ModelProfile.Check.Builder c = new ModelProfile.Check.Builder();
     c.kind = kind;
     c.meaning = meaning;
     c.measurements = e.requests();
@@ -415,7 +415,7 @@ public final class TraceCalibration {
     c.e2eMedianAbsError = nullIfNaN(e.e2e().medianAbs());
     c.e2eP90AbsError = nullIfNaN(e.e2e().p90Abs());
     c.maxAbsError = c.points == 0 ? null : e.maxAbs();
-    return c;
+    return c.build();
   }
 
   /** "median |error| TTFT 1.2%, E2E 0.8%; p90 TTFT 3.4%, E2E 2.0% (812 TTFT, 812 E2E requests)" */

@@ -114,9 +114,11 @@ public final class Calibrator {
   }
 
   /**
+   * @param start the profile the fit started from: the given one with the initial guess in place of
+   *     each fitted coefficient that was 0 (a fit scales from the start, so it cannot start at 0)
    * @param sigma per fitted field, its standard deviation (from the fit's covariance), in the field's unit
    */
-  public record Result(ModelProfile profile, List<PointFit> points, List<String> fitted, List<String> notIdentifiable,
+  public record Result(ModelProfile profile, ModelProfile start, List<PointFit> points, List<String> fitted, List<String> notIdentifiable,
       Map<String, Double> sigma, int evaluations, int iterations, double rmsError) {}
 
   /** A number a measurement reports and the replay can predict. */
@@ -182,7 +184,7 @@ public final class Calibrator {
     return fit(problem(ms, opt.replay()), base, opt);
   }
 
-  public static Result fit(Problem pr, ModelProfile base, Options opt) {
+  public static Result fit(Problem pr, ModelProfile from, Options opt) {
     for (String f : opt.params()) {
       if (!FITTABLE.contains(f)) throw new UsageException("cannot fit '" + f + "' (fittable: " + String.join(", ", FITTABLE) + ")");
     }
@@ -198,11 +200,12 @@ public final class Calibrator {
     // which coefficients the measurements move at all (Jacobian columns at the base profile)
     List<String> params = new ArrayList<>();
     List<String> notIdentifiable = new ArrayList<>();
-    double[] at0 = pr.predict(base);
+    // the start with a guess in place of each coefficient at 0, which the fit cannot scale from
+    ModelProfile guessed = from;
+    double[] at0 = pr.predict(guessed);
     for (String f : opt.params()) {
-      if (get(base, f) <= 0) set(base, f, initialGuess(f));
-      ModelProfile q = base.copy();
-      set(q, f, get(base, f) * (1 + H));
+      if (get(guessed, f) <= 0) guessed = with(guessed, f, initialGuess(f));
+      ModelProfile q = with(guessed, f, get(guessed, f) * (1 + H));
       double[] v = pr.predict(q);
       double norm = 0;
       for (int j = 0; j < v.length; j++) norm += sq((v[j] - at0[j]) / measured[j] / H);
@@ -212,6 +215,7 @@ public final class Calibrator {
       else notIdentifiable.add(f);
     }
     if (params.isEmpty()) throw new BadInputException("calibrate", "none of " + opt.params() + " changes any measured number: nothing to fit");
+    ModelProfile base = guessed;
     int np = params.size();
     // each coefficient in units of its starting value (a scaled, linear parameterisation: additive
     // terms such as a latency may well belong at 0, which a logarithm could never reach)
@@ -278,7 +282,7 @@ public final class Calibrator {
             pf.measured(), pf.modelled(), 100 * pf.error()));
       }
     }
-    Result res = new Result(fitted, points, params, notIdentifiable, sigma, evals[0], opt0.getIterations(),
+    Result res = new Result(fitted, base, points, params, notIdentifiable, sigma, evals[0], opt0.getIterations(),
         Math.sqrt(sum / points.size()));
     if (!bad.isEmpty()) {
       throw new FitRejected(res, "after fitting " + params + ", " + bad.size() + " point(s) are off by more than "
@@ -328,9 +332,9 @@ public final class Calibrator {
   }
 
   private static ModelProfile withParams(ModelProfile base, List<String> params, double[] scale, double[] theta) {
-    ModelProfile p = base.copy();
+    ModelProfile.Builder p = base.toBuilder();
     for (int i = 0; i < params.size(); i++) set(p, params.get(i), scale[i] * theta[i]);
-    return p;
+    return p.build();
   }
   /**
    * A fitted coefficient's range as its source records it: +-2 standard deviations of the fit,
@@ -383,7 +387,12 @@ public final class Calibrator {
     };
   }
 
-  static void set(ModelProfile p, String f, double v) {
+  /** {@code p} with the fittable coefficient {@code f} at {@code v}. */
+  static ModelProfile with(ModelProfile p, String f, double v) {
+    return p.with(b -> set(b, f, v));
+  }
+
+  static void set(ModelProfile.Builder p, String f, double v) {
     switch (f) {
       case "stepBaseS" -> p.stepBaseS = v;
       case "prefillPerTokenS" -> p.prefillPerTokenS = v;

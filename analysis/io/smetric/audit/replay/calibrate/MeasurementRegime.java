@@ -88,7 +88,7 @@ public final class MeasurementRegime {
   }
 
   static ModelProfile.Regime fold(List<Point> pts, String derivedFrom) {
-    ModelProfile.Regime g = new ModelProfile.Regime();
+    ModelProfile.Regime.Builder g = new ModelProfile.Regime.Builder();
     Set<String> kinds = new LinkedHashSet<>();
     long pMin = Long.MAX_VALUE;
     long pMax = 0;
@@ -142,8 +142,8 @@ public final class MeasurementRegime {
     }
     g.saturatedMeasurements = sat;
     g.derivedFrom = derivedFrom;
-    g.summary = describe(g);
-    return g;
+    g.summary = describe(g.build());
+    return g.build();
   }
 
   /** 4 significant digits: the regime is a description, not a coefficient. */

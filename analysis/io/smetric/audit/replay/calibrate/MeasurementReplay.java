@@ -43,12 +43,12 @@ public final class MeasurementReplay {
 
   /** The profile with the run's engine limits (max sequences, token budget, measured KV size). */
   public static ModelProfile engineProfile(ModelProfile base, EngineConfig e) {
-    ModelProfile p = base.copy();
+    ModelProfile.Builder p = base.toBuilder();
     if (e.maxNumSeqs() != null) p.maxBatch = e.maxNumSeqs();
     if (e.maxNumBatchedTokens() != null) p.tokenBudget = e.maxNumBatchedTokens();
     if (e.numGpuBlocks() != null && e.blockSize() != null) p.kvCapacityTokens = e.numGpuBlocks() * e.blockSize();
     if (Boolean.FALSE.equals(e.chunkedPrefill())) p.prefillChunkTokens = 0;
-    return p;
+    return p.build();
   }
 
   public static Predicted replay(Measurement m, ModelProfile base, Options o) {

@@ -57,7 +57,7 @@ public final class ProfileCalibration {
   public static ModelProfile.Check check(String kind, List<Measurement> runs, List<Calibrator.PointFit> points,
       String derivedFrom) {
     if (points.isEmpty()) return null;
-    ModelProfile.Check c = new ModelProfile.Check();
+    ModelProfile.Check.Builder c = new ModelProfile.Check.Builder();
     c.kind = kind;
     c.meaning = meaning(kind);
     c.measurements = runs.size();
@@ -71,7 +71,7 @@ public final class ProfileCalibration {
     if (!kind.equals(ModelProfile.Check.LEAVE_ONE_OUT)) {
       c.regime = MeasurementRegime.of(runs, derivedFrom + ": " + String.join(", ", runs.stream().map(Measurement::id).toList()));
     }
-    return c;
+    return c.build();
   }
 
   /**
@@ -82,7 +82,7 @@ public final class ProfileCalibration {
   public static ModelProfile.Validation validation(String inputs, List<Measurement> fitSet, List<Calibrator.PointFit> fitPts,
       List<Calibrator.PointFit> looPts, List<Measurement> heldSet, List<Calibrator.PointFit> heldPts,
       List<Measurement> overSet, List<Calibrator.PointFit> overPts, List<String> data, String group, List<String> heldOutIds) {
-    ModelProfile.Validation v = new ModelProfile.Validation();
+    ModelProfile.Validation.Builder v = new ModelProfile.Validation.Builder();
     v.data = data;
     v.group = group;
     v.heldOut = heldOutIds == null || heldOutIds.isEmpty() ? null : heldOutIds;
@@ -97,15 +97,15 @@ public final class ProfileCalibration {
     List<Measurement> checked = new ArrayList<>(fitSet);
     checked.addAll(heldSet);
     v.regime = MeasurementRegime.of(checked, inputs + ": the fitted and held-out runs (overloaded stages apart)");
-    ModelProfile.Check held = v.check(ModelProfile.Check.HELD_OUT);
+    ModelProfile.Check held = v.build().check(ModelProfile.Check.HELD_OUT);
     if (held != null) { // the flat fields have always meant held-out runs
       v.heldOutPoints = held.points;
       v.e2eMedianAbsError = held.e2eMedianAbsError;
       v.tpotMedianAbsError = held.tpotMedianAbsError;
       v.ttftMedianAbsError = held.ttftMedianAbsError;
     }
-    v.summary = summary(v);
-    return v;
+    v.summary = summary(v.build());
+    return v.build();
   }
 
   /** "fit (in-sample) median |error| ...; leave-one-out ...; held-out runs: none" */
@@ -139,13 +139,13 @@ public final class ProfileCalibration {
   public static ModelProfile stamp(Calibrator.Result r, String name, String inputs, List<Measurement> fitSet,
       List<Calibrator.PointFit> looPts, List<Measurement> heldSet, List<Calibrator.PointFit> heldPts,
       List<Measurement> overSet, List<Calibrator.PointFit> overPts, List<String> data, String group, List<String> heldOutIds) {
-    ModelProfile p = r.profile().copy();
+    ModelProfile.Builder p = r.profile().toBuilder();
     if (name != null) p.name = name;
     p.validation = validation(inputs, fitSet, r.points(), looPts, heldSet, heldPts, overSet, overPts, data, group, heldOutIds);
     for (String f : r.fitted()) {
-      double v = Calibrator.get(p, f);
+      double v = Calibrator.get(r.profile(), f);
       double sd = r.sigma().getOrDefault(f, Double.NaN);
-      Double[] range = Calibrator.twoSigmaRange(p, f, v, sd);
+      Double[] range = Calibrator.twoSigmaRange(r.profile(), f, v, sd);
       p.sources.put(f, new ModelProfile.Source("fitted", String.format(Locale.ROOT,
           "calibrate on %s: %d measurements, %d compared numbers, RMS log error %.3f; range = +-2 standard deviations of the fit",
           inputs, fitSet.size(), r.points().size(), r.rmsError()), range[0], range[1]));
@@ -156,7 +156,7 @@ public final class ProfileCalibration {
       p.sources.put(f, new ModelProfile.Source(s == null ? "assumption" : s.kind,
           was + " (kept: calibrate on " + inputs + " could not move it)", s == null ? null : s.low, s == null ? null : s.high));
     }
-    return p;
+    return p.build();
   }
 
   private static Double nullIfNaN(double v) {

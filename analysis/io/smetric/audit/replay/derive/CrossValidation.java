@@ -121,14 +121,14 @@ public final class CrossValidation {
 
   /** The derived profile's validation record: the cross-validated error, never a fit. */
   public static ModelProfile.Validation label(Result r) {
-    ModelProfile.Validation v = new ModelProfile.Validation();
-    ModelProfile.Check c = new ModelProfile.Check();
+    ModelProfile.Validation.Builder v = new ModelProfile.Validation.Builder();
+    ModelProfile.Check.Builder c = new ModelProfile.Check.Builder();
     c.kind = KIND;
     c.meaning = "the derivation's error: each calibrated shipped profile derived from the others' efficiency factors and"
         + " replayed against its own runs; it measures the method on other models and GPUs, not this profile on this deployment";
     if (r == null) {
       v.summary = "derived, not cross-validated (no record shipped); no run of this model and GPU";
-      return v;
+      return v.build();
     }
     c.measurements = r.rows().stream().mapToInt(LeftOut::measurements).sum();
     c.points = r.points();
@@ -137,13 +137,13 @@ public final class CrossValidation {
     c.ttftMedianAbsError = r.ttft();
     c.maxAbsError = r.rows().stream().mapToDouble(LeftOut::maxAbsError).max().orElse(Double.NaN);
     c.regime = r.regime();
-    v.checks = List.of(c);
+    v.checks = List.of(c.build());
     v.regime = r.regime();
     v.summary = String.format(Locale.ROOT, "derived, cross-validated error: median |error| E2E %s, TPOT %s, TTFT %s over %d numbers"
         + " of %d left-out profiles (per left-out profile: %s); not fitted, no run of this model and GPU", pct(r.e2e()), pct(r.tpot()),
         pct(r.ttft()), r.points(), r.rows().size(), perProfile(r));
     v.doc = "docs/validation.md, \"Derived profiles: cross-validation\"";
-    return v;
+    return v.build();
   }
 
   static String pct(Double v) {

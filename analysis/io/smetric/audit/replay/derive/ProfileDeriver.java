@@ -44,7 +44,7 @@ public final class ProfileDeriver {
     String facts = "derived from " + m.source() + " (" + m.describe() + ")";
     String gref = gpuRef(g, tp);
 
-    ModelProfile p = new ModelProfile();
+    ModelProfile.Builder p = new ModelProfile.Builder();
     p.name = r.name() != null ? r.name() : "derived-" + slug(r.modelName()) + "-" + slug(g.name()) + "-tp" + tp;
     p.model = r.modelName() + " (BF16)";
     p.hardware = tp + " x " + g.name() + (tp > 1 ? " (TP" + tp + ")" : "");
@@ -192,11 +192,12 @@ public final class ProfileDeriver {
       Source s = d.sources.get(f);
       p.sources.put(f, new Source(s.kind, "as for " + d.name + ": " + s.ref, s.low, s.high));
     }
-    p.validate();
-    return p;
+    ModelProfile out = p.build();
+    out.validate();
+    return out;
   }
 
-  private static void learnedOrAssumed(ModelProfile p, Efficiency eff, String factor, String field, double fallback, String learned,
+  private static void learnedOrAssumed(ModelProfile.Builder p, Efficiency eff, String factor, String field, double fallback, String learned,
       String what, double low, double high) {
     Efficiency.Factor f = eff.get(factor);
     double v = f == null ? fallback : f.value();

@@ -17,19 +17,23 @@ import java.util.function.ToDoubleFunction;
  */
 public enum SweepVariable {
   /** The global tier's effective read rate per instance [GB/s] (conditions sweep). */
-  GLOBAL_READ_GBPS("profile.globalReadGBps", s -> s.profile.globalReadGBps, (s, v) -> s.profile.globalReadGBps = v),
+  GLOBAL_READ_GBPS("profile.globalReadGBps", s -> s.profile.globalReadGBps,
+      (s, v) -> s.profile = s.profile.with(p -> p.globalReadGBps = v)),
   /** The global tier's latency per lookup [s] (conditions sweep). */
   GLOBAL_LOOKUP_LATENCY_S("profile.globalLookupLatencyS", s -> s.profile.globalLookupLatencyS,
-      (s, v) -> s.profile.globalLookupLatencyS = v),
+      (s, v) -> s.profile = s.profile.with(p -> p.globalLookupLatencyS = v)),
   /** The global tier's KV save rate [GB/s] (conditions sweep). */
-  GLOBAL_SAVE_GBPS("profile.globalSaveGBps", s -> s.profile.globalSaveGBps, (s, v) -> s.profile.globalSaveGBps = v),
+  GLOBAL_SAVE_GBPS("profile.globalSaveGBps", s -> s.profile.globalSaveGBps,
+      (s, v) -> s.profile = s.profile.with(p -> p.globalSaveGBps = v)),
   /** Whether a step waits for its KV saves, 0 / 1 (set with the save rate by the conditions sweep). */
   GLOBAL_SAVE_BLOCKS_STEP("profile.globalSaveBlocksStep", s -> s.profile.globalSaveBlocksStep ? 1 : 0,
-      (s, v) -> s.profile.globalSaveBlocksStep = v != 0),
+      (s, v) -> s.profile = s.profile.with(p -> p.globalSaveBlocksStep = v != 0)),
   /** The prefill compute per uncached prompt token [s] (conditions sweep). */
-  PREFILL_PER_TOKEN_S("profile.prefillPerTokenS", s -> s.profile.prefillPerTokenS, (s, v) -> s.profile.prefillPerTokenS = v),
+  PREFILL_PER_TOKEN_S("profile.prefillPerTokenS", s -> s.profile.prefillPerTokenS,
+      (s, v) -> s.profile = s.profile.with(p -> p.prefillPerTokenS = v)),
   /** The step's token budget (conditions sweep). */
-  TOKEN_BUDGET("profile.tokenBudget", s -> s.profile.tokenBudget, (s, v) -> s.profile.tokenBudget = (int) Math.round(v)),
+  TOKEN_BUDGET("profile.tokenBudget", s -> s.profile.tokenBudget,
+      (s, v) -> s.profile = s.profile.with(p -> p.tokenBudget = (int) Math.round(v))),
   /** The TTFT SLO's time per input token [s] (conditions sweep). */
   TTFT_PER_TOKEN_S("ttftPerTokenS", s -> s.ttftPerTokenS, (s, v) -> s.ttftPerTokenS = v),
   /** SMetric's OVERLOAD (conditions sweep; a run spec carries it in its own field). */

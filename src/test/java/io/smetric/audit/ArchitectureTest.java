@@ -1,8 +1,10 @@
 package io.smetric.audit;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleName;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -21,6 +23,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import io.smetric.audit.contract.Canonical;
+import io.smetric.audit.replay.ModelProfile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -330,6 +333,23 @@ class ArchitectureTest {
       if (e.hasViolation()) failures.add(e.getFailureReport().toString());
     }
     assertEquals(List.of(), failures);
+  }
+
+  /**
+   * A model profile is a value (issue 30 item 2): the replay's runs and threads share one, and the
+   * step-cost model reads its fields directly, so none may change once it is built, nor may its
+   * sources, validation record, checks and regimes; their Builders are the mutable schemas files
+   * are read into.
+   */
+  static ArchRule modelProfileIsAValue() {
+    return fields().that().areDeclaredInClassesThat(belongToAnyOf(ModelProfile.class).and(not(simpleName("Builder"))))
+        .and().areNotStatic().should().beFinal()
+        .because("a ModelProfile is immutable: changed copies come from with() and toBuilder() (docs/architecture.md)");
+  }
+
+  @Test
+  void modelProfile_isAValue() {
+    modelProfileIsAValue().check(MAIN);
   }
 
   @Test

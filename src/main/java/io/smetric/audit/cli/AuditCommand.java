@@ -320,10 +320,12 @@ public final class AuditCommand implements Callable<Integer> {
       if (fromTrace()) {
         // calibrate TRACE on the audited trace itself: the replay runs with the fitted costs
         TraceCalibration.Result c = TraceCalibration.run(loaded, rec, s, instances, TraceCalibration.Options.defaults(), label);
-        ModelProfile p = c.profile();
-        p.name = TraceCalibration.FROM_TRACE + ":" + s.profile.name;
-        p.description = "Step costs fitted on the audited trace (" + label + ") by calibrate TRACE, starting from " + s.profile.name
-            + " (its model and GPU facts kept): " + p.validation.summary;
+        String baseName = s.profile.name;
+        ModelProfile p = c.profile().with(pb -> {
+          pb.name = TraceCalibration.FROM_TRACE + ":" + baseName;
+          pb.description = "Step costs fitted on the audited trace (" + label + ") by calibrate TRACE, starting from " + baseName
+              + " (its model and GPU facts kept): " + pb.validation.summary;
+        });
         s = s.with(e -> e.profile = p);
         fitted = p.validation.summary + (c.fit().notIdentifiable().isEmpty() ? ""
             : "; not identified by the trace, kept from the base profile: " + String.join(", ", c.fit().notIdentifiable()));

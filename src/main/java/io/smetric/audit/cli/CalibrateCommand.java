@@ -157,7 +157,7 @@ public final class CalibrateCommand implements Callable<Integer> {
     }
     w.println("coefficients:");
     for (String f : r.fitted()) {
-      w.printf(Locale.ROOT, "  %-26s %.6g +- %.2g (start %.6g)%n", f, Calibrator.get(r.profile(), f), r.sigma().get(f), Calibrator.get(start, f));
+      w.printf(Locale.ROOT, "  %-26s %.6g +- %.2g (start %.6g)%n", f, Calibrator.get(r.profile(), f), r.sigma().get(f), Calibrator.get(r.start(), f));
     }
     if (!r.notIdentifiable().isEmpty()) {
       w.println("  not moved by these measurements (kept): " + String.join(", ", r.notIdentifiable()));
@@ -210,9 +210,7 @@ public final class CalibrateCommand implements Callable<Integer> {
     w.printf(Locale.ROOT, "read %.1f s, calibration %.1f s (%d replays of the trace)%n", readS,
         r.seconds(), r.simulations());
     String profileName = name != null ? name : out.getFileName().toString().replaceAll("\\.(ya?ml|json)$", "");
-    ModelProfile p = r.profile();
-    p.name = profileName;
-    return write(w, p);
+    return write(w, r.profile().with(p -> p.name = profileName));
   }
 
   /** What calibrate TRACE and audit --profile from-trace print: the slices, the fit, the two errors. */

@@ -121,9 +121,9 @@ public final class ProfilesCommand implements Callable<Integer> {
       ModelFacts facts = ModelFacts.read(model);
       String mn = modelName != null ? modelName : nameOrPath(model);
       Efficiency eff = Efficiency.learnShipped(List.of());
-      ModelProfile p = ProfileDeriver.derive(new ProfileDeriver.Request(facts, mn, g, tp, engine, name), eff);
+      ModelProfile derived = ProfileDeriver.derive(new ProfileDeriver.Request(facts, mn, g, tp, engine, name), eff);
       CrossValidation.Result cv = CrossValidation.shipped();
-      p.validation = CrossValidation.label(cv);
+      ModelProfile p = derived.with(b -> b.validation = CrossValidation.label(cv));
       String lower = out.getFileName().toString().toLowerCase(Locale.ROOT);
       String text = lower.endsWith(".yaml") || lower.endsWith(".yml") ? p.toYaml() : p.toJson();
       if (out.toAbsolutePath().getParent() != null) Files.createDirectories(out.toAbsolutePath().getParent());

@@ -245,7 +245,7 @@ public final class ReplayOptions {
     if (profile != null && !profile.equals(io.smetric.audit.replay.TraceCalibration.FROM_TRACE)) {
       s.profile = ModelProfile.resolve(profile);
     }
-    if (globalReadGBps != null) s.profile.globalReadGBps = globalReadGBps;
+    if (globalReadGBps != null) s.profile = s.profile.with(p -> p.globalReadGBps = globalReadGBps);
     if (globalAggregateGBps != null) s.globalAggregateGBps = globalAggregateGBps;
     if (instancesPerNode != null) s.instancesPerNode = instancesPerNode;
     if (nodeNicGBps != null) s.nodeNicGBps = nodeNicGBps;

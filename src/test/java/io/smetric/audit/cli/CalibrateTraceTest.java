@@ -53,7 +53,7 @@ class CalibrateTraceTest {
   }
 
   private static Path perturbedBase() throws Exception {
-    ModelProfile p = truth.copy();
+    ModelProfile.Builder p = truth.toBuilder();
     p.name = "perturbed";
     for (var e : PERTURB.entrySet()) {
       switch (e.getKey()) {
@@ -65,7 +65,7 @@ class CalibrateTraceTest {
       }
     }
     Path f = tmp.resolve("perturbed.yaml");
-    Files.writeString(f, p.toYaml());
+    Files.writeString(f, p.build().toYaml());
     return f;
   }
 

@@ -45,7 +45,7 @@ class DecodeFastForwardTest {
               case 1, 5 -> { // slow global tier: FETCH_DONE lands on instances in the middle of runs
                 if (mode == 5) s.globalLoad = ReplaySettings.GlobalLoad.IN_STEP; // steps wait for fetches
                 s.globalRatio = 1.6;
-                s.profile.globalReadGBps = 0.05;
+                s.profile = s.profile.with(q -> q.globalReadGBps = 0.05);
                 s.nodeNicGBps = 0.04;
                 s.instancesPerNode = 2;
               }
@@ -56,7 +56,7 @@ class DecodeFastForwardTest {
               }
               case 3 -> { // tiny memory and batch: the queue head waits for a finish
                 s.localBlocks = 12L;
-                s.profile.maxBatch = 2;
+                s.profile = s.profile.with(q -> q.maxBatch = 2);
               }
               default -> { // PD disaggregation with a decode pool: hand-offs reach decoding instances
                 s.architecture = ReplaySettings.Architecture.DISAGGREGATED;
@@ -97,8 +97,10 @@ class DecodeFastForwardTest {
         for (Policies p : new Policies[] {Policies.SMETRIC, Policies.LEAST_LOAD}) {
           ReplaySettings.Builder s = ReplayFixtures.settingsBuilder(3, 60);
           s.profile = io.smetric.audit.testing.Profiles.linear(1.0 / 64, 0, 0, 0, 0);
-          s.profile.maxBatch = 8;
-          s.profile.tokenBudget = 256;
+          s.profile = s.profile.with(q -> {
+            q.maxBatch = 8;
+            q.tokenBudget = 256;
+          });
           if (mode == 1) s.followUpsWaitForPrevious = true; // releases at finishes, on the grid too
           if (mode == 2) s.localBlocks = 12L; // the queue head waits for memory
           long[] ev = compare(t, s.build(), p, p.cliName() + " grid seed " + seed + " mode " + mode);

@@ -44,12 +44,14 @@ class GlobalLoadModeTest {
 
   private static SimOutcome run(ReplaySettings.GlobalLoad mode) {
     ReplaySettings s = ReplayFixtures.slowGlobalTier(2).with(sb -> {
-      sb.profile.globalLookupLatencyS = 0.003;
-      sb.profile.stepBaseS = 0.01;
-      sb.profile.prefillPerTokenS = 0;
-      sb.profile.prefillAttentionPerPairS = 0;
-      sb.profile.decodePerSeqS = 0;
-      sb.profile.decodePerContextTokenS = 0;
+      sb.profile = sb.profile.with(p -> {
+        p.globalLookupLatencyS = 0.003;
+        p.stepBaseS = 0.01;
+        p.prefillPerTokenS = 0;
+        p.prefillAttentionPerPairS = 0;
+        p.decodePerSeqS = 0;
+        p.decodePerContextTokenS = 0;
+      });
       sb.globalLoad = mode;
     });
     return ReplayFixtures.run(trace(), s, Policies.ROUND_ROBIN);

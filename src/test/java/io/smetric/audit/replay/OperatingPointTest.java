@@ -106,7 +106,7 @@ class OperatingPointTest {
     ReplayTrace t = ReplayFixtures.trace(Traces.builder().blockSize(16)
         .req("x", "X", null, 0, "user", 0, 32, 4, 1, 2)
         .req("y", "Y", null, 0, "user", 0, 32, 4, 11, 12), false);
-    ReplaySettings s = ReplayFixtures.settings(1, 1000).with(sb -> sb.profile.maxBatch = 1);
+    ReplaySettings s = ReplayFixtures.settings(1, 1000).with(sb -> sb.profile = sb.profile.with(p -> p.maxBatch = 1));
     SimOutcome o = ReplayFixtures.run(t, s, Policies.LEAST_LOAD);
     int first = o.finish[0] < o.finish[1] ? 0 : 1;
     double wait = o.finish[first] - o.arrival[1 - first];

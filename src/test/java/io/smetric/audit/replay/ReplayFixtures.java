@@ -26,8 +26,10 @@ final class ReplayFixtures {
     s.profile = io.smetric.audit.testing.Profiles.estimate();
     s.instances = instances;
     s.localBlocks = localBlocks;
-    s.profile.maxBatch = 8;
-    s.profile.tokenBudget = 256;
+    s.profile = s.profile.with(p -> {
+      p.maxBatch = 8;
+      p.tokenBudget = 256;
+    });
     return s;
   }
 
@@ -58,9 +60,11 @@ final class ReplayFixtures {
   static ReplaySettings.Builder slowGlobalTierBuilder(int instances) {
     ReplaySettings.Builder s = settingsBuilder(instances, 1000);
     s.globalRatio = 1.0;
-    s.profile.kvBytesPerToken = 1000;
-    s.profile.globalReadGBps = 128e-6;
-    s.profile.globalLookupLatencyS = 0;
+    s.profile = s.profile.with(p -> {
+      p.kvBytesPerToken = 1000;
+      p.globalReadGBps = 128e-6;
+      p.globalLookupLatencyS = 0;
+    });
     s.globalAggregateGBps = Double.POSITIVE_INFINITY;
     return s;
   }

@@ -146,7 +146,7 @@ class ReplayInvariantsTest {
     ReplayTrace t = ReplayFixtures.trace(b, false);
     ReplaySettings s = ReplayFixtures.settings(4, 30).with(sb -> {
       sb.globalRatio = 1.6;
-      sb.profile.globalReadGBps = 25;
+      sb.profile = sb.profile.with(p -> p.globalReadGBps = 25);
     });
     SimOutcome o = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
         () -> ReplayFixtures.run(t, s, Policies.LEAST_LOAD));

@@ -1,6 +1,7 @@
 package io.smetric.audit.replay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -76,17 +77,18 @@ class ReplaySettingsAndSweepTest {
   }
 
   @Test
-  void builders_holdTheirOwnProfile_soNoEditReachesABuiltValue() {
+  void with_leavesTheValueAsItWas_andSharesTheImmutableProfile() {
     ReplaySettings a = ReplaySettings.defaults();
     int batch = a.profile.maxBatch;
     ReplaySettings.Builder b = a.toBuilder();
-    b.profile.maxBatch = batch + 1;
-    assertEquals(batch, a.profile.maxBatch, "toBuilder copies the profile");
+    b.profile = b.profile.with(p -> p.maxBatch = batch + 1);
+    assertEquals(batch, a.profile.maxBatch, "a builder's new profile does not reach the value it came from");
     ReplaySettings c = b.build();
-    b.profile.maxBatch = batch + 2;
-    assertEquals(batch + 1, c.profile.maxBatch, "build copies the profile");
-    assertEquals(batch + 3, c.with(e -> e.profile.maxBatch = batch + 3).profile.maxBatch);
+    b.profile = b.profile.with(p -> p.maxBatch = batch + 2);
+    assertEquals(batch + 1, c.profile.maxBatch, "later edits of the builder do not reach a built value");
+    assertEquals(batch + 3, c.with(e -> e.profile = e.profile.with(p -> p.maxBatch = batch + 3)).profile.maxBatch);
     assertEquals(batch + 1, c.profile.maxBatch, "with leaves the value as it was");
+    assertSame(c.profile, c.with(e -> e.instances = 2).profile, "an unchanged profile is shared, not copied");
   }
 
   @Test

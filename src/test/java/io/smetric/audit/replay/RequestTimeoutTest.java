@@ -21,8 +21,7 @@ import org.junit.jupiter.api.Test;
 class RequestTimeoutTest {
   private static ReplaySettings settings(long blocks, int maxBatch, Double timeout) {
     ReplaySettings s = ReplayFixtures.settings(1, blocks).with(sb -> {
-      sb.profile = Profiles.linear(0.01, 0, 0, 0, 0);
-      sb.profile.maxBatch = maxBatch;
+      sb.profile = Profiles.linear(0.01, 0, 0, 0, 0).with(p -> p.maxBatch = maxBatch);
       sb.requestTimeoutS = timeout;
     });
     return s;

@@ -26,7 +26,7 @@ class SegmentVsReferenceTest {
         for (double g : new double[] {0, 0.4, 3.2}) {
           ReplaySettings.Builder sb = ReplayFixtures.settingsBuilder(3, 24 + seed % 5 * 7);
           sb.globalRatio = g;
-          sb.profile.globalReadGBps = 0.05; // slow links so fetches overlap and share them
+          sb.profile = sb.profile.with(q -> q.globalReadGBps = 0.05); // slow links so fetches overlap and share them
           sb.globalAggregateGBps = seed % 2 == 0 ? 0.08 : Double.POSITIVE_INFINITY; // aggregate cap binds at 2+ fetches
           sb.instancesPerNode = seed % 3 == 0 ? 2 : 8; // 2 nodes (instances 0-1, 2): the NIC is shared on node 0
           sb.nodeNicGBps = 0.04;

@@ -54,7 +54,7 @@ class ShadowRoutingTest {
   }
 
   private static ReplaySettings settings() {
-    ReplaySettings s = ReplayFixtures.settings(2, 10).with(sb -> sb.profile.kvBytesPerToken = 1000);
+    ReplaySettings s = ReplayFixtures.settings(2, 10).with(sb -> sb.profile = sb.profile.with(p -> p.kvBytesPerToken = 1000));
     return s;
   }
 
@@ -112,8 +112,10 @@ class ShadowRoutingTest {
     // 0.5 s at 128 kB/s, inside one 1-s window; the decisions do not change
     ReplaySettings s = settings().with(sb -> {
       sb.globalRatio = 2;
-      sb.profile.globalReadGBps = 128e-6;
-      sb.profile.globalLookupLatencyS = 0;
+      sb.profile = sb.profile.with(p -> {
+        p.globalReadGBps = 128e-6;
+        p.globalLookupLatencyS = 0;
+      });
       sb.globalAggregateGBps = Double.POSITIVE_INFINITY;
     });
     ShadowRouting.Result g = ShadowRouting.run(trace, recorded, s, null, "smetric", "hand-made");

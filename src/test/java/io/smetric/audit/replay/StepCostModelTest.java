@@ -22,14 +22,14 @@ class StepCostModelTest {
   private static final double E = 1e-9;
 
   private static ModelProfile moe() {
-    ModelProfile p = Profiles.linear(A, B, E, C, D);
-    p.experts = 128;
-    p.expertsPerToken = 8;
-    p.denseWeightGB = 2.43;
-    p.expertWeightGB = 57.98;
-    p.hbmGBps = 4000;
-    p.hbmEfficiency = 0.8;
-    return p;
+    return Profiles.linear(A, B, E, C, D).with(q -> {
+      q.experts = 128;
+      q.expertsPerToken = 8;
+      q.denseWeightGB = 2.43;
+      q.expertWeightGB = 57.98;
+      q.hbmGBps = 4000;
+      q.hbmEfficiency = 0.8;
+    });
   }
 
   private static double share(long tokens) {
@@ -81,9 +81,10 @@ class StepCostModelTest {
 
   @Test
   void saveBlockingTheStep_addsBytesOverTheWriteRate_onlyWithAGlobalTier() {
-    ModelProfile p = Profiles.linear(0.01, 0, 0, 0, 0);
-    p.globalSaveBlocksStep = true;
-    p.globalSaveGBps = 1.0; // 32 tokens x 98,304 B = 3,145,728 B at 1 GB/s = 3.145728 ms
+    ModelProfile p = Profiles.linear(0.01, 0, 0, 0, 0).with(q -> {
+      q.globalSaveBlocksStep = true;
+      q.globalSaveGBps = 1.0; // 32 tokens x 98,304 B = 3,145,728 B at 1 GB/s = 3.145728 ms
+    });
     assertEquals(0.01 + 32 * (double) p.kvBytesPerToken / 1e9, runOne(p, 32, 1, 0.4).firstToken[0], 1e-12);
     assertEquals(0.01, runOne(p, 32, 1, 0).firstToken[0], 1e-12);
   }

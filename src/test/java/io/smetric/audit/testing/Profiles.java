@@ -11,7 +11,7 @@ public final class Profiles {
    * bandwidth terms: step = a + b x tokens + e x pairs + c x decoding sequences + d x context.
    */
   public static ModelProfile linear(double a, double b, double e, double c, double d) {
-    ModelProfile p = ModelProfile.defaultProfile();
+    ModelProfile.Builder p = ModelProfile.defaultProfile().toBuilder();
     p.name = "test-linear";
     p.stepBaseS = a;
     p.prefillPerTokenS = b;
@@ -28,7 +28,7 @@ public final class Profiles {
     p.globalReadGBps = 25;
     p.globalSaveGBps = Double.POSITIVE_INFINITY;
     p.globalSaveBlocksStep = false;
-    return p;
+    return p.build();
   }
 
   /** The profile the replay tests were written against: the old spec-sheet estimate's coefficients. */

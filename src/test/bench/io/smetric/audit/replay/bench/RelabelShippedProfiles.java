@@ -52,12 +52,13 @@ public final class RelabelShippedProfiles {
         }
       }
       String inputs = String.join(" ", v.data) + (v.group == null ? "" : " --group " + v.group);
-      p.validation = ProfileCalibration.validation(inputs, fit, Calibrator.evaluate(fit, p, ro), loo, held,
-          Calibrator.evaluate(held, p, ro), over, Calibrator.evaluate(over, p, ro), v.data, v.group, v.heldOut);
-      p.validation.doc = v.doc;
-      Files.writeString(dir.resolve(n + ".yaml"), p.toYaml(), StandardCharsets.UTF_8);
-      System.out.println(n + ": " + p.validation.summary);
-      System.out.println("  " + p.validation.regime.summary);
+      ModelProfile.Validation.Builder nv = ProfileCalibration.validation(inputs, fit, Calibrator.evaluate(fit, p, ro), loo, held,
+          Calibrator.evaluate(held, p, ro), over, Calibrator.evaluate(over, p, ro), v.data, v.group, v.heldOut).toBuilder();
+      nv.doc = v.doc;
+      ModelProfile q = p.with(b -> b.validation = nv.build());
+      Files.writeString(dir.resolve(n + ".yaml"), q.toYaml(), StandardCharsets.UTF_8);
+      System.out.println(n + ": " + q.validation.summary);
+      System.out.println("  " + q.validation.regime.summary);
     }
   }
 }

@@ -32,9 +32,9 @@ public final class SweepBench {
         .config("spark.driver.host", "127.0.0.1").getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
     ReplaySettings base = ReplaySettings.defaults().with(sb -> {
-      if (a.length > 8) sb.profile.globalReadGBps = Double.parseDouble(a[8]);
+      if (a.length > 8) sb.profile = sb.profile.with(p -> p.globalReadGBps = Double.parseDouble(a[8]));
       if (a.length > 9) sb.globalAggregateGBps = Double.parseDouble(a[9]);
-      if (a.length > 10) sb.profile.globalLookupLatencyS = Double.parseDouble(a[10]);
+      if (a.length > 10) sb.profile = sb.profile.with(p -> p.globalLookupLatencyS = Double.parseDouble(a[10]));
     });
     List<Double> overloads = a.length > 6 ? parse(a[6]) : List.of(base.overload);
     List<Double> hits = a.length > 7 ? parse(a[7]) : List.of(base.hitRatio);

@@ -24,11 +24,11 @@ class CalibratorTest {
   private static final int[] INPUTS = {1, 4096, 16384, 32768, 65536};
 
   private static ModelProfile truth() {
-    ModelProfile p = ModelProfile.defaultProfile();
-    p.stepBaseS = 0.004;
-    p.prefillPerTokenS = 1.5e-4;
-    p.prefillAttentionPerPairS = 4e-9;
-    return p;
+    return ModelProfile.defaultProfile().with(q -> {
+      q.stepBaseS = 0.004;
+      q.prefillPerTokenS = 1.5e-4;
+      q.prefillAttentionPerPairS = 4e-9;
+    });
   }
 
   private static List<Measurement> table(Path dir, ModelProfile truth) throws Exception {
@@ -47,10 +47,11 @@ class CalibratorTest {
   @Test
   void singleRequestTable_fromA2xOffStart_recoversTheCoefficientsThatMadeIt(@TempDir Path dir) throws Exception {
     List<Measurement> ms = table(dir, truth());
-    ModelProfile start = truth();
-    start.stepBaseS *= 2;
-    start.prefillPerTokenS /= 2;
-    start.prefillAttentionPerPairS *= 2;
+    ModelProfile start = truth().with(q -> {
+      q.stepBaseS *= 2;
+      q.prefillPerTokenS /= 2;
+      q.prefillAttentionPerPairS *= 2;
+    });
     Calibrator.Result r = Calibrator.fit(ms, start, Calibrator.Options.defaults(
         List.of("stepBaseS", "prefillPerTokenS", "prefillAttentionPerPairS")));
     assertEquals(0.004, r.profile().stepBaseS, 0.004 * 0.01);
@@ -58,6 +59,18 @@ class CalibratorTest {
     assertEquals(4e-9, r.profile().prefillAttentionPerPairS, 4e-9 * 0.01);
     for (Calibrator.PointFit p : r.points()) assertTrue(Math.abs(p.error()) < 0.002, p.toString());
     assertEquals(List.of(), r.notIdentifiable());
+  }
+
+  @Test
+  void coefficientAtZero_startsFromTheGuess_andTheGivenProfileIsLeftAlone(@TempDir Path dir) throws Exception {
+    // a fit scales each coefficient from its start, so a 0 is replaced by the initial guess (5 ms for
+    // a); until profiles were values that guess was written into the caller's profile
+    List<Measurement> ms = table(dir, truth());
+    ModelProfile start = truth().with(q -> q.stepBaseS = 0);
+    Calibrator.Result r = Calibrator.fit(ms, start, Calibrator.Options.defaults(List.of("stepBaseS")));
+    assertEquals(0.0, start.stepBaseS);
+    assertEquals(5e-3, r.start().stepBaseS);
+    assertEquals(0.004, r.profile().stepBaseS, 0.004 * 0.01);
   }
 
   @Test
@@ -76,8 +89,7 @@ class CalibratorTest {
   @Test
   void fitOutOfBudget_isAnErrorSayingItDidNotConverge(@TempDir Path dir) throws Exception {
     List<Measurement> ms = table(dir, truth());
-    ModelProfile start = truth();
-    start.stepBaseS *= 3;
+    ModelProfile start = truth().with(q -> q.stepBaseS *= 3);
     Calibrator.Options o = new Calibrator.Options(List.of("stepBaseS", "prefillPerTokenS"), 0.3, 1,
         MeasurementReplay.Options.DEFAULT);
     BadInputException e = assertThrows(BadInputException.class, () -> Calibrator.fit(ms, start, o));

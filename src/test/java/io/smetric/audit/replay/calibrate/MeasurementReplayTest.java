@@ -20,17 +20,18 @@ class MeasurementReplayTest {
   private static final double F = 0.005;
 
   private static ModelProfile handProfile(double frontend) {
-    ModelProfile p = ModelProfile.defaultProfile();
-    p.stepBaseS = A;
-    p.prefillPerTokenS = B;
-    p.prefillAttentionPerPairS = E;
-    p.decodePerSeqS = C;
-    p.decodePerContextTokenS = D;
-    p.denseWeightGB = 0; // R = 0, W = 0: no roofline term
-    p.expertWeightGB = 0;
-    p.experts = 0;
-    p.expertsPerToken = 0;
-    p.frontendLatencyS = frontend;
+    ModelProfile p = ModelProfile.defaultProfile().with(q -> {
+      q.stepBaseS = A;
+      q.prefillPerTokenS = B;
+      q.prefillAttentionPerPairS = E;
+      q.decodePerSeqS = C;
+      q.decodePerContextTokenS = D;
+      q.denseWeightGB = 0; // R = 0, W = 0: no roofline term
+      q.expertWeightGB = 0;
+      q.experts = 0;
+      q.expertsPerToken = 0;
+      q.frontendLatencyS = frontend;
+    });
     p.validate();
     return p;
   }

@@ -88,8 +88,7 @@ class ProfileDeriverTest {
 
   @Test
   void derivedProfileFile_loadsWithEverySourceAndTheCrossValidatedLabel() throws Exception {
-    ModelProfile q = qwenFromTheH100Profiles();
-    q.validation = CrossValidation.label(CrossValidation.shipped());
+    ModelProfile q = qwenFromTheH100Profiles().with(b -> b.validation = CrossValidation.label(CrossValidation.shipped()));
     Path f = tmp.resolve("q.yaml");
     Files.writeString(f, q.toYaml());
     ModelProfile back = ModelProfile.resolve(f.toString()); // what --profile FILE and calibrate --base FILE use

@@ -16,9 +16,10 @@ class GlobalLinksTest {
 
   private GlobalLinks links(int instances, double aggregateBytesPerS) {
     ReplaySettings s = ReplaySettings.defaults().with(sb -> {
-      sb.profile = io.smetric.audit.testing.Profiles.estimate();
-      sb.profile.globalReadGBps = 100e-9;
-      sb.profile.globalLookupLatencyS = 0.5;
+      sb.profile = io.smetric.audit.testing.Profiles.estimate().with(p -> {
+        p.globalReadGBps = 100e-9;
+        p.globalLookupLatencyS = 0.5;
+      });
       sb.instancesPerNode = instances; // one node: no NIC share
       sb.globalAggregateGBps = aggregateBytesPerS * 1e-9;
       sb.bandwidthWindowS = 1;
@@ -72,10 +73,11 @@ class GlobalLinksTest {
   void theProfilesAggregatePerNode_isSharedByTwoInstancesReadingAtOnce() {
     for (int perNode : new int[] {2, 4}) {
       ReplaySettings s = ReplaySettings.defaults().with(sb -> {
-        sb.profile = io.smetric.audit.testing.Profiles.estimate();
-        sb.profile.globalReadGBps = 100e-9;
-        sb.profile.globalLookupLatencyS = 0.5;
-        sb.profile.globalAggregateGBpsPerNode = 60e-9;
+        sb.profile = io.smetric.audit.testing.Profiles.estimate().with(p -> {
+          p.globalReadGBps = 100e-9;
+          p.globalLookupLatencyS = 0.5;
+          p.globalAggregateGBpsPerNode = 60e-9;
+        });
         sb.instances = 4;
         sb.instancesPerNode = perNode;
         sb.nodeNicGBps = Double.POSITIVE_INFINITY;

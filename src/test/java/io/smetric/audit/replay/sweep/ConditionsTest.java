@@ -63,8 +63,7 @@ class ConditionsTest {
   @Test
   void roundsAndBlock_handComputedGains() {
     List<RunResult> all = mainSweep();
-    ReplaySettings base = ReplaySettings.defaults();
-    base.profile.sources.remove("globalReadGBps"); // no stated range: the parameter's own levels
+    ReplaySettings base = ReplaySettings.defaults().with(sb -> sb.profile = sb.profile.with(p -> p.sources.remove("globalReadGBps")));
     base = SweepVariable.GLOBAL_READ_GBPS.with(base, 25.0);
     List<Conditions.Param> params = List.of(
         new Conditions.Param("read", "read rate", SweepVariable.GLOBAL_READ_GBPS, List.of(1.12, 6.8, 25.0), "GB/s", 1, "test",
@@ -117,10 +116,11 @@ class ConditionsTest {
 
   @Test
   void profileFieldWithAStatedRange_sweepsItsLowAndHigh() {
-    ReplaySettings base = ReplaySettings.defaults().with(sb -> sb.profile.globalReadGBps = 2.0);
-    base.profile.sources.put("globalReadGBps",
-        new io.smetric.audit.replay.ModelProfile.Source("measured", "test range", 0.5, 8.0));
-    base.profile.sources.remove("globalLookupLatencyS");
+    ReplaySettings base = ReplaySettings.defaults().with(sb -> sb.profile = sb.profile.with(p -> {
+      p.globalReadGBps = 2.0;
+      p.sources.put("globalReadGBps", new io.smetric.audit.replay.ModelProfile.Source("measured", "test range", 0.5, 8.0));
+      p.sources.remove("globalLookupLatencyS");
+    }));
     assertEquals(List.of(0.5, 8.0), Conditions.profileRange(base, SweepVariable.GLOBAL_READ_GBPS));
     assertEquals(List.of(), Conditions.profileRange(base, SweepVariable.GLOBAL_LOOKUP_LATENCY_S), "no source: default levels");
     assertEquals(List.of(), Conditions.profileRange(base, SweepVariable.OVERLOAD), "not a profile field");
@@ -145,9 +145,10 @@ class ConditionsTest {
     List<RunResult> all = mainSweep();
     Conditions.Param prefill = Conditions.DEFAULTS.stream().filter(p -> p.name().equals("prefill_cost")).findFirst()
         .orElseThrow(() -> new AssertionError("the prefill cost is a conditions dimension"));
-    ReplaySettings base = ReplaySettings.defaults().with(sb -> sb.profile.prefillPerTokenS = 1.2e-4);
-    base.profile.sources.put("prefillPerTokenS",
-        new io.smetric.audit.replay.ModelProfile.Source("derived", "test rule", 1.0e-4, 1.5e-4));
+    ReplaySettings base = ReplaySettings.defaults().with(sb -> sb.profile = sb.profile.with(p -> {
+      p.prefillPerTokenS = 1.2e-4;
+      p.sources.put("prefillPerTokenS", new io.smetric.audit.replay.ModelProfile.Source("derived", "test rule", 1.0e-4, 1.5e-4));
+    }));
     Conditions c = Conditions.plan(new SweepSummary(all, 1.5, 0.5), base, equalLoad(all), List.of(prefill));
     List<SimSpec> r1 = c.nextRound(all);
     // levels 1.0e-4 and 1.5e-4 (1.2e-4 is the base), both policies, once each at the operating point
@@ -161,8 +162,8 @@ class ConditionsTest {
     assertEquals(3, b.get("points").size());
     assertEquals("120", Conditions.display(1.2e-4, b.get("unit_scale").asDouble()));
 
-    base.profile.sources.remove("prefillPerTokenS");
-    Conditions none = Conditions.plan(new SweepSummary(all, 1.5, 0.5), base, equalLoad(all), List.of(prefill));
+    ReplaySettings unranged = base.with(sb -> sb.profile = sb.profile.with(p -> p.sources.remove("prefillPerTokenS")));
+    Conditions none = Conditions.plan(new SweepSummary(all, 1.5, 0.5), unranged, equalLoad(all), List.of(prefill));
     assertEquals(List.of(), none.nextRound(all), "no stated range: nothing to vary");
     assertEquals(0, none.describe(all).get("parameters").size(), "and no one-level parameter that would read as 'does not matter'");
   }
