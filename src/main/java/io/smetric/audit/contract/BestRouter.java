@@ -75,8 +75,7 @@ public record BestRouter(@JsonProperty(BY_GLOBAL_RATIO) List<Row> byGlobalRatio)
 
   /** The block in replay.json; null when replay.json (or its block) is missing or not an object. */
   public static BestRouter of(JsonNode replay) {
-    JsonNode b = replay == null ? null : replay.path(BLOCK);
-    return b == null || !b.isObject() ? null : read(b, "replay.json " + BLOCK);
+    return ContractJson.block(replay, BLOCK, BestRouter::read);
   }
 
   /** Reads one block; {@code where} names it in an error. */

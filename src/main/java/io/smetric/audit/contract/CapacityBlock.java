@@ -214,8 +214,7 @@ public record CapacityBlock(
 
   /** The block in replay.json; null when replay.json (or its block) is missing or not an object. */
   public static CapacityBlock of(JsonNode replay) {
-    JsonNode c = replay == null ? null : replay.path(BLOCK);
-    return c == null || !c.isObject() ? null : read(c, "replay.json " + BLOCK);
+    return ContractJson.block(replay, BLOCK, CapacityBlock::read);
   }
 
   /** Reads one block; {@code where} names it in an error. */

@@ -155,8 +155,7 @@ public record ConditionsBlock(
 
   /** The block in replay.json; null when replay.json (or its block) is missing or not an object. */
   public static ConditionsBlock of(JsonNode replay) {
-    JsonNode c = replay == null ? null : replay.path(BLOCK);
-    return c == null || !c.isObject() ? null : read(c, "replay.json " + BLOCK);
+    return ContractJson.block(replay, BLOCK, ConditionsBlock::read);
   }
 
   /** Reads one block; {@code where} names it in an error. */

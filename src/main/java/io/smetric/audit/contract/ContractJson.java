@@ -19,4 +19,13 @@ final class ContractJson {
       throw new BadInputException(where, "not " + what + ": " + e.getMessage());
     }
   }
+
+  /**
+   * replay.json's object {@code block} read by {@code reader} (given the block and "replay.json
+   * BLOCK" to name it in an error); null when the file or its block is missing or not an object.
+   */
+  static <T> T block(JsonNode replay, String block, java.util.function.BiFunction<JsonNode, String, T> reader) {
+    JsonNode b = replay == null ? null : replay.path(block);
+    return b == null || !b.isObject() ? null : reader.apply(b, "replay.json " + block);
+  }
 }

@@ -99,8 +99,7 @@ public record EqualLoadBlock(
 
   /** The block in replay.json; null when replay.json (or its block) is missing or not an object. */
   public static EqualLoadBlock of(JsonNode replay) {
-    JsonNode el = replay == null ? null : replay.path(ReplayComparison.EQUAL_LOAD);
-    return el == null || !el.isObject() ? null : read(el, "replay.json " + ReplayComparison.EQUAL_LOAD);
+    return ContractJson.block(replay, ReplayComparison.EQUAL_LOAD, EqualLoadBlock::read);
   }
 
   /** Reads one block; {@code where} names it in an error. */

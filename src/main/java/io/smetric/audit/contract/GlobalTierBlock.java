@@ -46,8 +46,7 @@ public record GlobalTierBlock(
 
   /** The block in replay.json; null when replay.json (or its block) is missing or not an object. */
   public static GlobalTierBlock of(JsonNode replay) {
-    JsonNode g = replay == null ? null : replay.path(BLOCK);
-    return g == null || !g.isObject() ? null : read(g, "replay.json " + BLOCK);
+    return ContractJson.block(replay, BLOCK, GlobalTierBlock::read);
   }
 
   /** Reads one block; {@code where} names it in an error. */

@@ -100,8 +100,7 @@ public record PreconditionsBlock(
 
   /** The block in replay.json; null when replay.json (or its block) is missing or not an object. */
   public static PreconditionsBlock of(JsonNode replay) {
-    JsonNode p = replay == null ? null : replay.path(BLOCK);
-    return p == null || !p.isObject() ? null : read(p, "replay.json " + BLOCK);
+    return ContractJson.block(replay, BLOCK, PreconditionsBlock::read);
   }
 
   /** Reads one block; {@code where} names it in an error. */

@@ -82,8 +82,7 @@ public record SweepBlock(
 
   /** The block in replay.json; null when replay.json (or its block) is missing or not an object. */
   public static SweepBlock of(JsonNode replay) {
-    JsonNode s = replay == null ? null : replay.path(BLOCK);
-    return s == null || !s.isObject() ? null : read(s, "replay.json " + BLOCK);
+    return ContractJson.block(replay, BLOCK, SweepBlock::read);
   }
 
   /** Reads one block; {@code where} names it in an error. */

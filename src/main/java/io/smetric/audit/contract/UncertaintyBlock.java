@@ -32,8 +32,7 @@ public record UncertaintyBlock(
 
   /** The block in replay.json (or audit.json); null when missing or not an object. */
   public static UncertaintyBlock of(JsonNode file) {
-    JsonNode u = file == null ? null : file.path(BLOCK);
-    return u == null || !u.isObject() ? null : read(u, "replay.json " + BLOCK);
+    return ContractJson.block(file, BLOCK, UncertaintyBlock::read);
   }
 
   /** Reads one block; {@code where} names it in an error. */
