@@ -4,14 +4,20 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.common.OutputDir;
+import io.smetric.audit.contract.AblationBlock;
 import io.smetric.audit.contract.AuditLayout;
 import io.smetric.audit.contract.ConditionsBlock;
 import io.smetric.audit.contract.GlobalTierBlock;
+import io.smetric.audit.contract.HeadlineBlock;
 import io.smetric.audit.contract.Metric;
+import io.smetric.audit.contract.PoliciesBlock;
 import io.smetric.audit.contract.PreconditionsBlock;
 import io.smetric.audit.contract.ReplayComparison;
 import io.smetric.audit.contract.ReplayTables;
+import io.smetric.audit.contract.SensitivityBlock;
+import io.smetric.audit.contract.StickinessBlock;
 import io.smetric.audit.contract.SweepBlock;
+import io.smetric.audit.contract.TraceSummaryBlock;
 import io.smetric.audit.replay.policy.Policies;
 import io.smetric.audit.replay.sweep.AuditPlan;
 import io.smetric.audit.replay.sweep.Capacity;
@@ -240,52 +246,52 @@ final class ReplayWriter {
       headRows.add(RowFactory.create(s.policy(), s.globalRatio(), nullIfNaN(s.overload()), nullIfNaN(s.hitRatio()), tps,
           s.rateScale(), s.runId()));
       ObjectNode h = headJson.addObject();
-      h.put("policy", s.policy());
-      h.put("global_ratio", s.globalRatio());
-      putNumber(h, "overload", s.overload());
-      putNumber(h, "hit_ratio", s.hitRatio());
-      h.put("max_tps_within_slo", tps);
-      h.put("at_rate_scale", s.rateScale());
-      if (hl.edge() == null) h.putNull("at_edge");
-      else h.put("at_edge", hl.edge());
-      h.put("run_id", s.runId());
+      h.put(HeadlineBlock.Row.POLICY, s.policy());
+      h.put(HeadlineBlock.Row.GLOBAL_RATIO, s.globalRatio());
+      putNumber(h, HeadlineBlock.Row.OVERLOAD, s.overload());
+      putNumber(h, HeadlineBlock.Row.HIT_RATIO, s.hitRatio());
+      h.put(HeadlineBlock.Row.MAX_TPS_WITHIN_SLO, tps);
+      h.put(HeadlineBlock.Row.AT_RATE_SCALE, s.rateScale());
+      if (hl.edge() == null) h.putNull(HeadlineBlock.Row.AT_EDGE);
+      else h.put(HeadlineBlock.Row.AT_EDGE, hl.edge());
+      h.put(HeadlineBlock.Row.RUN_ID, s.runId());
     }
     save(headRows, head, out.child(AuditLayout.REPLAY_HEADLINE_DIR));
 
     ObjectNode root = Json.object();
     root.put("tool", "smetric-audit replay");
     root.put("trace", options.traceLabel());
-    ObjectNode tr = root.putObject("trace_summary");
-    tr.put("requests", summary.requests());
-    tr.put("sessions", summary.sessions());
-    tr.put("session_trees", summary.sessionTrees());
-    tr.put("block_size", summary.blockSize());
-    tr.put("segments", summary.segments());
-    tr.put("blocks_referenced", summary.blocksReferenced());
-    tr.put("block_count_mismatches", summary.blockCountMismatches());
-    tr.put("has_blocks", summary.hasBlocks());
-    tr.put("has_sessions", summary.hasSessions());
-    tr.put("has_turns", summary.hasTurns());
+    ObjectNode tr = root.putObject(TraceSummaryBlock.BLOCK);
+    tr.put(TraceSummaryBlock.REQUESTS, summary.requests());
+    tr.put(TraceSummaryBlock.SESSIONS, summary.sessions());
+    tr.put(TraceSummaryBlock.SESSION_TREES, summary.sessionTrees());
+    tr.put(TraceSummaryBlock.BLOCK_SIZE, summary.blockSize());
+    tr.put(TraceSummaryBlock.SEGMENTS, summary.segments());
+    tr.put(TraceSummaryBlock.BLOCKS_REFERENCED, summary.blocksReferenced());
+    tr.put(TraceSummaryBlock.BLOCK_COUNT_MISMATCHES, summary.blockCountMismatches());
+    tr.put(TraceSummaryBlock.HAS_BLOCKS, summary.hasBlocks());
+    tr.put(TraceSummaryBlock.HAS_SESSIONS, summary.hasSessions());
+    tr.put(TraceSummaryBlock.HAS_TURNS, summary.hasTurns());
     root.put("local_capacity_blocks", localCap == Long.MAX_VALUE ? "unbounded" : Long.toString(localCap));
     try {
       root.set("settings", Json.MAPPER.readTree(base.toJson()));
     } catch (java.io.IOException e) {
       throw new IllegalStateException(e);
     }
-    ArrayNode pol = root.putArray("policies");
+    ArrayNode pol = root.putArray(PoliciesBlock.BLOCK);
     for (Policies p : options.policies()) {
       ObjectNode o = pol.addObject();
-      o.put("name", p.cliName());
-      o.put("source", p.info().source());
+      o.put(PoliciesBlock.Policy.NAME, p.cliName());
+      o.put(PoliciesBlock.Policy.SOURCE, p.info().source());
       boolean configured = base.currentRouterConfig != null && p.cliName().equals(options.currentRouter());
-      o.put("defaults", configured ? "as configured by --current-router (judged.current_router_config)" : p.info().defaults());
-      o.put("needs", new TreeSet<>(p.info().needs().stream().map(Enum::name).toList()).toString());
+      o.put(PoliciesBlock.Policy.DEFAULTS, configured ? "as configured by --current-router (judged.current_router_config)" : p.info().defaults());
+      o.put(PoliciesBlock.Policy.NEEDS, new TreeSet<>(p.info().needs().stream().map(Enum::name).toList()).toString());
     }
     ArrayNode sk = root.putArray("skipped");
     swept.skipped().forEach(sk::add);
     if (plan != null) root.set(SweepBlock.BLOCK, plan.describe());
     root.set(GlobalTierBlock.BLOCK, io.smetric.audit.replay.sim.GlobalTierLimits.describe(base));
-    root.set("headline", headJson);
+    root.set(HeadlineBlock.BLOCK, headJson);
     root.set(ReplayComparison.COMPARISON, sum.comparison());
     root.set(ReplayComparison.PAPER_CLAIM, sum.paperClaim());
     root.set(io.smetric.audit.contract.BestRouter.BLOCK, sum.bestRouter());
@@ -325,11 +331,11 @@ final class ReplayWriter {
     root.set(PreconditionsBlock.BLOCK, sum.preconditions(base.reuseIntervalThresholdS));
 
     ObjectNode abl = sum.ablation();
-    if (abl != null) root.set("ablation", abl);
+    if (abl != null) root.set(AblationBlock.BLOCK, abl);
     ObjectNode sens = sum.sensitivity();
-    if (sens != null) root.set("sensitivity", sens);
+    if (sens != null) root.set(SensitivityBlock.BLOCK, sens);
     ArrayNode st = sum.stickiness();
-    if (st != null) root.set("stickiness", st);
+    if (st != null) root.set(StickinessBlock.BLOCK, st);
     ArrayNode rj = root.putArray("runs");
     for (RunResult r : results) {
       ObjectNode o = rj.addObject();

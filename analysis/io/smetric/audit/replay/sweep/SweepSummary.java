@@ -3,11 +3,14 @@ package io.smetric.audit.replay.sweep;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smetric.audit.common.Json;
+import io.smetric.audit.contract.AblationBlock;
 import io.smetric.audit.contract.BestRouter;
 import io.smetric.audit.contract.Metric;
 import io.smetric.audit.contract.PreconditionsBlock;
 import io.smetric.audit.contract.ReplayComparison;
 import io.smetric.audit.contract.ReplayComparison.Row;
+import io.smetric.audit.contract.SensitivityBlock;
+import io.smetric.audit.contract.StickinessBlock;
 import io.smetric.audit.replay.policy.Policies;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -428,17 +431,17 @@ public final class SweepSummary {
     }
     if (variants.size() < 2) return null;
     ObjectNode a = Json.object();
-    a.put("overload", defaultOverload);
-    a.put("hit_ratio", defaultHitRatio);
-    ArrayNode vs = a.putArray("variants");
+    a.put(AblationBlock.OVERLOAD, defaultOverload);
+    a.put(AblationBlock.HIT_RATIO, defaultHitRatio);
+    ArrayNode vs = a.putArray(AblationBlock.VARIANTS);
     variants.forEach(vs::add);
     TreeSet<Double> gs = new TreeSet<>();
     for (String v : variants) gs.addAll(d.get(v).keySet());
-    ArrayNode by = a.putArray("by_global_ratio");
+    ArrayNode by = a.putArray(AblationBlock.BY_GLOBAL_RATIO);
     for (double g : gs) {
       ObjectNode o = by.addObject();
-      o.put("global_ratio", g);
-      ObjectNode t = o.putObject("headline_tps_within_slo");
+      o.put(AblationBlock.Row.GLOBAL_RATIO, g);
+      ObjectNode t = o.putObject(AblationBlock.Row.HEADLINE_TPS_WITHIN_SLO);
       for (String v : variants) {
         Headline h = d.get(v).get(g);
         if (h == null) t.putNull(v);
@@ -462,7 +465,7 @@ public final class SweepSummary {
     if (os.size() < 2 && hs.size() < 2) return null;
     ObjectNode s = Json.object();
     if (os.size() >= 2) {
-      ArrayNode a = s.putArray("overload");
+      ArrayNode a = s.putArray(SensitivityBlock.OVERLOAD);
       for (Headline h : headlines) {
         if (Double.isNaN(h.overload())) continue;
         if (!Double.isNaN(h.hitRatio()) && h.hitRatio() != defaultHitRatio) continue;
@@ -470,7 +473,7 @@ public final class SweepSummary {
       }
     }
     if (hs.size() >= 2) {
-      ArrayNode a = s.putArray("hit_ratio");
+      ArrayNode a = s.putArray(SensitivityBlock.HIT_RATIO);
       for (Headline h : headlines) {
         if (Double.isNaN(h.hitRatio())) continue;
         if (!Double.isNaN(h.overload()) && h.overload() != defaultOverload) continue;
@@ -481,13 +484,13 @@ public final class SweepSummary {
   }
 
   private static void sensitivityRow(ObjectNode o, Headline h) {
-    o.put("policy", h.policy());
-    o.put("global_ratio", h.globalRatio());
-    putNumber(o, "overload", h.overload());
-    putNumber(o, "hit_ratio", h.hitRatio());
-    o.put("headline_tps_within_slo", h.tps());
-    o.put("at_rate_scale", h.best().spec().rateScale());
-    putMetric(o, "stickiness", h.best());
+    o.put(SensitivityBlock.Row.POLICY, h.policy());
+    o.put(SensitivityBlock.Row.GLOBAL_RATIO, h.globalRatio());
+    putNumber(o, SensitivityBlock.Row.OVERLOAD, h.overload());
+    putNumber(o, SensitivityBlock.Row.HIT_RATIO, h.hitRatio());
+    o.put(SensitivityBlock.Row.HEADLINE_TPS_WITHIN_SLO, h.tps());
+    o.put(SensitivityBlock.Row.AT_RATE_SCALE, h.best().spec().rateScale());
+    putMetric(o, SensitivityBlock.Row.STICKINESS, h.best());
   }
 
   /**
@@ -514,18 +517,18 @@ public final class SweepSummary {
       }
       if (min > max) continue;
       ObjectNode o = out.addObject();
-      o.put("policy", p);
-      o.put("min", min);
-      o.put("max", max);
-      ArrayNode at = o.putArray("at_headline");
+      o.put(StickinessBlock.Row.POLICY, p);
+      o.put(StickinessBlock.Row.MIN, min);
+      o.put(StickinessBlock.Row.MAX, max);
+      ArrayNode at = o.putArray(StickinessBlock.Row.AT_HEADLINE);
       for (Headline h : d.get(p).values()) {
         ObjectNode x = at.addObject();
-        x.put("global_ratio", h.globalRatio());
-        x.put("rate_scale", h.best().spec().rateScale());
-        putMetric(x, "stickiness", h.best());
-        putMetric(x, "stickiness_previous", h.best());
-        putMetric(x, "stickiness_extending_turn0", h.best());
-        putMetric(x, "follow_ups_extending_turn0_share", h.best());
+        x.put(StickinessBlock.AtHeadline.GLOBAL_RATIO, h.globalRatio());
+        x.put(StickinessBlock.AtHeadline.RATE_SCALE, h.best().spec().rateScale());
+        putMetric(x, StickinessBlock.AtHeadline.STICKINESS, h.best());
+        putMetric(x, StickinessBlock.AtHeadline.STICKINESS_PREVIOUS, h.best());
+        putMetric(x, StickinessBlock.AtHeadline.STICKINESS_EXTENDING_TURN0, h.best());
+        putMetric(x, StickinessBlock.AtHeadline.FOLLOW_UPS_EXTENDING_TURN0_SHARE, h.best());
       }
     }
     return out.isEmpty() ? null : out;

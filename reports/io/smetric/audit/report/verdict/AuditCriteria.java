@@ -9,6 +9,7 @@ import io.smetric.audit.contract.Metric;
 import io.smetric.audit.contract.PreconditionsBlock;
 import io.smetric.audit.contract.ReplayComparison;
 import io.smetric.audit.contract.Source;
+import io.smetric.audit.contract.TraceSummaryBlock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -37,7 +38,7 @@ public final class AuditCriteria {
   public static final String RATIO_P5 = "characterization:/request_instance_ratio/p5";
   public static final String GAIN_WITH_GLOBAL = "replay:" + ReplayComparison.GAIN_WITH_GLOBAL;
   public static final String GAIN_NO_GLOBAL = "replay:" + ReplayComparison.GAIN_NO_GLOBAL;
-  /** Preconditions of the replay criteria at their operating point (replay.json "preconditions", "trace_summary"). */
+  /** Preconditions of the replay criteria at their operating point (replay.json "preconditions", "trace_summary": PreconditionsBlock, TraceSummaryBlock). */
   public static final String REGIME_RPM = "replay:precondition:requests_per_instance_minute_median";
   public static final String REGIME_WITHIN = "replay:precondition:reuse_within_threshold_share";
   public static final String REGIME_HOLD = "replay:precondition:reuse_within_local_hold_share";
@@ -371,8 +372,9 @@ public final class AuditCriteria {
   /** A precondition metric at global ratio g from replay.json. */
   static Metric precondition(JsonNode replay, String metric, double g) {
     if (metric.equals(SESSION_TREES)) {
-      JsonNode t = replay.path("trace_summary").path("session_trees");
-      return t.isNumber() ? Metric.of(t.asDouble()) : Metric.na("replay.json has no session_trees");
+      TraceSummaryBlock t = TraceSummaryBlock.of(replay);
+      return t != null && t.sessionTrees() != null ? Metric.of(t.sessionTrees())
+          : Metric.na("replay.json has no " + TraceSummaryBlock.SESSION_TREES);
     }
     if (metric.equals(REGIME_HOT_SPOTS) || metric.equals(REGIME_STICKINESS)) {
       // at equal load when the replay has it: both baselines carry the same traffic there
