@@ -274,7 +274,7 @@ final class ReplayWriter {
     tr.put(TraceSummaryBlock.HAS_TURNS, summary.hasTurns());
     root.put("local_capacity_blocks", localCap == Long.MAX_VALUE ? "unbounded" : Long.toString(localCap));
     try {
-      root.set("settings", Json.MAPPER.readTree(base.toJson()));
+      root.set(io.smetric.audit.contract.SettingsBlock.BLOCK, Json.MAPPER.readTree(base.toJson()));
     } catch (java.io.IOException e) {
       throw new IllegalStateException(e);
     }

@@ -351,9 +351,9 @@ final class Answers {
     }
     if (Double.isNaN(best)) return null;
     double target = el.targetAttainment() == null ? 0.9 : el.targetAttainment();
-    JsonNode settings = replay.path("settings");
-    String instances = settings.path("instances").asText("?");
-    String profile = settings.path("profile").path("name").asText("the profile");
+    io.smetric.audit.contract.SettingsBlock settings = io.smetric.audit.contract.SettingsBlock.of(replay);
+    String instances = settings == null || settings.instances() == null ? "?" : String.valueOf(settings.instances());
+    String profile = settings == null || settings.profileName() == null ? "the profile" : settings.profileName();
     ObjectNode o = Json.object();
     o.put("target_attainment", target);
     o.put("highest_rate_scale", best);

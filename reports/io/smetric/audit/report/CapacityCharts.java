@@ -257,7 +257,8 @@ final class CapacityCharts {
       TreeSet<Double> keep = new TreeSet<>(List.of(ratios.get(0), focusRatio, ratios.get(ratios.size() - 1)));
       ratios = new ArrayList<>(keep);
     }
-    boolean sessions = replay != null && replay.path("settings").path("rateScaling").asText("").equals("SESSIONS");
+    io.smetric.audit.contract.SettingsBlock settings = io.smetric.audit.contract.SettingsBlock.of(replay);
+    boolean sessions = settings != null && settings.sessionScaling();
     for (double g : ratios) {
       String t = title + ", global tier " + Numbers.sig4(g) + "x";
       XYChart c = Charts.xy(t, sessions ? "offered session rate (session trees started per minute)" : "offered rate (x the trace's own)",

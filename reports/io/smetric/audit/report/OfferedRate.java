@@ -18,7 +18,8 @@ final class OfferedRate {
 
   /** Session trees started per minute at rate scale x1, or null (uniform scaling, or no run has the metric). */
   static Double treesPerMinuteAtX1(JsonNode replay) {
-    if (replay == null || !replay.path("settings").path("rateScaling").asText("").equals("SESSIONS")) return null;
+    io.smetric.audit.contract.SettingsBlock settings = io.smetric.audit.contract.SettingsBlock.of(replay);
+    if (settings == null || !settings.sessionScaling()) return null;
     List<Double> per = new ArrayList<>();
     for (JsonNode r : replay.path("runs")) {
       JsonNode m = r.path("metrics").path("offered_sessions_per_min");

@@ -71,7 +71,8 @@ final class PolicyCharts {
     }
     Map<Integer, List<Row>> byRun = new TreeMap<>();
     for (Row r : rows) byRun.computeIfAbsent(r.getInt(r.fieldIndex(ReplayTables.RUN_ID)), k -> new ArrayList<>()).add(r);
-    double windowS = replay == null ? 60 : replay.path("settings").path("imbalanceWindowS").asDouble(60);
+    io.smetric.audit.contract.SettingsBlock settings = io.smetric.audit.contract.SettingsBlock.of(replay);
+    double windowS = settings == null || settings.imbalanceWindowS() == null ? 60 : settings.imbalanceWindowS();
     int k = 0;
     for (Map.Entry<String, ReplayRuns.Run> e : best.entrySet()) {
       k++;
@@ -361,11 +362,19 @@ final class PolicyCharts {
   }
 
   private double ttftBase() {
-    return replay == null ? Double.NaN : replay.path("settings").path("ttftBaseS").asDouble(Double.NaN);
+    return orNaN(settings() == null ? null : settings().ttftBaseS());
   }
 
   private double ttftPerToken() {
-    return replay == null ? Double.NaN : replay.path("settings").path("ttftPerTokenS").asDouble(Double.NaN);
+    return orNaN(settings() == null ? null : settings().ttftPerTokenS());
+  }
+
+  private io.smetric.audit.contract.SettingsBlock settings() {
+    return io.smetric.audit.contract.SettingsBlock.of(replay);
+  }
+
+  private static double orNaN(Double x) {
+    return x == null ? Double.NaN : x;
   }
 
   /** Prompt tokens per request over the trace (characterization.json), NaN without it. */
@@ -379,7 +388,7 @@ final class PolicyCharts {
   /** Where the SLO line goes: TPOT's fixed SLO; TTFT's at the trace's mean prompt. NaN when unknown. */
   private double sloMarker(String metric) {
     if (replay == null) return Double.NaN;
-    if (metric.equals(ReplayTables.TPOT)) return replay.path("settings").path("tpotS").asDouble(Double.NaN);
+    if (metric.equals(ReplayTables.TPOT)) return orNaN(settings() == null ? null : settings().tpotS());
     return ttftBase() + ttftPerToken() * meanPrompt();
   }
 

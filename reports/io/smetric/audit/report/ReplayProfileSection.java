@@ -27,7 +27,8 @@ final class ReplayProfileSection {
 
   /** {name, model, hardware, engine, validation, operating_point, outside_validated_regime}; null without a replay. */
   static ObjectNode json(JsonNode replay) {
-    JsonNode p = replay == null ? null : replay.path("settings").path("profile");
+    io.smetric.audit.contract.SettingsBlock settings = io.smetric.audit.contract.SettingsBlock.of(replay);
+    JsonNode p = settings == null ? null : settings.profile();
     if (p == null || !p.isObject()) return null;
     ObjectNode o = Json.object();
     for (String k : new String[] {"name", "model", "hardware", "engine"}) {
@@ -86,7 +87,8 @@ final class ReplayProfileSection {
       }
     }
     if (runs.isEmpty()) return null;
-    double instances = replay.path("settings").path("instances").asDouble(Double.NaN);
+    io.smetric.audit.contract.SettingsBlock settings = io.smetric.audit.contract.SettingsBlock.of(replay);
+    double instances = settings == null || settings.instances() == null ? Double.NaN : settings.instances();
     ObjectNode op = Json.object();
     op.put("source", "replay.json: SMetric's headline run (its best offered rate) at each global-tier capacity, "
         + "preconditions.by_global_ratio[].operating_point; the largest value over those runs, hit share and queueing as ranges");

@@ -51,20 +51,9 @@ public final class ReplayRuns {
     }
     rs.sort(Comparator.comparingInt(Run::runId));
     this.runs = rs;
-    JsonNode settings = replayJson == null ? null : replayJson.path("settings");
-    this.defaultOverload = number(settings == null ? null : settings.path("overload"), 1.5);
-    this.defaultHitRatio = number(settings == null ? null : settings.path("hitRatio"), 0.5);
-  }
-
-  /** A number that Jackson may have written as "Infinity". */
-  static double number(JsonNode n, double dflt) {
-    if (n == null || n.isMissingNode() || n.isNull()) return dflt;
-    if (n.isNumber()) return n.asDouble();
-    try {
-      return Double.parseDouble(n.asText());
-    } catch (NumberFormatException e) {
-      return dflt;
-    }
+    io.smetric.audit.contract.SettingsBlock settings = io.smetric.audit.contract.SettingsBlock.of(replayJson);
+    this.defaultOverload = settings == null || settings.overload() == null ? 1.5 : settings.overload();
+    this.defaultHitRatio = settings == null || settings.hitRatio() == null ? 0.5 : settings.hitRatio();
   }
 
   public List<Run> all() {
