@@ -5,11 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.BadInputException;
 import io.smetric.audit.common.Json;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -21,14 +19,8 @@ import org.junit.jupiter.api.Test;
  */
 class ReplayBlocksTest {
 
-  /** The JSON field names a record has, in declaration order (its components' @JsonProperty, which Jackson reads). */
   private static List<String> keys(Class<? extends Record> type) {
-    List<String> out = new ArrayList<>();
-    for (var c : type.getRecordComponents()) {
-      JsonProperty p = c.getAccessor().getAnnotation(JsonProperty.class);
-      out.add(p == null ? "(no @JsonProperty on " + c.getName() + ")" : p.value());
-    }
-    return out;
+    return RecordKeys.of(type);
   }
 
   private static JsonNode tree(String json) throws Exception {

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.BadInputException;
 import io.smetric.audit.common.Json;
@@ -24,12 +23,7 @@ import org.junit.jupiter.api.Test;
 class ReplayResultBlocksTest {
 
   private static List<String> keys(Class<? extends Record> type) {
-    List<String> out = new ArrayList<>();
-    for (var c : type.getRecordComponents()) {
-      JsonProperty p = c.getAccessor().getAnnotation(JsonProperty.class);
-      out.add(p == null ? "(no @JsonProperty on " + c.getName() + ")" : p.value());
-    }
-    return out;
+    return RecordKeys.of(type);
   }
 
   private static JsonNode tree(String json) throws Exception {

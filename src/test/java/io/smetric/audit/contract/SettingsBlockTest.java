@@ -6,12 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smetric.audit.common.BadInputException;
 import io.smetric.audit.common.Json;
 import io.smetric.audit.replay.ReplaySettings;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -23,9 +21,7 @@ import org.junit.jupiter.api.Test;
 class SettingsBlockTest {
 
   private static List<String> keys() {
-    List<String> out = new ArrayList<>();
-    for (var c : SettingsBlock.class.getRecordComponents()) out.add(c.getAccessor().getAnnotation(JsonProperty.class).value());
-    return out;
+    return RecordKeys.of(SettingsBlock.class);
   }
 
   @Test
