@@ -81,11 +81,6 @@ public enum SweepVariable {
     return s.with(b -> set.accept(b, v));
   }
 
-  /** {@code base} with every variable of {@code values} (by key) set: one build, however many. */
-  public static ReplaySettings withAll(ReplaySettings base, Map<String, Double> values) {
-    return base.with(b -> setAll(b, values));
-  }
-
   /** Sets every variable of {@code values} (by key) on a settings builder. */
   public static void setAll(ReplaySettings.Builder b, Map<String, Double> values) {
     for (Map.Entry<String, Double> e : values.entrySet()) byKey(e.getKey()).set.accept(b, e.getValue());
